@@ -1,0 +1,147 @@
+//===- ModelAbi.cpp - descriptor and C API of a generated model -----------===//
+#include "codegen/ModelAbi.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+
+using namespace llvm;
+
+bool dlc::isValidModelName(StringRef name) {
+  if (name.empty() || isDigit(name.front()))
+    return false;
+  return llvm::all_of(name, [](char c) { return isAlnum(c) || c == '_'; });
+}
+
+static Constant *cString(Module &m, StringRef s, const Twine &symbol) {
+  Constant *init = ConstantDataArray::getString(m.getContext(), s);
+  auto *gv = new GlobalVariable(m, init->getType(), true,
+                                GlobalValue::PrivateLinkage, init, symbol);
+  gv->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  return gv;
+}
+
+/// dlc_tensor_desc { const char *name; i32 dtype; i32 rank;
+///                   const int64_t *shape; u64 size_bytes }
+static Constant *tensorDescs(Module &m, StructType *descTy,
+                             const std::vector<dlc::TensorInfo> &tensors,
+                             StringRef prefix) {
+  LLVMContext &ctx = m.getContext();
+  Type *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
+  SmallVector<Constant *> elems;
+  for (auto [i, t] : llvm::enumerate(tensors)) {
+    std::string base = (prefix + "_" + Twine(i)).str();
+    SmallVector<Constant *> dims;
+    for (int64_t d : t.shape)
+      dims.push_back(ConstantInt::get(i64, d));
+    auto *shapeTy = ArrayType::get(i64, dims.size());
+    auto *shape = new GlobalVariable(m, shapeTy, true,
+                                     GlobalValue::PrivateLinkage,
+                                     ConstantArray::get(shapeTy, dims),
+                                     base + "_shape");
+    elems.push_back(ConstantStruct::get(
+        descTy, {cString(m, t.name, base + "_name"),
+                 ConstantInt::get(i32, t.dtype),
+                 ConstantInt::get(i32, t.shape.size()), shape,
+                 ConstantInt::get(i64, t.sizeBytes)}));
+  }
+  auto *arrTy = ArrayType::get(descTy, elems.size());
+  return new GlobalVariable(m, arrTy, true, GlobalValue::PrivateLinkage,
+                            ConstantArray::get(arrTy, elems), prefix);
+}
+
+/// Defines `name(params...)` as a call of the runtime function `target`
+/// with `desc` prepended when given.
+static void forward(Module &m, StringRef name, StringRef target, Type *ret,
+                    ArrayRef<Type *> params, Constant *desc) {
+  LLVMContext &ctx = m.getContext();
+  SmallVector<Type *> targetParams;
+  if (desc)
+    targetParams.push_back(PointerType::getUnqual(ctx));
+  targetParams.append(params.begin(), params.end());
+  FunctionCallee callee =
+      m.getOrInsertFunction(target, FunctionType::get(ret, targetParams, false));
+  Function *f = Function::Create(FunctionType::get(ret, params, false),
+                                 GlobalValue::ExternalLinkage, name, m);
+  IRBuilder<> b(BasicBlock::Create(ctx, "entry", f));
+  SmallVector<Value *> args;
+  if (desc)
+    args.push_back(desc);
+  for (Argument &a : f->args())
+    args.push_back(&a);
+  CallInst *call = b.CreateCall(callee, args);
+  call->setTailCall();
+  if (ret->isVoidTy())
+    b.CreateRetVoid();
+  else
+    b.CreateRet(call);
+}
+
+Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
+  LLVMContext &ctx = m.getContext();
+  const std::string &name = info.name;
+  Function *main = m.getFunction("main");
+  if (!main)
+    return createStringError(inconvertibleErrorCode(),
+                             "lowered module has no main function");
+  size_t numArgs = info.inputs.size() + info.outputs.size() + 1;
+  if (main->arg_size() != numArgs)
+    return createStringError(inconvertibleErrorCode(),
+                             "lowered main takes " + Twine(main->arg_size()) +
+                                 " pointers, expected " + Twine(numArgs));
+  main->setName(name + "_main");
+  main->setLinkage(GlobalValue::InternalLinkage);
+
+  Type *ptr = PointerType::getUnqual(ctx);
+  Type *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
+  Type *voidTy = Type::getVoidTy(ctx), *sizeTy = i64;
+
+  // void <name>_entry(void **args): unpacks the argument vector.
+  Function *entry = Function::Create(FunctionType::get(voidTy, {ptr}, false),
+                                     GlobalValue::InternalLinkage,
+                                     name + "_entry", m);
+  {
+    IRBuilder<> b(BasicBlock::Create(ctx, "entry", entry));
+    SmallVector<Value *> args;
+    for (size_t i = 0; i < numArgs; ++i) {
+      Value *slot = b.CreateConstGEP1_64(ptr, entry->getArg(0), i);
+      args.push_back(b.CreateLoad(ptr, slot));
+    }
+    b.CreateCall(main, args);
+    b.CreateRetVoid();
+  }
+
+  auto *tensorTy = StructType::create(ctx, {ptr, i32, i32, ptr, i64},
+                                      "dlc_tensor_desc");
+  auto *descTy = StructType::create(
+      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr}, "dlc_model_desc");
+  Constant *descInit = ConstantStruct::get(
+      descTy,
+      {ConstantInt::get(i32, 1), ConstantInt::get(i32, info.inputs.size()),
+       ConstantInt::get(i32, info.outputs.size()), ConstantInt::get(i32, 0),
+       cString(m, name, name + "_model_name"),
+       tensorDescs(m, tensorTy, info.inputs, name + "_inputs"),
+       tensorDescs(m, tensorTy, info.outputs, name + "_outputs"),
+       ConstantInt::get(i64, info.workspaceSize), entry});
+  auto *desc = new GlobalVariable(m, descTy, true, GlobalValue::ExternalLinkage,
+                                  descInit, name + "_desc");
+
+  if (!apiWrappers)
+    return Error::success();
+  forward(m, name + "_num_inputs", "dlcrt_num_inputs", sizeTy, {}, desc);
+  forward(m, name + "_num_outputs", "dlcrt_num_outputs", sizeTy, {}, desc);
+  forward(m, name + "_workspace_size", "dlcrt_workspace_size", sizeTy, {},
+          desc);
+  for (StringRef kind : {"input", "output"}) {
+    std::string pre = (name + "_" + kind).str(), rt = ("dlcrt_" + kind).str();
+    forward(m, pre + "_name", rt + "_name", ptr, {sizeTy}, desc);
+    forward(m, pre + "_dtype", rt + "_dtype", i32, {sizeTy}, desc);
+    forward(m, pre + "_rank", rt + "_rank", i32, {sizeTy}, desc);
+    forward(m, pre + "_shape", rt + "_shape", ptr, {sizeTy}, desc);
+    forward(m, pre + "_size_bytes", rt + "_size_bytes", sizeTy, {sizeTy}, desc);
+  }
+  forward(m, name + "_create", "dlcrt_model_create", ptr, {ptr, ptr}, desc);
+  forward(m, name + "_run", "dlcrt_model_run", ptr,
+          {ptr, ptr, sizeTy, ptr, sizeTy}, nullptr);
+  forward(m, name + "_destroy", "dlcrt_model_destroy", voidTy, {ptr}, nullptr);
+  return Error::success();
+}

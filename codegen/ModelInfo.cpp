@@ -1,0 +1,94 @@
+//===- ModelInfo.cpp - model inputs, outputs and memory figures -----------===//
+#include "codegen/ModelInfo.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+using namespace mlir;
+
+uint64_t dlc::dtypeSize(int dtype) {
+  switch (dtype) {
+  case 2: case 8: case 12: return 8;
+  case 1: case 7: case 11: return 4;
+  case 3: case 6: case 10: return 2;
+  case 4: case 5: case 9: return 1;
+  default: return 0;
+  }
+}
+
+const char *dlc::dtypeCName(int dtype) {
+  switch (dtype) {
+  case 1: return "float";
+  case 2: return "double";
+  case 3: return "uint16_t /* f16 */";
+  case 4: return "int8_t";
+  case 5: return "uint8_t";
+  case 6: return "int16_t";
+  case 7: return "int32_t";
+  case 8: return "int64_t";
+  case 9: return "bool";
+  case 10: return "uint16_t";
+  case 11: return "uint32_t";
+  case 12: return "uint64_t";
+  default: return "void";
+  }
+}
+
+static LogicalResult readTensor(func::FuncOp func, Type type,
+                                DictionaryAttr attrs, StringRef kind,
+                                unsigned index, dlc::TensorInfo &info) {
+  auto tt = cast<RankedTensorType>(type);
+  auto name = attrs ? attrs.getAs<StringAttr>("dlc.name") : StringAttr();
+  auto dtype = attrs ? attrs.getAs<IntegerAttr>("dlc.dtype") : IntegerAttr();
+  info.name = name ? name.str() : (kind + std::to_string(index)).str();
+  info.dtype = dtype ? dtype.getInt() : 0;
+  if (!tt.hasStaticShape())
+    return func.emitError() << kind << " '" << info.name << "' has type " << tt
+                            << "; dynamic shapes are not supported yet";
+  if (dlc::dtypeSize(info.dtype) == 0)
+    return func.emitError() << kind << " '" << info.name
+                            << "' has an unsupported element type "
+                            << tt.getElementType();
+  info.shape.assign(tt.getShape().begin(), tt.getShape().end());
+  info.sizeBytes = tt.getNumElements() * dlc::dtypeSize(info.dtype);
+  return success();
+}
+
+FailureOr<dlc::ModelInfo> dlc::extractModelInfo(ModuleOp module,
+                                                StringRef name) {
+  auto func = module.lookupSymbol<func::FuncOp>("main");
+  if (!func)
+    return module.emitError("no @main function"), failure();
+  ModelInfo info;
+  info.name = name.str();
+  FunctionType type = func.getFunctionType();
+  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+    TensorInfo t;
+    if (failed(readTensor(func, type.getInput(i), func.getArgAttrDict(i),
+                          "input", i, t)))
+      return failure();
+    info.inputs.push_back(t);
+  }
+  for (unsigned i = 0; i < type.getNumResults(); ++i) {
+    TensorInfo t;
+    if (failed(readTensor(func, type.getResult(i), func.getResultAttrDict(i),
+                          "output", i, t)))
+      return failure();
+    info.outputs.push_back(t);
+  }
+  module.walk([&](Operation *op) {
+    if (auto value = op->getAttrOfType<ElementsAttr>("value"))
+      info.weightsSize += (value.getNumElements() *
+                               value.getElementType().getIntOrFloatBitWidth() +
+                           7) / 8;
+  });
+  return info;
+}
+
+uint64_t dlc::extractWorkspaceSize(ModuleOp module) {
+  uint64_t size = 0;
+  module.walk([&](Operation *op) {
+    if (auto attr = op->getAttrOfType<IntegerAttr>("dlc.workspace_size"))
+      size = std::max<uint64_t>(size, attr.getInt());
+  });
+  return size;
+}

@@ -1,0 +1,41 @@
+//===- ModelInfo.h - what the generated library says about a model -*- C++ -*-//
+#ifndef DLC_CODEGEN_MODELINFO_H
+#define DLC_CODEGEN_MODELINFO_H
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace dlc {
+
+struct TensorInfo {
+  std::string name;
+  int dtype = 0; // dlc_dtype
+  std::vector<int64_t> shape;
+  uint64_t sizeBytes = 0;
+};
+
+struct ModelInfo {
+  std::string name; // C identifier, the symbol prefix
+  std::vector<TensorInfo> inputs, outputs;
+  uint64_t workspaceSize = 0;
+  uint64_t weightsSize = 0; // bytes of constant tensors
+};
+
+/// Reads inputs and outputs of `@main` (as imported: names, dtypes and
+/// static shapes). Fails with a diagnostic on dynamic shapes.
+mlir::FailureOr<ModelInfo> extractModelInfo(mlir::ModuleOp module,
+                                            llvm::StringRef name);
+
+/// Reads the workspace size the memory plan recorded (0 if none).
+uint64_t extractWorkspaceSize(mlir::ModuleOp module);
+
+/// Bytes per element of a dlc_dtype code.
+uint64_t dtypeSize(int dtype);
+/// C-style name of a dlc_dtype code ("float", "int64_t", ...).
+const char *dtypeCName(int dtype);
+
+} // namespace dlc
+
+#endif

@@ -1,0 +1,36 @@
+//===- Passes.h - CPU code generation passes and pipeline --------*- C++ -*-===//
+#ifndef DLC_CODEGEN_CPU_PASSES_H
+#define DLC_CODEGEN_CPU_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace dlc {
+#define GEN_PASS_DECL
+#include "codegen/cpu/Passes.h.inc"
+#define GEN_PASS_REGISTRATION
+#include "codegen/cpu/Passes.h.inc"
+
+struct CpuPipelineOptions {
+  /// f32 lanes per vector register (16 for AVX-512, 8 for AVX2).
+  int64_t vectorWidth = 16;
+};
+
+/// The whole CPU pipeline: dlc dialect -> LLVM dialect. Stops after the
+/// linalg level when `untilLinalg` is set.
+void buildCpuPipeline(mlir::OpPassManager &pm, const CpuPipelineOptions &opts,
+                      bool untilLinalg = false);
+
+/// Registers `dlc-cpu-pipeline` for dlc-opt.
+void registerCpuPipeline();
+} // namespace dlc
+
+#endif

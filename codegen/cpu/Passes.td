@@ -1,0 +1,73 @@
+//===- Passes.td - CPU code generation passes -------------*- tablegen -*-===//
+#ifndef DLC_CODEGEN_CPU_PASSES_TD
+#define DLC_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
+  let summary = "choose tile sizes for each linalg op (attaches dlc.tile_sizes)";
+  let description = [{
+    The heuristic only: it attaches a `dlc.tile_sizes` array to each linalg
+    op (except fills, which fuse into their consumers) and changes nothing
+    else. Tile sizes divide the loop ranges exactly so that every tile has a
+    static shape; contractions get an `mr x nr` register block with the
+    vector width as `nr`, and other ops tile their innermost parallel loop
+    by the vector width.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "f32 lanes of the target's vector registers">
+  ];
+}
+
+def TileAndFuse : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
+  let summary = "tile linalg ops by their dlc.tile_sizes and fuse producers";
+  let description = [{
+    Tiles parallel loops with `scf::tileConsumerAndFuseProducersUsingSCF`,
+    fusing fills and elementwise producers into the tile, then tiles the
+    reduction loops of the tiled op. Tiled ops lose `dlc.tile_sizes`.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
+def Vectorize : Pass<"dlc-cpu-vectorize", "mlir::func::FuncOp"> {
+  let summary = "vectorize tiled linalg ops and lower vector ops for the CPU";
+  let description = [{
+    Decomposes tiled 2-D convolutions into 1-D ones, vectorizes every linalg
+    op inside a tile loop with the upstream linalg vectorizer, hoists
+    loop-invariant transfers and expands math functions into polynomial
+    approximations.
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect",
+                           "mlir::math::MathDialect"];
+}
+
+def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
+  let summary = "place all intermediate buffers in one static workspace";
+  let description = [{
+    Replaces every static `memref.alloc` in a function by a `memref.view` of
+    a new trailing `memref<Nxi8>` workspace argument. Buffers whose live
+    ranges do not overlap share bytes (first-fit by size). The workspace
+    size is recorded as `dlc.workspace_size` on the function; after this
+    pass, running the function allocates nothing.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
+           "byte alignment of every buffer">
+  ];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def CopyToLinalg : Pass<"dlc-copy-to-linalg", "mlir::func::FuncOp"> {
+  let summary = "rewrite memref.copy as linalg.copy";
+  let description = [{
+    `memref.copy` of non-contiguous buffers lowers to a call of MLIR's C
+    runner utilities, which generated libraries must not depend on; as
+    `linalg.copy` it lowers to loops instead.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+#endif

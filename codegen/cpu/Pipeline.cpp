@@ -1,0 +1,50 @@
+//===- Pipeline.cpp - the CPU pipeline, built in one place ----------------===//
+#include "codegen/cpu/Passes.h"
+#include "passes/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+/// Graph level: dlc ops to linalg on tensors, fused elementwise.
+static const char *kToLinalg = "dlc-lower-to-linalg,canonicalize,cse,"
+                               "func.func(linalg-fuse-elementwise-ops),"
+                               "canonicalize,cse";
+
+/// Tile, fuse and vectorize on tensors, then bufferize into a static
+/// workspace, then lower to the LLVM dialect.
+static const char *kToLLVM =
+    "func.func(dlc-cpu-select-tiling{{vector-width={0}},dlc-cpu-tile-and-fuse,"
+    "canonicalize,cse,dlc-cpu-vectorize,canonicalize,cse,"
+    "loop-invariant-subset-hoisting),"
+    "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
+    "one-shot-bufferize{{bufferize-function-boundaries=1 "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{{hoist-static-allocs=1 modify-public-functions=1},"
+    "canonicalize,cse,dlc-memory-plan,"
+    "func.func(dlc-copy-to-linalg,convert-linalg-to-loops,convert-vector-to-scf{{full-unroll=1},"
+    "lower-affine,convert-scf-to-cf),"
+    "expand-strided-metadata,lower-affine,convert-math-to-llvm,"
+    "convert-math-to-libm,finalize-memref-to-llvm,"
+    "convert-vector-to-llvm{{vector-contract-lowering=outerproduct "
+    "vector-transpose-lowering=shuffle1d},"
+    "convert-arith-to-llvm,convert-ub-to-llvm,convert-cf-to-llvm,"
+    "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1},"
+    "reconcile-unrealized-casts,canonicalize";
+
+void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
+                           bool untilLinalg) {
+  std::string text = kToLinalg;
+  if (!untilLinalg)
+    text += "," + llvm::formatv(kToLLVM, opts.vectorWidth).str();
+  if (failed(parsePassPipeline(text, pm, llvm::errs())))
+    llvm::report_fatal_error("dlc: invalid built-in CPU pipeline");
+}
+
+void dlc::registerCpuPipeline() {
+  PassPipelineRegistration<>(
+      "dlc-cpu-pipeline", "lower dlc ops to the LLVM dialect for the host CPU",
+      [](OpPassManager &pm) { buildCpuPipeline(pm, CpuPipelineOptions()); });
+}

@@ -1,0 +1,74 @@
+//===- SelectTiling.cpp - tile-size heuristic for the CPU -----------------===//
+#include "codegen/cpu/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_SELECTTILING
+#include "codegen/cpu/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+
+/// The largest divisor of `size` that is at most `limit` (tiles stay static).
+static int64_t divisorAtMost(int64_t size, int64_t limit) {
+  for (int64_t t = std::min(size, limit); t > 1; --t)
+    if (size % t == 0)
+      return t;
+  return 1;
+}
+
+namespace {
+struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::FillOp>(op) || op.getNumLoops() == 0)
+        return;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      if (llvm::any_of(ranges, ShapedType::isDynamic))
+        return;
+      SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+      SmallVector<int64_t> sizes(ranges.size(), 0);
+      SmallVector<unsigned> parallel, reduction;
+      for (auto [i, it] : llvm::enumerate(iters))
+        (it == utils::IteratorType::parallel ? parallel : reduction)
+            .push_back(i);
+
+      if (linalg::isaContractionOpInterface(op) && parallel.size() >= 2) {
+        // A register block of mr x nr accumulators, k one at a time: the
+        // vectorized tile is an outer product (one FMA per nr lanes).
+        for (unsigned d : parallel)
+          sizes[d] = 1;
+        unsigned m = parallel[parallel.size() - 2], n = parallel.back();
+        sizes[m] = divisorAtMost(ranges[m], 8);
+        sizes[n] = divisorAtMost(ranges[n], 2 * vectorWidth);
+        for (unsigned d : reduction)
+          sizes[d] = 1;
+      } else if (isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&
+                 isa<linalg::Conv2DNchwFchwOp>(op)) {
+        // (n, f, oh, ow, c, kh, kw): one output row of a few filters per
+        // tile, kh = 1 so the tile decomposes into a 1-D convolution.
+        sizes = {1, divisorAtMost(ranges[1], 8), 1,
+                 divisorAtMost(ranges[3], vectorWidth), 1, 1, 0};
+      } else {
+        // Elementwise, pooling and reductions: one vector along the
+        // innermost parallel loop; other parallel loops one at a time.
+        for (unsigned d : parallel)
+          sizes[d] = 1;
+        if (!parallel.empty())
+          sizes[parallel.back()] =
+              divisorAtMost(ranges[parallel.back()], vectorWidth);
+        for (unsigned d : reduction)
+          sizes[d] = ranges[d] > 4 * vectorWidth
+                         ? divisorAtMost(ranges[d], vectorWidth)
+                         : 0;
+      }
+      op->setAttr("dlc.tile_sizes",
+                  DenseI64ArrayAttr::get(op->getContext(), sizes));
+    });
+  }
+};
+} // namespace

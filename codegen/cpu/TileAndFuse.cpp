@@ -1,0 +1,113 @@
+//===- TileAndFuse.cpp - tile by dlc.tile_sizes, fuse producers -----------===//
+#include "codegen/cpu/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_TILEANDFUSE
+#include "codegen/cpu/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+
+static constexpr StringLiteral kTileSizes = "dlc.tile_sizes";
+
+/// Producers worth recomputing per tile: fills and elementwise ops.
+static bool isFusable(Operation *producer) {
+  if (isa<linalg::FillOp>(producer))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  return generic && generic.getNumReductionLoops() == 0 &&
+         llvm::all_of(generic.getIndexingMapsArray(), [](AffineMap map) {
+           return map.isProjectedPermutation();
+         });
+}
+
+static SmallVector<OpFoldResult> toOfr(MLIRContext *ctx,
+                                       ArrayRef<int64_t> sizes) {
+  SmallVector<OpFoldResult> result;
+  for (int64_t s : sizes)
+    result.push_back(IntegerAttr::get(IndexType::get(ctx), s));
+  return result;
+}
+
+static void clearConfig(Operation *op) {
+  op->walk([](Operation *nested) { nested->removeAttr(kTileSizes); });
+}
+
+namespace {
+struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
+  LogicalResult tileOne(IRRewriter &rewriter, TilingInterface op) {
+    MLIRContext *ctx = op->getContext();
+    auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kTileSizes).asArrayRef();
+    SmallVector<utils::IteratorType> iters = op.getLoopIteratorTypes();
+    SmallVector<int64_t> parallelSizes(sizes), reductionSizes(sizes.size(), 0);
+    bool hasReductionTiles = false;
+    for (auto [i, it] : llvm::enumerate(iters))
+      if (it == utils::IteratorType::reduction) {
+        reductionSizes[i] = sizes[i];
+        parallelSizes[i] = 0;
+        hasReductionTiles |= sizes[i] != 0;
+      }
+
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(
+        scf::SCFTilingOptions().setTileSizes(toOfr(ctx, parallelSizes)));
+    options.setFusionControlFn(
+        [](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (!isFusable(producer.getOwner()))
+            return std::nullopt;
+          return scf::SCFTileAndFuseOptions::ControlFnResult{false};
+        });
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTileAndFuseResult> fused =
+        scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
+    if (failed(fused))
+      return op->emitError("failed to tile and fuse");
+    for (OpResult res : op->getResults())
+      if (Value repl = fused->replacements.lookup(res))
+        rewriter.replaceAllUsesWith(res, repl);
+    for (Operation *tiled : fused->tiledAndFusedOps)
+      clearConfig(tiled);
+    clearConfig(op);
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+    for (Operation *producer : fused->fusedProducers)
+      if (producer->use_empty())
+        rewriter.eraseOp(producer);
+
+    if (!hasReductionTiles || fused->tiledAndFusedOps.empty())
+      return success();
+    auto tiled = cast<TilingInterface>(fused->tiledAndFusedOps.front());
+    rewriter.setInsertionPoint(tiled);
+    FailureOr<scf::SCFTilingResult> red = scf::tileUsingSCF(
+        rewriter, tiled,
+        scf::SCFTilingOptions().setTileSizes(toOfr(ctx, reductionSizes)));
+    if (failed(red))
+      return tiled->emitError("failed to tile reduction loops");
+    rewriter.replaceOp(tiled, red->replacements);
+    return success();
+  }
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    // Consumers first, so that producers fuse into their tiles. Each step
+    // re-finds the last op still carrying a config: fusion erases ops.
+    while (true) {
+      TilingInterface last;
+      getOperation().walk([&](TilingInterface op) {
+        if (op->hasAttr(kTileSizes))
+          last = op;
+      });
+      if (!last)
+        return;
+      if (failed(tileOne(rewriter, last)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

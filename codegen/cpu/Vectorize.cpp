@@ -1,0 +1,67 @@
+//===- Vectorize.cpp - vectorize tiled linalg ops ---------------------------===//
+#include "codegen/cpu/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_VECTORIZE
+#include "codegen/cpu/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+
+namespace {
+struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    // Size-1 windows of tiled 2-D convolutions become 1-D convolutions,
+    // which the vectorizer handles.
+    {
+      RewritePatternSet patterns(ctx);
+      linalg::populateDecomposeConvolutionPatterns(patterns);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
+
+    // Vectorize every linalg op inside a tile loop (static shapes by
+    // construction). An op the vectorizer declines stays scalar.
+    SmallVector<linalg::LinalgOp> candidates;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->getParentOfType<scf::ForOp>() &&
+          llvm::all_of(op.getStaticLoopRanges(),
+                       [](int64_t s) { return !ShapedType::isDynamic(s); }))
+        candidates.push_back(op);
+    });
+    IRRewriter rewriter(ctx);
+    for (linalg::LinalgOp op : candidates) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> result =
+          linalg::vectorize(rewriter, op);
+      if (succeeded(result))
+        rewriter.replaceOp(op, result->replacements);
+    }
+
+    {
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorReductionToContractPatterns(patterns);
+      vector::populateSinkVectorOpsPatterns(patterns);
+      vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+      vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+      tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+      // exp/tanh/erf as polynomials that vectorize, not libm calls.
+      populateMathPolynomialApproximationPatterns(patterns);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,245 @@
+//===- Importer.cpp - ONNX graph -> dlc dialect ---------------------------===//
+#include "frontend/Importer.h"
+#include "frontend/ModelLoader.h"
+#include "frontend/NodeImporter.h"
+#include "ir/DlcDialect.h"
+#include "ir/DlcOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+
+namespace {
+
+class GraphImporter {
+public:
+  GraphImporter(MLIRContext &ctx, StringRef file, int64_t opset)
+      : ctx(ctx), builder(&ctx), file(file), opset(opset),
+        fileLoc(FileLineColLoc::get(&ctx, file, 0, 0)) {}
+
+  OwningOpRef<ModuleOp> import(const onnx::GraphProto &graph);
+
+private:
+  Location nodeLoc(const onnx::NodeProto &node, size_t index) {
+    std::string name = node.name().empty()
+                           ? node.op_type() + "_" + std::to_string(index)
+                           : node.name();
+    return NameLoc::get(StringAttr::get(&ctx, name), fileLoc);
+  }
+  FailureOr<RankedTensorType> valueType(const onnx::ValueInfoProto &info);
+  bool checkSupported(const onnx::GraphProto &graph);
+  LogicalResult importConstant(const onnx::TensorProto &tensor, Location loc);
+  LogicalResult importNode(const onnx::NodeProto &node, size_t index);
+
+  MLIRContext &ctx;
+  OpBuilder builder;
+  std::string file;
+  int64_t opset;
+  Location fileLoc;
+  llvm::StringMap<Value> values;
+  llvm::StringMap<const onnx::TensorProto *> constants;
+  std::vector<std::unique_ptr<onnx::TensorProto>> ownedTensors;
+};
+
+} // namespace
+
+FailureOr<RankedTensorType>
+GraphImporter::valueType(const onnx::ValueInfoProto &info) {
+  if (!info.type().has_tensor_type()) {
+    emitError(fileLoc) << "graph value '" << info.name()
+                       << "' is not a tensor (sequence, map and optional "
+                          "values are not supported)";
+    return failure();
+  }
+  const auto &tt = info.type().tensor_type();
+  Type et = dlc::convertElementType(&ctx, tt.elem_type());
+  if (!et) {
+    emitError(fileLoc) << "graph value '" << info.name()
+                       << "' has unsupported element type "
+                       << dlc::onnxTypeName(tt.elem_type());
+    return failure();
+  }
+  if (!tt.has_shape()) {
+    emitError(fileLoc) << "graph value '" << info.name()
+                       << "' has unknown rank; dlc needs ranked inputs";
+    return failure();
+  }
+  SmallVector<int64_t> shape;
+  for (const auto &dim : tt.shape().dim())
+    shape.push_back(dim.has_dim_value() ? dim.dim_value()
+                                        : ShapedType::kDynamic);
+  return RankedTensorType::get(shape, et);
+}
+
+bool GraphImporter::checkSupported(const onnx::GraphProto &graph) {
+  unsigned unsupported = 0;
+  for (auto [i, node] : llvm::enumerate(graph.node())) {
+    bool known = (node.domain().empty() || node.domain() == "ai.onnx") &&
+                 dlc::lookupNodeImporter(node.op_type());
+    if (known)
+      continue;
+    ++unsupported;
+    InFlightDiagnostic diag = emitError(nodeLoc(node, i));
+    diag << "unsupported ONNX op '" << node.op_type() << "'";
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      diag << " of domain '" << node.domain() << "'";
+    diag << " (node '" << (node.name().empty() ? "<unnamed>" : node.name())
+         << "', opset " << opset << ")";
+  }
+  if (unsupported)
+    emitError(fileLoc) << unsupported << " unsupported node"
+                       << (unsupported == 1 ? "" : "s")
+                       << "; dlc cannot compile this model";
+  return unsupported == 0;
+}
+
+LogicalResult GraphImporter::importConstant(const onnx::TensorProto &tensor,
+                                            Location loc) {
+  std::string error;
+  ElementsAttr attr = dlc::convertTensor(&ctx, tensor, error);
+  if (!attr)
+    return emitError(loc) << error;
+  values[tensor.name()] = dlc::ConstantOp::create(builder, loc, attr);
+  constants[tensor.name()] = &tensor;
+  return success();
+}
+
+LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
+                                        size_t index) {
+  Location loc = nodeLoc(node, index);
+  SmallVector<Value> operands;
+  SmallVector<const onnx::TensorProto *> constOperands;
+  for (const std::string &name : node.input()) {
+    if (name.empty()) {
+      operands.push_back(Value());
+      constOperands.push_back(nullptr);
+      continue;
+    }
+    auto it = values.find(name);
+    if (it == values.end())
+      return emitError(loc) << node.op_type() << ": input '" << name
+                            << "' is not defined before its use";
+    operands.push_back(it->second);
+    auto cit = constants.find(name);
+    constOperands.push_back(cit == constants.end() ? nullptr : cit->second);
+  }
+  // Constant nodes are constants too: other nodes may read their values.
+  if (node.op_type() == "Constant") {
+    for (const auto &attr : node.attribute())
+      if (attr.name() == "value") {
+        onnx::TensorProto tensor = attr.t();
+        tensor.set_name(node.output(0));
+        auto *owned = new onnx::TensorProto(std::move(tensor));
+        ownedTensors.emplace_back(owned);
+        return importConstant(*owned, loc);
+      }
+  }
+  dlc::NodeContext nc(builder, loc, node, opset, operands, constOperands);
+  FailureOr<SmallVector<Value>> results =
+      dlc::lookupNodeImporter(node.op_type())(nc);
+  if (failed(results))
+    return failure();
+  for (auto [i, name] : llvm::enumerate(node.output())) {
+    if (name.empty())
+      continue;
+    if (i >= results->size())
+      return emitError(loc) << node.op_type() << ": output " << i << " ('"
+                            << name << "') is not supported";
+    values[name] = (*results)[i];
+    constants.erase(name);
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
+  if (!checkSupported(graph))
+    return nullptr;
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+
+  llvm::StringSet<> initNames;
+  for (const auto &init : graph.initializer())
+    initNames.insert(init.name());
+  SmallVector<Type> argTypes;
+  SmallVector<const onnx::ValueInfoProto *> inputs;
+  for (const auto &input : graph.input()) {
+    if (initNames.contains(input.name()))
+      continue;
+    FailureOr<RankedTensorType> type = valueType(input);
+    if (failed(type))
+      return nullptr;
+    argTypes.push_back(*type);
+    inputs.push_back(&input);
+  }
+
+  auto func = func::FuncOp::create(builder, fileLoc, "main",
+                                   builder.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    values[input->name()] = entry->getArgument(i);
+    func.setArgAttr(i, dlc::kNameAttr, builder.getStringAttr(input->name()));
+    func.setArgAttr(i, dlc::kDtypeAttr,
+                    builder.getI32IntegerAttr(dlc::toDlcDtype(
+                        input->type().tensor_type().elem_type())));
+  }
+  for (const auto &init : graph.initializer())
+    if (failed(importConstant(init, NameLoc::get(
+                                        builder.getStringAttr(init.name()),
+                                        fileLoc))))
+      return nullptr;
+  for (auto [i, node] : llvm::enumerate(graph.node()))
+    if (failed(importNode(node, i)))
+      return nullptr;
+
+  SmallVector<Value> results;
+  SmallVector<Type> resultTypes;
+  for (const auto &output : graph.output()) {
+    auto it = values.find(output.name());
+    if (it == values.end()) {
+      emitError(fileLoc) << "graph output '" << output.name()
+                         << "' is not produced by any node";
+      return nullptr;
+    }
+    FailureOr<RankedTensorType> declared = valueType(output);
+    if (failed(declared))
+      return nullptr;
+    auto actual = cast<RankedTensorType>(it->second.getType());
+    if (declared->getElementType() != actual.getElementType() ||
+        (declared->hasStaticShape() && actual.hasStaticShape() &&
+         declared->getShape() != actual.getShape() &&
+         declared->getRank() != 0)) {
+      emitError(fileLoc) << "graph output '" << output.name()
+                         << "' is declared as " << *declared
+                         << " but dlc computes " << actual;
+      return nullptr;
+    }
+    results.push_back(it->second);
+    resultTypes.push_back(actual);
+  }
+  func::ReturnOp::create(builder, fileLoc, results);
+  func.setType(builder.getFunctionType(argTypes, resultTypes));
+  for (auto [i, output] : llvm::enumerate(graph.output())) {
+    func.setResultAttr(i, dlc::kNameAttr, builder.getStringAttr(output.name()));
+    func.setResultAttr(i, dlc::kDtypeAttr,
+                       builder.getI32IntegerAttr(dlc::toDlcDtype(
+                           output.type().tensor_type().elem_type())));
+  }
+  return module;
+}
+
+OwningOpRef<ModuleOp> dlc::importOnnxFile(MLIRContext &context, StringRef path) {
+  context.loadDialect<dlc::DlcDialect, func::FuncDialect>();
+  Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
+  onnx::ModelProto model;
+  std::string error;
+  if (!loadModel(path.str(), model, error)) {
+    emitError(fileLoc) << error;
+    return nullptr;
+  }
+  GraphImporter importer(context, path, getOnnxOpset(model));
+  return importer.import(model.graph());
+}

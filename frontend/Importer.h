@@ -1,0 +1,25 @@
+//===- Importer.h - ONNX model import ----------------------------*- C++ -*-===//
+#ifndef DLC_FRONTEND_IMPORTER_H
+#define DLC_FRONTEND_IMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace dlc {
+
+/// Reads an ONNX model (binary `.onnx`, or ONNX text syntax when the file
+/// ends in `.onnxtxt`), checks it, and imports it as a module holding
+/// `func.func @main` in the dlc dialect. Every problem is reported as an MLIR
+/// diagnostic naming the file, and the ONNX node, op type and opset where
+/// one is at fault; all unsupported nodes are reported together.
+mlir::OwningOpRef<mlir::ModuleOp> importOnnxFile(mlir::MLIRContext &context,
+                                                 llvm::StringRef path);
+
+/// Attribute names on @main: per-argument/result `dlc.name` (the ONNX value
+/// name, a StringAttr) and `dlc.dtype` (a dlc_dtype code, i32).
+inline constexpr llvm::StringLiteral kNameAttr = "dlc.name";
+inline constexpr llvm::StringLiteral kDtypeAttr = "dlc.dtype";
+
+} // namespace dlc
+
+#endif

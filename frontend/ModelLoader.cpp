@@ -1,0 +1,168 @@
+//===- ModelLoader.cpp - read and check ONNX ModelProtos ------------------===//
+//
+// The only place that calls into ONNX's C++ library, which reports errors by
+// throwing: every exception is caught here.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/ModelLoader.h"
+
+#include "onnx/checker.h"
+#include "onnx/defs/parser.h"
+#include "onnx/shape_inference/implementation.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+/// Newest versions that Debian's ONNX 1.12 knows.
+static constexpr int64_t kMaxCheckedOpset = 17;
+static constexpr int64_t kMaxCheckedIrVersion = 8;
+
+int64_t dlc::getOnnxOpset(const onnx::ModelProto &model) {
+  for (const auto &opset : model.opset_import())
+    if (opset.domain().empty() || opset.domain() == "ai.onnx")
+      return opset.version();
+  return 1;
+}
+
+static bool readFile(const std::string &path, std::string &data,
+                     std::string &error) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    error = "no such file";
+    return false;
+  }
+  if (fs::is_directory(path, ec)) {
+    error = "is a directory, expected an .onnx file";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot open file";
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  data = ss.str();
+  return true;
+}
+
+/// Replaces external-data references of `tensor` by its bytes.
+static bool loadExternalData(onnx::TensorProto &tensor, const fs::path &baseDir,
+                             std::string &error) {
+  std::string location;
+  uint64_t offset = 0, length = 0;
+  bool hasLength = false;
+  for (const auto &entry : tensor.external_data()) {
+    if (entry.key() == "location")
+      location = entry.value();
+    else if (entry.key() == "offset")
+      offset = std::stoull(entry.value());
+    else if (entry.key() == "length") {
+      length = std::stoull(entry.value());
+      hasLength = true;
+    }
+  }
+  if (location.empty()) {
+    error = "tensor '" + tensor.name() + "' has external data without a location";
+    return false;
+  }
+  fs::path rel(location);
+  std::error_code ec;
+  fs::path base = fs::weakly_canonical(baseDir, ec);
+  fs::path full = fs::weakly_canonical(base / rel, ec);
+  auto [baseEnd, fullIt] =
+      std::mismatch(base.begin(), base.end(), full.begin(), full.end());
+  if (rel.is_absolute() || ec || baseEnd != base.end()) {
+    error = "tensor '" + tensor.name() + "': external data location '" +
+            location + "' is outside the model's directory";
+    return false;
+  }
+  std::ifstream in(full, std::ios::binary);
+  if (!in) {
+    error = "tensor '" + tensor.name() + "': cannot open external data file '" +
+            full.string() + "'";
+    return false;
+  }
+  in.seekg(0, std::ios::end);
+  uint64_t size = in.tellg();
+  if (!hasLength)
+    length = size >= offset ? size - offset : 0;
+  if (offset + length > size) {
+    error = "tensor '" + tensor.name() + "': external data file '" +
+            location + "' is too short (" + std::to_string(size) +
+            " bytes, needs " + std::to_string(offset + length) + ")";
+    return false;
+  }
+  std::string bytes(length, '\0');
+  in.seekg(offset);
+  in.read(bytes.data(), length);
+  tensor.set_raw_data(std::move(bytes));
+  tensor.clear_external_data();
+  tensor.set_data_location(onnx::TensorProto::DEFAULT);
+  return true;
+}
+
+static bool loadAllExternalData(onnx::GraphProto &graph,
+                                const fs::path &baseDir, std::string &error) {
+  for (auto &tensor : *graph.mutable_initializer())
+    if (tensor.data_location() == onnx::TensorProto::EXTERNAL &&
+        !loadExternalData(tensor, baseDir, error))
+      return false;
+  for (auto &node : *graph.mutable_node())
+    for (auto &attr : *node.mutable_attribute()) {
+      if (attr.has_t() && attr.t().data_location() == onnx::TensorProto::EXTERNAL &&
+          !loadExternalData(*attr.mutable_t(), baseDir, error))
+        return false;
+      if (attr.has_g() && !loadAllExternalData(*attr.mutable_g(), baseDir, error))
+        return false;
+    }
+  return true;
+}
+
+bool dlc::loadModel(const std::string &path, onnx::ModelProto &model,
+                    std::string &error) {
+  std::string data;
+  if (!readFile(path, data, error))
+    return false;
+  try {
+    if (fs::path(path).extension() == ".onnxtxt") {
+      auto status = onnx::OnnxParser::Parse(model, data.c_str());
+      if (!status.IsOK()) {
+        error = "not valid ONNX text: " + status.ErrorMessage();
+        return false;
+      }
+    } else if (data.empty()) {
+      error = "empty file, not an ONNX model";
+      return false;
+    } else if (!model.ParseFromString(data)) {
+      error = "not an ONNX model (protobuf parse failed; is the file "
+              "truncated or of another format?)";
+      return false;
+    }
+    if (!model.has_graph()) {
+      error = "not an ONNX model (no graph)";
+      return false;
+    }
+    if (!loadAllExternalData(*model.mutable_graph(),
+                             fs::path(path).parent_path(), error))
+      return false;
+    int64_t opset = getOnnxOpset(model);
+    if (opset <= kMaxCheckedOpset && model.ir_version() <= kMaxCheckedIrVersion) {
+      onnx::checker::check_model(model);
+      onnx::shape_inference::InferShapes(model);
+    }
+  } catch (const std::exception &e) {
+    std::string what = e.what();
+    while (!what.empty() && (what.back() == '\n' || what.back() == ' '))
+      what.pop_back();
+    for (char &c : what)
+      if (c == '\n')
+        c = ' ';
+    error = "invalid ONNX model: " + what;
+    return false;
+  }
+  return true;
+}

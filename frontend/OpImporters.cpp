@@ -1,0 +1,513 @@
+//===- OpImporters.cpp - ONNX node -> dlc op, one function per op ---------===//
+//
+// Each importer resolves ONNX attribute semantics for the node's opset
+// (defaults, auto_pad, negative axes, constant shape inputs) into the
+// explicit attributes of a dlc op. Result types come from the dlc ops' own
+// shape inference.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/NodeImporter.h"
+#include "ir/DlcOps.h"
+
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using dlc::NodeContext;
+using Results = FailureOr<SmallVector<Value>>;
+
+//===----------------------------------------------------------------------===//
+// NodeContext
+//===----------------------------------------------------------------------===//
+
+size_t NodeContext::numUsedOutputs() const {
+  size_t n = 0;
+  for (const std::string &name : node.output())
+    n += !name.empty();
+  return n;
+}
+
+const onnx::AttributeProto *NodeContext::attr(StringRef name) const {
+  for (const auto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+int64_t NodeContext::intAttr(StringRef name, int64_t dflt) const {
+  const auto *a = attr(name);
+  return a ? a->i() : dflt;
+}
+
+float NodeContext::floatAttr(StringRef name, float dflt) const {
+  const auto *a = attr(name);
+  return a ? a->f() : dflt;
+}
+
+std::string NodeContext::stringAttr(StringRef name, StringRef dflt) const {
+  const auto *a = attr(name);
+  return a ? a->s() : dflt.str();
+}
+
+std::optional<SmallVector<int64_t>> NodeContext::intsAttr(StringRef name) const {
+  const auto *a = attr(name);
+  if (!a)
+    return std::nullopt;
+  return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+InFlightDiagnostic NodeContext::error() const {
+  InFlightDiagnostic diag = emitError(loc);
+  diag << node.op_type() << " (opset " << opset << "): ";
+  return diag;
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static RankedTensorType typeOf(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+/// Builds `OpTy` with its inferred result type; when inference fails (it
+/// has reported why at the node) the node fails.
+template <typename OpTy>
+static Results buildInferred(NodeContext &nc, ValueRange operands,
+                             ArrayRef<NamedAttribute> attrs = {}) {
+  SmallVector<Type> types;
+  OperationState state(nc.loc, OpTy::getOperationName());
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  MLIRContext *ctx = nc.builder.getContext();
+  DictionaryAttr dict = state.attributes.getDictionary(ctx);
+  typename OpTy::Properties props;
+  if (failed(OpTy::setPropertiesFromAttr(
+          props, dict, [&] { return emitError(nc.loc); })) ||
+      failed(OpTy::inferReturnTypes(ctx, nc.loc, operands, dict,
+                                    OpaqueProperties(&props), state.regions,
+                                    types)))
+    return failure();
+  state.addTypes(types);
+  Operation *op = nc.builder.create(state);
+  return SmallVector<Value>{op->getResult(0)};
+}
+
+static LogicalResult requireOperands(NodeContext &nc, size_t min) {
+  for (size_t i = 0; i < min; ++i)
+    if (!nc.operand(i))
+      return nc.error() << "expects at least " << min << " inputs";
+  return success();
+}
+
+/// Resolves a possibly negative axis; fails with a message when out of range.
+static FailureOr<int64_t> normalizeAxis(NodeContext &nc, int64_t axis,
+                                        int64_t rank) {
+  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+    return nc.error() << "axis " << axis << " is out of range for rank "
+                      << rank,
+           failure();
+  return axis < 0 ? axis + rank : axis;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static Results importBinary(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)))
+    return failure();
+  if (nc.opset < 7 && nc.intAttr("broadcast", 0))
+    return nc.error() << "legacy broadcast attribute (opset < 7) is not "
+                         "supported",
+           failure();
+  return buildInferred<OpTy>(nc, {nc.operand(0), nc.operand(1)});
+}
+
+template <typename OpTy>
+static Results importUnary(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  if (!isa<FloatType>(typeOf(nc.operand(0)).getElementType()))
+    return nc.error() << "input type " << typeOf(nc.operand(0))
+                      << " is not supported (floating point only)",
+           failure();
+  Value v = OpTy::create(nc.builder, nc.loc, nc.operand(0));
+  return SmallVector<Value>{v};
+}
+
+static Results importIdentity(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  return SmallVector<Value>{nc.operand(0)};
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+static LogicalResult requireFloat(NodeContext &nc, size_t numOperands) {
+  for (size_t i = 0; i < numOperands; ++i)
+    if (Value v = nc.operand(i))
+      if (!isa<FloatType>(typeOf(v).getElementType()))
+        return nc.error() << "input " << i << " has type " << typeOf(v)
+                          << "; only floating-point types are supported";
+  return success();
+}
+
+static Results importMatMul(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)) || failed(requireFloat(nc, 2)))
+    return failure();
+  return buildInferred<dlc::MatMulOp>(nc, {nc.operand(0), nc.operand(1)});
+}
+
+static Results importGemm(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)) || failed(requireFloat(nc, 3)))
+    return failure();
+  OpBuilder &b = nc.builder;
+  SmallVector<Value> operands{nc.operand(0), nc.operand(1)};
+  int32_t hasC = nc.operand(2) ? 1 : 0;
+  if (hasC)
+    operands.push_back(nc.operand(2));
+  SmallVector<NamedAttribute> attrs{
+      b.getNamedAttr("alpha", b.getF32FloatAttr(nc.floatAttr("alpha", 1.0f))),
+      b.getNamedAttr("beta", b.getF32FloatAttr(nc.floatAttr("beta", 1.0f))),
+      b.getNamedAttr("transA", b.getBoolAttr(nc.intAttr("transA", 0))),
+      b.getNamedAttr("transB", b.getBoolAttr(nc.intAttr("transB", 0)))};
+  return buildInferred<dlc::GemmOp>(nc, operands, attrs);
+}
+
+//===----------------------------------------------------------------------===//
+// Windows: Conv, pooling
+//===----------------------------------------------------------------------===//
+
+/// Explicit strides, dilations and pads for a sliding-window node, with
+/// auto_pad resolved against the static input shape.
+struct Window {
+  SmallVector<int64_t> kernel, strides, dilations, pads;
+};
+
+static FailureOr<Window> resolveWindow(NodeContext &nc, RankedTensorType input,
+                                       ArrayRef<int64_t> kernel,
+                                       bool ceilMode) {
+  int64_t spatial = input.getRank() - 2;
+  Window w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  w.strides = nc.intsAttr("strides").value_or(SmallVector<int64_t>(spatial, 1));
+  w.dilations =
+      nc.intsAttr("dilations").value_or(SmallVector<int64_t>(spatial, 1));
+  w.pads = nc.intsAttr("pads").value_or(SmallVector<int64_t>(2 * spatial, 0));
+  if ((int64_t)w.kernel.size() != spatial ||
+      (int64_t)w.strides.size() != spatial ||
+      (int64_t)w.dilations.size() != spatial ||
+      (int64_t)w.pads.size() != 2 * spatial)
+    return nc.error() << "kernel_shape, strides, dilations and pads do not "
+                         "match the input's "
+                      << spatial << " spatial dimensions",
+           failure();
+  std::string autoPad = nc.stringAttr("auto_pad", "NOTSET");
+  if (autoPad == "NOTSET")
+    return w;
+  if (autoPad == "VALID") {
+    std::fill(w.pads.begin(), w.pads.end(), 0);
+    return w;
+  }
+  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return nc.error() << "unknown auto_pad value '" << autoPad << "'",
+           failure();
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t in = input.getDimSize(2 + i);
+    if (ShapedType::isDynamic(in))
+      return nc.error() << "auto_pad " << autoPad
+                        << " needs a static spatial size",
+             failure();
+    int64_t s = w.strides[i];
+    int64_t out = (in + s - 1) / s;
+    int64_t total = std::max<int64_t>(
+        0, (out - 1) * s + (w.kernel[i] - 1) * w.dilations[i] + 1 - in);
+    int64_t small = total / 2, large = total - small;
+    w.pads[i] = autoPad == "SAME_UPPER" ? small : large;
+    w.pads[spatial + i] = autoPad == "SAME_UPPER" ? large : small;
+  }
+  (void)ceilMode;
+  return w;
+}
+
+static Results importConv(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)) || failed(requireFloat(nc, 3)))
+    return failure();
+  RankedTensorType x = typeOf(nc.operand(0)), w = typeOf(nc.operand(1));
+  if (x.getRank() < 3 || w.getRank() != x.getRank())
+    return nc.error() << "input " << x << " and weight " << w
+                      << " must have equal rank >= 3",
+           failure();
+  SmallVector<int64_t> kernel =
+      nc.intsAttr("kernel_shape")
+          .value_or(SmallVector<int64_t>(w.getShape().drop_front(2)));
+  FailureOr<Window> win = resolveWindow(nc, x, kernel, false);
+  if (failed(win))
+    return failure();
+  OpBuilder &b = nc.builder;
+  SmallVector<Value> operands{nc.operand(0), nc.operand(1)};
+  int32_t hasBias = nc.operand(2) ? 1 : 0;
+  if (hasBias)
+    operands.push_back(nc.operand(2));
+  SmallVector<NamedAttribute> attrs{
+      b.getNamedAttr("strides", b.getDenseI64ArrayAttr(win->strides)),
+      b.getNamedAttr("pads", b.getDenseI64ArrayAttr(win->pads)),
+      b.getNamedAttr("dilations", b.getDenseI64ArrayAttr(win->dilations)),
+      b.getNamedAttr("group", b.getI64IntegerAttr(nc.intAttr("group", 1)))};
+  return buildInferred<dlc::ConvOp>(nc, operands, attrs);
+}
+
+template <typename OpTy>
+static Results importPool(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)) || failed(requireFloat(nc, 1)))
+    return failure();
+  if (nc.numUsedOutputs() > 1)
+    return nc.error() << "the Indices output of MaxPool is not supported",
+           failure();
+  if (nc.intAttr("storage_order", 0) != 0)
+    return nc.error() << "storage_order=1 is not supported", failure();
+  RankedTensorType x = typeOf(nc.operand(0));
+  std::optional<SmallVector<int64_t>> kernel = nc.intsAttr("kernel_shape");
+  if (!kernel)
+    return nc.error() << "missing required attribute kernel_shape", failure();
+  if (x.getRank() < 3)
+    return nc.error() << "input " << x << " must have rank >= 3", failure();
+  bool ceilMode = nc.intAttr("ceil_mode", 0);
+  FailureOr<Window> win = resolveWindow(nc, x, *kernel, ceilMode);
+  if (failed(win))
+    return failure();
+  OpBuilder &b = nc.builder;
+  SmallVector<NamedAttribute> attrs{
+      b.getNamedAttr("kernel_shape", b.getDenseI64ArrayAttr(win->kernel)),
+      b.getNamedAttr("strides", b.getDenseI64ArrayAttr(win->strides)),
+      b.getNamedAttr("pads", b.getDenseI64ArrayAttr(win->pads)),
+      b.getNamedAttr("dilations", b.getDenseI64ArrayAttr(win->dilations)),
+      b.getNamedAttr("ceil_mode", b.getBoolAttr(ceilMode)),
+      b.getNamedAttr("count_include_pad",
+                     b.getBoolAttr(nc.intAttr("count_include_pad", 0)))};
+  return buildInferred<OpTy>(nc, {nc.operand(0)}, attrs);
+}
+
+static Results importGlobalAveragePool(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)) || failed(requireFloat(nc, 1)))
+    return failure();
+  return buildInferred<dlc::GlobalAvgPoolOp>(nc, {nc.operand(0)});
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+static Results importBatchNormalization(NodeContext &nc) {
+  if (failed(requireOperands(nc, 5)) || failed(requireFloat(nc, 5)))
+    return failure();
+  if (nc.intAttr("training_mode", 0) || nc.numUsedOutputs() > 1)
+    return nc.error() << "training mode (running statistics outputs) is not "
+                         "supported",
+           failure();
+  if (nc.opset < 9 && nc.intAttr("spatial", 1) == 0)
+    return nc.error() << "spatial=0 is not supported", failure();
+  Value v = dlc::BatchNormOp::create(
+      nc.builder, nc.loc, typeOf(nc.operand(0)), nc.operand(0), nc.operand(1),
+      nc.operand(2), nc.operand(3), nc.operand(4),
+      nc.builder.getF32FloatAttr(nc.floatAttr("epsilon", 1e-5f)));
+  return SmallVector<Value>{v};
+}
+
+static Results importSoftmax(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)) || failed(requireFloat(nc, 1)))
+    return failure();
+  RankedTensorType x = typeOf(nc.operand(0));
+  bool legacy = nc.opset < 13;
+  FailureOr<int64_t> axis =
+      normalizeAxis(nc, nc.intAttr("axis", legacy ? 1 : -1), x.getRank());
+  if (failed(axis))
+    return failure();
+  if (x.getRank() == 0)
+    return nc.error() << "input must have rank >= 1", failure();
+  auto op = dlc::SoftmaxOp::create(nc.builder, nc.loc, x, nc.operand(0),
+                                   nc.builder.getI64IntegerAttr(*axis),
+                                   legacy ? nc.builder.getUnitAttr() : nullptr);
+  return SmallVector<Value>{op.getResult()};
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+static Results buildReshape(NodeContext &nc, Value input,
+                            ArrayRef<int64_t> shape) {
+  auto type = RankedTensorType::get(shape, typeOf(input).getElementType());
+  if (typeOf(input).hasStaticShape() &&
+      typeOf(input).getNumElements() != type.getNumElements())
+    return nc.error() << "cannot reshape " << typeOf(input) << " to "
+                      << type, failure();
+  Value v = dlc::ReshapeOp::create(nc.builder, nc.loc, type, input);
+  return SmallVector<Value>{v};
+}
+
+static Results importReshape(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  SmallVector<int64_t> shape;
+  if (nc.opset < 5) {
+    shape = nc.intsAttr("shape").value_or(SmallVector<int64_t>{});
+  } else {
+    const onnx::TensorProto *proto = nc.constantOperand(1);
+    if (!nc.operand(1))
+      return nc.error() << "missing the shape input", failure();
+    if (!proto || !dlc::readIntTensor(*proto, shape))
+      return nc.error() << "the shape input must be a constant (initializer "
+                           "or Constant node); computed shapes are not "
+                           "supported yet",
+             failure();
+  }
+  RankedTensorType in = typeOf(nc.operand(0));
+  bool allowZero = nc.intAttr("allowzero", 0);
+  int64_t inferIdx = -1, known = 1;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d == 0 && !allowZero) {
+      if ((int64_t)i >= in.getRank())
+        return nc.error() << "shape entry 0 at index " << i
+                          << " has no input dimension to copy",
+               failure();
+      d = in.getDimSize(i);
+    }
+    if (d == -1) {
+      if (inferIdx >= 0)
+        return nc.error() << "shape has more than one -1", failure();
+      inferIdx = i;
+      continue;
+    }
+    if (d < 0 && !ShapedType::isDynamic(d))
+      return nc.error() << "invalid shape entry " << d, failure();
+    known *= d;
+  }
+  if (inferIdx >= 0) {
+    if (!in.hasStaticShape())
+      return nc.error() << "a -1 shape entry needs a static input shape",
+             failure();
+    if (known == 0 || in.getNumElements() % known != 0)
+      return nc.error() << "cannot infer the -1 entry reshaping " << in,
+             failure();
+    shape[inferIdx] = in.getNumElements() / known;
+  }
+  return buildReshape(nc, nc.operand(0), shape);
+}
+
+static Results importFlatten(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  RankedTensorType in = typeOf(nc.operand(0));
+  int64_t rank = in.getRank();
+  int64_t axis = nc.intAttr("axis", 1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis > rank)
+    return nc.error() << "axis " << nc.intAttr("axis", 1)
+                      << " is out of range for rank " << rank,
+           failure();
+  if (!in.hasStaticShape())
+    return nc.error() << "dynamic input shapes are not supported yet",
+           failure();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < axis ? outer : inner) *= in.getDimSize(d);
+  return buildReshape(nc, nc.operand(0), {outer, inner});
+}
+
+static Results importTranspose(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  int64_t rank = typeOf(nc.operand(0)).getRank();
+  SmallVector<int64_t> perm;
+  if (auto p = nc.intsAttr("perm"))
+    perm = *p;
+  else
+    for (int64_t i = rank - 1; i >= 0; --i)
+      perm.push_back(i);
+  return buildInferred<dlc::TransposeOp>(
+      nc, {nc.operand(0)},
+      {nc.builder.getNamedAttr("perm", nc.builder.getDenseI64ArrayAttr(perm))});
+}
+
+static Results importConcat(NodeContext &nc) {
+  SmallVector<Value> inputs;
+  for (size_t i = 0; i < nc.numOperands(); ++i)
+    if (nc.operand(i))
+      inputs.push_back(nc.operand(i));
+  if (inputs.empty())
+    return nc.error() << "needs at least one input", failure();
+  const auto *axisAttr = nc.attr("axis");
+  if (!axisAttr && nc.opset >= 4)
+    return nc.error() << "missing required attribute axis", failure();
+  FailureOr<int64_t> axis = normalizeAxis(nc, axisAttr ? axisAttr->i() : 1,
+                                          typeOf(inputs[0]).getRank());
+  if (failed(axis))
+    return failure();
+  return buildInferred<dlc::ConcatOp>(
+      nc, inputs,
+      {nc.builder.getNamedAttr("axis", nc.builder.getI64IntegerAttr(*axis))});
+}
+
+/// Constant nodes holding `value` are handled by the graph importer; this
+/// covers the scalar and list forms (value_float, value_ints, ...).
+static Results importConstant(NodeContext &nc) {
+  OpBuilder &b = nc.builder;
+  ElementsAttr value;
+  if (const auto *a = nc.attr("value_float"))
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                   a->f());
+  else if (const auto *a = nc.attr("value_int"))
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                   (int64_t)a->i());
+  else if (const auto *a = nc.attr("value_floats"))
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({a->floats_size()}, b.getF32Type()),
+        ArrayRef<float>(a->floats().data(), a->floats_size()));
+  else if (const auto *a = nc.attr("value_ints"))
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({a->ints_size()}, b.getI64Type()),
+        ArrayRef<int64_t>(a->ints().data(), a->ints_size()));
+  else
+    return nc.error() << "only value, value_float(s) and value_int(s) "
+                         "constants are supported",
+           failure();
+  Value v = dlc::ConstantOp::create(b, nc.loc, value);
+  return SmallVector<Value>{v};
+}
+
+//===----------------------------------------------------------------------===//
+// Table
+//===----------------------------------------------------------------------===//
+
+dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
+  static const llvm::StringMap<NodeImportFn> table = {
+      {"Add", importBinary<dlc::AddOp>},
+      {"Sub", importBinary<dlc::SubOp>},
+      {"Mul", importBinary<dlc::MulOp>},
+      {"Div", importBinary<dlc::DivOp>},
+      {"Relu", importUnary<dlc::ReluOp>},
+      {"Sigmoid", importUnary<dlc::SigmoidOp>},
+      {"Tanh", importUnary<dlc::TanhOp>},
+      {"Identity", importIdentity},
+      {"MatMul", importMatMul},
+      {"Gemm", importGemm},
+      {"Conv", importConv},
+      {"MaxPool", importPool<dlc::MaxPoolOp>},
+      {"AveragePool", importPool<dlc::AvgPoolOp>},
+      {"GlobalAveragePool", importGlobalAveragePool},
+      {"BatchNormalization", importBatchNormalization},
+      {"Softmax", importSoftmax},
+      {"Reshape", importReshape},
+      {"Flatten", importFlatten},
+      {"Transpose", importTranspose},
+      {"Concat", importConcat},
+      {"Constant", importConstant},
+  };
+  auto it = table.find(opType);
+  return it == table.end() ? nullptr : it->second;
+}

@@ -1,0 +1,23 @@
+//===- DlcOps.h - dlc operations ---------------------------------*- C++ -*-===//
+#ifndef DLC_IR_DLCOPS_H
+#define DLC_IR_DLCOPS_H
+
+#include "ir/DlcDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "ir/DlcOps.h.inc"
+
+namespace dlc {
+/// Numpy broadcasting of two shapes; fails when they are incompatible.
+llvm::LogicalResult broadcastShapes(llvm::ArrayRef<int64_t> a,
+                                    llvm::ArrayRef<int64_t> b,
+                                    llvm::SmallVectorImpl<int64_t> &result);
+} // namespace dlc
+
+#endif // DLC_IR_DLCOPS_H

@@ -1,0 +1,270 @@
+//===- DlcOps.td - dlc operations ---------------------------*- tablegen -*-===//
+#ifndef DLC_OPS_TD
+#define DLC_OPS_TD
+
+include "ir/DlcDialect.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class Dlc_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Dlc_Dialect, mnemonic, !listconcat(traits, [Pure])>;
+
+def Dlc_Tensor : RankedTensorOf<[AnyFloat, AnySignlessInteger, I1]>;
+def Dlc_FloatTensor : RankedTensorOf<[AnyFloat]>;
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def Dlc_ConstantOp : Dlc_Op<"constant", [ConstantLike,
+    InferTypeOpAdaptor]> {
+  let summary = "a constant tensor (ONNX initializer or Constant node)";
+  let description = [{
+    Large values are held as `dense_resource` blobs so that weights are
+    neither printed nor copied through the IR.
+
+    ```mlir
+    %w = dlc.constant dense_resource<conv1.weight> : tensor<8x1x3x3xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+class Dlc_BinaryOp<string mnemonic, string onnxName>
+    : Dlc_Op<mnemonic, [InferTypeOpAdaptor]> {
+  let summary = "elementwise " # onnxName # " with numpy broadcasting";
+  let description = [{
+    ONNX `}] # onnxName # [{` (opset 7+ multidirectional broadcasting).
+
+    ```mlir
+    %c = dlc.}] # mnemonic # [{ %a, %b : tensor<2x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$lhs, Dlc_Tensor:$rhs);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+}
+
+def Dlc_AddOp : Dlc_BinaryOp<"add", "Add">;
+def Dlc_SubOp : Dlc_BinaryOp<"sub", "Sub">;
+def Dlc_MulOp : Dlc_BinaryOp<"mul", "Mul">;
+def Dlc_DivOp : Dlc_BinaryOp<"div", "Div">;
+
+class Dlc_UnaryOp<string mnemonic, string onnxName>
+    : Dlc_Op<mnemonic, [SameOperandsAndResultType]> {
+  let summary = "elementwise " # onnxName;
+  let description = [{
+    ONNX `}] # onnxName # [{`.
+
+    ```mlir
+    %y = dlc.}] # mnemonic # [{ %x : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_FloatTensor:$input);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Dlc_ReluOp : Dlc_UnaryOp<"relu", "Relu">;
+def Dlc_SigmoidOp : Dlc_UnaryOp<"sigmoid", "Sigmoid">;
+def Dlc_TanhOp : Dlc_UnaryOp<"tanh", "Tanh">;
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+def Dlc_MatMulOp : Dlc_Op<"matmul",
+    [InferTypeOpAdaptor]> {
+  let summary = "numpy matmul (ONNX MatMul)";
+  let description = [{
+    1-D operands are promoted as in numpy; batch dimensions broadcast.
+
+    ```mlir
+    %c = dlc.matmul %a, %b : tensor<2x3xf32>, tensor<3x4xf32> -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_FloatTensor:$lhs, Dlc_FloatTensor:$rhs);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+}
+
+def Dlc_GemmOp : Dlc_Op<"gemm", [
+    InferTypeOpAdaptor]> {
+  let summary = "alpha * op(A) * op(B) + beta * C (ONNX Gemm)";
+  let description = [{
+    `C` is optional and broadcasts to the result (unidirectionally).
+
+    ```mlir
+    %y = dlc.gemm %a, %b, %c {transB = true} : (tensor<1x4xf32>, tensor<3x4xf32>, tensor<3xf32>) -> tensor<1x3xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_FloatTensor:$a, Dlc_FloatTensor:$b,
+      Optional<Dlc_FloatTensor>:$c,
+      DefaultValuedAttr<F32Attr, "1.0">:$alpha,
+      DefaultValuedAttr<F32Attr, "1.0">:$beta,
+      DefaultValuedAttr<BoolAttr, "false">:$transA,
+      DefaultValuedAttr<BoolAttr, "false">:$transB);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat =
+      "$a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Dlc_ConvOp : Dlc_Op<"conv", [
+    InferTypeOpAdaptor]> {
+  let summary = "N-D convolution, NC[D]HW layout (ONNX Conv)";
+  let description = [{
+    Pads are explicit (`auto_pad` is resolved by the importer) and hold the
+    begin values of every spatial dimension followed by the end values.
+
+    ```mlir
+    %y = dlc.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>,
+           dilations = array<i64: 1, 1>, group = 1 : i64}
+         : (tensor<1x1x8x8xf32>, tensor<8x1x3x3xf32>, tensor<8xf32>) -> tensor<1x8x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_FloatTensor:$input, Dlc_FloatTensor:$weight,
+      Optional<Dlc_FloatTensor>:$bias, DenseI64ArrayAttr:$strides,
+      DenseI64ArrayAttr:$pads, DenseI64ArrayAttr:$dilations, I64Attr:$group);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat =
+      "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling and normalization
+//===----------------------------------------------------------------------===//
+
+class Dlc_PoolOp<string mnemonic, string onnxName>
+    : Dlc_Op<mnemonic, [InferTypeOpAdaptor]> {
+  let summary = "N-D " # onnxName # ", NC[D]HW layout";
+  let description = [{
+    ONNX `}] # onnxName # [{` with explicit pads (begin values, then end
+    values). `ceil_mode` rounds the output size up; windows that start in
+    the end padding are dropped as ONNX specifies.
+  }];
+  let arguments = (ins Dlc_FloatTensor:$input, DenseI64ArrayAttr:$kernel_shape,
+      DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+      DenseI64ArrayAttr:$dilations,
+      DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+      DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Dlc_MaxPoolOp : Dlc_PoolOp<"max_pool", "MaxPool">;
+def Dlc_AvgPoolOp : Dlc_PoolOp<"avg_pool", "AveragePool">;
+
+def Dlc_GlobalAvgPoolOp : Dlc_Op<"global_avg_pool",
+    [InferTypeOpAdaptor]> {
+  let summary = "mean over all spatial dimensions (ONNX GlobalAveragePool)";
+  let description = [{
+    ```mlir
+    %y = dlc.global_avg_pool %x : tensor<1x8x4x4xf32> -> tensor<1x8x1x1xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_FloatTensor:$input);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Dlc_BatchNormOp : Dlc_Op<"batch_norm", [
+    AllTypesMatch<["input", "result"]>,
+    AllTypesMatch<["scale", "bias", "mean", "variance"]>]> {
+  let summary = "inference-mode batch normalization (ONNX BatchNormalization)";
+  let description = [{
+    `y = scale * (x - mean) / sqrt(var + epsilon) + bias`, per channel (dim 1).
+
+    ```mlir
+    %y = dlc.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-05 : f32} : tensor<1x8x4x4xf32>, tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_FloatTensor:$input, Dlc_FloatTensor:$scale,
+      Dlc_FloatTensor:$bias, Dlc_FloatTensor:$mean, Dlc_FloatTensor:$variance,
+      F32Attr:$epsilon);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $bias `,` $mean `,` $variance attr-dict `:`
+    type($input) `,` type($scale)
+  }];
+  let hasVerifier = 1;
+}
+
+def Dlc_SoftmaxOp : Dlc_Op<"softmax", [SameOperandsAndResultType]> {
+  let summary = "softmax over one axis or over all trailing axes";
+  let description = [{
+    With `trailing` unset this is ONNX Softmax-13 (normalize along `axis`);
+    with it set, it is Softmax-1/11 (normalize over dims `axis..rank-1`, the
+    2-D coercion). `axis` is non-negative.
+
+    ```mlir
+    %y = dlc.softmax %x {axis = 1 : i64} : tensor<1x10xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_FloatTensor:$input, I64Attr:$axis,
+      UnitAttr:$trailing);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Dlc_ReshapeOp : Dlc_Op<"reshape"> {
+  let summary = "reshape to a static shape (ONNX Reshape, Flatten)";
+  let description = [{
+    The importer resolves ONNX's `0` and `-1` entries; the result type holds
+    the new shape.
+
+    ```mlir
+    %y = dlc.reshape %x : tensor<1x8x2x2xf32> -> tensor<1x32xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Dlc_TransposeOp : Dlc_Op<"transpose",
+    [InferTypeOpAdaptor]> {
+  let summary = "permute dimensions (ONNX Transpose)";
+  let description = [{
+    ```mlir
+    %y = dlc.transpose %x {perm = array<i64: 1, 0>} : tensor<2x3xf32> -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Dlc_ConcatOp : Dlc_Op<"concat",
+    [InferTypeOpAdaptor]> {
+  let summary = "concatenate along an axis (ONNX Concat)";
+  let description = [{
+    ```mlir
+    %y = dlc.concat %a, %b {axis = 0 : i64} : (tensor<2xf32>, tensor<3xf32>) -> tensor<5xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Dlc_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, results)";
+  let hasFolder = 1;
+}
+
+#endif // DLC_OPS_TD

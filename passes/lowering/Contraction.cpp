@@ -1,0 +1,162 @@
+//===- Contraction.cpp - lower MatMul and Gemm ------------------------------===//
+#include "ir/DlcOps.h"
+#include "passes/lowering/Patterns.h"
+#include "passes/lowering/Utils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace {
+
+/// A contraction `out[...] += lhs[...] * rhs[...]` as a linalg.generic whose
+/// loops are `numLoops` dims; the last loop is the reduction.
+Value buildContraction(OpBuilder &b, Location loc, RankedTensorType resultType,
+                       Value lhs, Value rhs, AffineMap lhsMap, AffineMap rhsMap,
+                       AffineMap outMap) {
+  Value acc = dlc::buildFilled(b, loc, resultType,
+                               b.getZeroAttr(resultType.getElementType()));
+  SmallVector<utils::IteratorType> iters(lhsMap.getNumDims(),
+                                         utils::IteratorType::parallel);
+  iters.back() = utils::IteratorType::reduction;
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultType, ValueRange{lhs, rhs}, acc,
+      ArrayRef<AffineMap>{lhsMap, rhsMap, outMap}, iters,
+      [](OpBuilder &nb, Location nl, ValueRange args) {
+        Value mul = arith::MulFOp::create(nb, nl, args[0], args[1]);
+        linalg::YieldOp::create(nb, nl,
+                                Value(arith::AddFOp::create(nb, nl, args[2], mul)));
+      });
+  return generic.getResult(0);
+}
+
+struct MatMulLowering : OpRewritePattern<dlc::MatMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::MatMulOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type et = resultType.getElementType();
+    Value a = op.getLhs(), b = op.getRhs();
+    auto at = cast<RankedTensorType>(a.getType());
+    auto bt = cast<RankedTensorType>(b.getType());
+    if (at.getRank() == 1) {
+      at = RankedTensorType::get({1, at.getDimSize(0)}, et);
+      a = dlc::buildReshape(rewriter, loc, a, at);
+    }
+    if (bt.getRank() == 1) {
+      bt = RankedTensorType::get({bt.getDimSize(0), 1}, et);
+      b = dlc::buildReshape(rewriter, loc, b, bt);
+    }
+    if (at.getRank() == 2 && bt.getRank() == 2) {
+      auto outType = RankedTensorType::get(
+          {at.getDimSize(0), bt.getDimSize(1)}, et);
+      Value acc = dlc::buildFilled(rewriter, loc, outType,
+                                   rewriter.getZeroAttr(et));
+      Value mm = linalg::MatmulOp::create(rewriter, loc, ValueRange{a, b}, acc)
+                     .getResult(0);
+      rewriter.replaceOp(op, dlc::buildReshape(rewriter, loc, mm, resultType));
+      return success();
+    }
+    // Batched, with numpy broadcasting of the batch dims.
+    SmallVector<int64_t> batch;
+    if (failed(dlc::broadcastShapes(at.getShape().drop_back(2),
+                                    bt.getShape().drop_back(2), batch)))
+      return rewriter.notifyMatchFailure(op, "batch dims do not broadcast");
+    int64_t nb = batch.size();
+    int64_t m = at.getDimSize(at.getRank() - 2), k = at.getShape().back();
+    int64_t n = bt.getShape().back();
+    MLIRContext *ctx = rewriter.getContext();
+    unsigned numLoops = nb + 3;
+    AffineExpr dm = getAffineDimExpr(nb, ctx), dn = getAffineDimExpr(nb + 1, ctx),
+               dk = getAffineDimExpr(nb + 2, ctx);
+    auto operandMap = [&](RankedTensorType t, AffineExpr r0, AffineExpr r1) {
+      AffineMap bm = dlc::broadcastMap(ctx, t.getShape().drop_back(2), batch);
+      SmallVector<AffineExpr> exprs(bm.getResults());
+      exprs.push_back(r0);
+      exprs.push_back(r1);
+      return AffineMap::get(numLoops, 0, exprs, ctx);
+    };
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t i = 0; i < nb; ++i)
+      outExprs.push_back(getAffineDimExpr(i, ctx));
+    outExprs.push_back(dm);
+    outExprs.push_back(dn);
+    SmallVector<int64_t> outShape(batch);
+    outShape.push_back(m);
+    outShape.push_back(n);
+    (void)k;
+    Value result = buildContraction(
+        rewriter, loc, RankedTensorType::get(outShape, et), a, b,
+        operandMap(at, dm, dk), operandMap(bt, dk, dn),
+        AffineMap::get(numLoops, 0, outExprs, ctx));
+    rewriter.replaceOp(op, dlc::buildReshape(rewriter, loc, result, resultType));
+    return success();
+  }
+};
+
+struct GemmLowering : OpRewritePattern<dlc::GemmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::GemmOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+               k = getAffineDimExpr(2, ctx);
+    AffineMap aMap = AffineMap::get(3, 0, op.getTransA() ? ArrayRef{k, m}
+                                                          : ArrayRef{m, k}, ctx);
+    AffineMap bMap = AffineMap::get(3, 0, op.getTransB() ? ArrayRef{n, k}
+                                                          : ArrayRef{k, n}, ctx);
+    AffineMap outMap = AffineMap::get(3, 0, {m, n}, ctx);
+    Value result;
+    if (!op.getTransA() && !op.getTransB()) {
+      Value acc = dlc::buildFilled(rewriter, loc, resultType,
+                                   rewriter.getZeroAttr(resultType.getElementType()));
+      result = linalg::MatmulOp::create(rewriter, loc,
+                                        ValueRange{op.getA(), op.getB()}, acc)
+                   .getResult(0);
+    } else {
+      result = buildContraction(rewriter, loc, resultType, op.getA(), op.getB(),
+                                aMap, bMap, outMap);
+    }
+    double alpha = op.getAlpha().convertToDouble();
+    double beta = op.getBeta().convertToDouble();
+    Value c = op.getC();
+    if (c && beta == 0.0)
+      c = nullptr;
+    if (alpha != 1.0 || c) {
+      SmallVector<Value> inputs{result};
+      if (c)
+        inputs.push_back(c);
+      result = dlc::buildElementwise(
+          rewriter, loc, resultType, inputs,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Type et = args[0].getType();
+            Value v = args[0];
+            if (alpha != 1.0)
+              v = arith::MulFOp::create(
+                  b, l, v,
+                  arith::ConstantOp::create(b, l, b.getFloatAttr(et, alpha)));
+            if (args.size() > 1) {
+              Value cv = args[1];
+              if (beta != 1.0)
+                cv = arith::MulFOp::create(
+                    b, l, cv,
+                    arith::ConstantOp::create(b, l, b.getFloatAttr(et, beta)));
+              v = arith::AddFOp::create(b, l, v, cv);
+            }
+            return v;
+          });
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void dlc::populateContractionLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<MatMulLowering, GemmLowering>(patterns.getContext());
+}

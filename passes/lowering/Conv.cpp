@@ -1,0 +1,138 @@
+//===- Conv.cpp - lower N-D grouped convolution -----------------------------===//
+//
+// 2-D convolutions without groups become linalg.conv_2d_nchw_fchw (which the
+// vectorizer decomposes into 1-D convolutions); every other case becomes a
+// grouped N-D convolution in linalg.generic form over expanded
+// [N, G, C/G, ...] views.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/DlcOps.h"
+#include "passes/lowering/Patterns.h"
+#include "passes/lowering/Utils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Splits dim 0 or 1 of `v` into (groups, size / groups).
+Value splitDim(OpBuilder &b, Location loc, Value v, int64_t dim,
+               int64_t groups) {
+  auto t = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape(t.getShape());
+  shape[dim] /= groups;
+  shape.insert(shape.begin() + dim, groups);
+  SmallVector<ReassociationIndices> reassoc;
+  for (int64_t i = 0, j = 0; i < t.getRank(); ++i) {
+    if (i == dim) {
+      reassoc.push_back({j, j + 1});
+      j += 2;
+    } else {
+      reassoc.push_back({j++});
+    }
+  }
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, t.getElementType()), v, reassoc);
+}
+
+struct ConvLowering : OpRewritePattern<dlc::ConvOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type et = resultType.getElementType();
+    int64_t rank = resultType.getRank(), spatial = rank - 2;
+    ArrayRef<int64_t> pads = op.getPads();
+
+    SmallVector<int64_t> low(rank, 0), high(rank, 0);
+    for (int64_t i = 0; i < spatial; ++i) {
+      low[2 + i] = pads[i];
+      high[2 + i] = pads[spatial + i];
+    }
+    Value input = dlc::buildPad(rewriter, loc, op.getInput(), low, high,
+                                rewriter.getZeroAttr(et));
+
+    // The accumulator starts as the broadcast bias, or zero.
+    Value init;
+    if (Value bias = op.getBias()) {
+      AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(1, ctx));
+      Value empty = tensor::EmptyOp::create(rewriter, loc,
+                                            resultType.getShape(), et);
+      SmallVector<utils::IteratorType> iters(rank,
+                                             utils::IteratorType::parallel);
+      init = linalg::GenericOp::create(
+                 rewriter, loc, resultType, bias, empty,
+                 ArrayRef<AffineMap>{channel,
+                                     rewriter.getMultiDimIdentityMap(rank)},
+                 iters,
+                 [](OpBuilder &b, Location l, ValueRange args) {
+                   linalg::YieldOp::create(b, l, args[0]);
+                 })
+                 .getResult(0);
+    } else {
+      init = dlc::buildFilled(rewriter, loc, resultType,
+                              rewriter.getZeroAttr(et));
+    }
+
+    int64_t group = op.getGroup();
+    if (spatial == 2 && group == 1) {
+      Value conv = linalg::Conv2DNchwFchwOp::create(
+                       rewriter, loc, TypeRange{resultType},
+                       ValueRange{input, op.getWeight()}, ValueRange{init},
+                       rewriter.getI64TensorAttr(op.getStrides()),
+                       rewriter.getI64TensorAttr(op.getDilations()))
+                       .getResult(0);
+      rewriter.replaceOp(op, conv);
+      return success();
+    }
+
+    // Grouped N-D convolution. Loops: n, g, f, o_1..o_S, c, k_1..k_S.
+    Value x = splitDim(rewriter, loc, input, 1, group);
+    Value w = splitDim(rewriter, loc, op.getWeight(), 0, group);
+    Value acc = splitDim(rewriter, loc, init, 1, group);
+    auto wt = cast<RankedTensorType>(w.getType());
+    unsigned numLoops = 3 + spatial + 1 + spatial;
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    unsigned cLoop = 3 + spatial;
+    SmallVector<AffineExpr> xExprs{d(0), d(1), d(cLoop)};
+    SmallVector<AffineExpr> wExprs{d(1), d(2), d(cLoop)};
+    SmallVector<AffineExpr> oExprs{d(0), d(1), d(2)};
+    for (int64_t i = 0; i < spatial; ++i) {
+      AffineExpr o = d(3 + i), k = d(cLoop + 1 + i);
+      xExprs.push_back(o * op.getStrides()[i] + k * op.getDilations()[i]);
+      wExprs.push_back(k);
+      oExprs.push_back(o);
+    }
+    SmallVector<utils::IteratorType> iters(numLoops,
+                                           utils::IteratorType::parallel);
+    for (unsigned i = cLoop; i < numLoops; ++i)
+      iters[i] = utils::IteratorType::reduction;
+    (void)wt;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, acc.getType(), ValueRange{x, w}, acc,
+        ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, xExprs, ctx),
+                            AffineMap::get(numLoops, 0, wExprs, ctx),
+                            AffineMap::get(numLoops, 0, oExprs, ctx)},
+        iters, [](OpBuilder &b, Location l, ValueRange args) {
+          Value mul = arith::MulFOp::create(b, l, args[0], args[1]);
+          linalg::YieldOp::create(b, l,
+                                  Value(arith::AddFOp::create(b, l, args[2], mul)));
+        });
+    SmallVector<ReassociationIndices> reassoc{{0}, {1, 2}};
+    for (int64_t i = 0; i < spatial; ++i)
+      reassoc.push_back({3 + i});
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, resultType, generic.getResult(0), reassoc);
+    return success();
+  }
+};
+
+} // namespace
+
+void dlc::populateConvLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConvLowering>(patterns.getContext());
+}

@@ -1,0 +1,52 @@
+//===- LowerToLinalg.cpp - the dlc -> linalg conversion pass --------------===//
+#include "ir/DlcDialect.h"
+#include "ir/DlcOps.h"
+#include "passes/Passes.h"
+#include "passes/lowering/Patterns.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_LOWERTOLINALG
+#include "passes/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+
+namespace {
+struct LowerToLinalgPass
+    : public dlc::impl::LowerToLinalgBase<LowerToLinalgPass> {
+  void runOnOperation() override {
+    // The lowering is static-shape only for now: say so at the node.
+    WalkResult walk = getOperation().walk([](Operation *op) {
+      if (!isa<dlc::DlcDialect>(op->getDialect()))
+        return WalkResult::advance();
+      for (Type t : llvm::concat<Type>(op->getOperandTypes(),
+                                       op->getResultTypes()))
+        if (auto tt = dyn_cast<RankedTensorType>(t); tt && !tt.hasStaticShape()) {
+          op->emitError("dynamic shapes are not supported yet: ") << tt;
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+
+    RewritePatternSet patterns(&getContext());
+    dlc::populateElementwiseLoweringPatterns(patterns);
+    dlc::populateContractionLoweringPatterns(patterns);
+    dlc::populateConvLoweringPatterns(patterns);
+    dlc::populatePoolLoweringPatterns(patterns);
+    dlc::populateSoftmaxLoweringPatterns(patterns);
+    dlc::populateDataMovementLoweringPatterns(patterns);
+
+    ConversionTarget target(getContext());
+    target.addIllegalDialect<dlc::DlcDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

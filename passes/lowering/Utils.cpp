@@ -1,0 +1,102 @@
+//===- Utils.cpp - helpers shared by the dlc -> linalg lowerings ----------===//
+#include "passes/lowering/Utils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+AffineMap dlc::broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> operandShape,
+                            ArrayRef<int64_t> resultShape) {
+  int64_t offset = resultShape.size() - operandShape.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, dim] : llvm::enumerate(operandShape)) {
+    if (dim == 1 && resultShape[offset + i] != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(offset + i, ctx));
+  }
+  return AffineMap::get(resultShape.size(), 0, exprs, ctx);
+}
+
+Value dlc::buildElementwise(OpBuilder &b, Location loc,
+                            RankedTensorType resultType, ValueRange inputs,
+                            const BodyBuilder &body) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value in : inputs)
+    maps.push_back(broadcastMap(
+        ctx, cast<RankedTensorType>(in.getType()).getShape(),
+        resultType.getShape()));
+  maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
+  SmallVector<utils::IteratorType> iters(resultType.getRank(),
+                                         utils::IteratorType::parallel);
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultType.getElementType());
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultType, inputs, init, maps, iters,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value v = body(nb, nloc, args.drop_back());
+        linalg::YieldOp::create(nb, nloc, v);
+      });
+  return generic.getResult(0);
+}
+
+Value dlc::buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                       TypedAttr value) {
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value scalar = arith::ConstantOp::create(b, loc, value);
+  return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
+}
+
+Value dlc::buildPad(OpBuilder &b, Location loc, Value input,
+                    ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                    TypedAttr value) {
+  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
+      llvm::all_of(high, [](int64_t v) { return v == 0; }))
+    return input;
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  for (size_t i = 0; i < shape.size(); ++i)
+    shape[i] += low[i] + high[i];
+  auto padType = RankedTensorType::get(shape, type.getElementType());
+  Value padValue = arith::ConstantOp::create(b, loc, value);
+  SmallVector<OpFoldResult> lo, hi;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    lo.push_back(b.getIndexAttr(low[i]));
+    hi.push_back(b.getIndexAttr(high[i]));
+  }
+  return tensor::PadOp::create(b, loc, padType, input, lo, hi, padValue);
+}
+
+Value dlc::buildReshape(OpBuilder &b, Location loc, Value input,
+                        RankedTensorType resultType) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  if (inType == resultType)
+    return input;
+  auto allDims = [](int64_t rank) {
+    ReassociationIndices dims;
+    for (int64_t i = 0; i < rank; ++i)
+      dims.push_back(i);
+    return SmallVector<ReassociationIndices>{dims};
+  };
+  Value flat = input;
+  if (inType.getRank() == 0) {
+    auto one = RankedTensorType::get({1}, inType.getElementType());
+    flat = tensor::ExpandShapeOp::create(b, loc, one, input,
+                                         SmallVector<ReassociationIndices>{});
+  } else if (inType.getRank() > 1) {
+    auto flatType = RankedTensorType::get({inType.getNumElements()},
+                                          inType.getElementType());
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, input,
+                                           allDims(inType.getRank()));
+  }
+  if (resultType.getRank() == 0)
+    return tensor::CollapseShapeOp::create(
+        b, loc, resultType, flat, SmallVector<ReassociationIndices>{});
+  if (resultType.getRank() == 1)
+    return flat;
+  return tensor::ExpandShapeOp::create(b, loc, resultType, flat,
+                                       allDims(resultType.getRank()));
+}

@@ -1,0 +1,42 @@
+//===- Utils.h - helpers shared by the dlc -> linalg lowerings ---*- C++ -*-===//
+#ifndef DLC_PASSES_LOWERING_UTILS_H
+#define DLC_PASSES_LOWERING_UTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+
+#include <functional>
+
+namespace dlc {
+
+using BodyBuilder = std::function<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                              mlir::ValueRange)>;
+
+/// Map from the iteration space of a rank-`resultRank` result to an operand
+/// of `operandShape` under numpy broadcasting (size-1 dims read index 0).
+mlir::AffineMap broadcastMap(mlir::MLIRContext *ctx,
+                             llvm::ArrayRef<int64_t> operandShape,
+                             llvm::ArrayRef<int64_t> resultShape);
+
+/// Builds an elementwise linalg.generic producing `resultType` from
+/// broadcast `inputs`; `body` receives one scalar per input.
+mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::RankedTensorType resultType,
+                             mlir::ValueRange inputs, const BodyBuilder &body);
+
+/// A tensor of `type` filled with `value`.
+mlir::Value buildFilled(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType type, mlir::TypedAttr value);
+
+/// Pads `input` with `value`; `low`/`high` hold one entry per dimension.
+mlir::Value buildPad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
+                     llvm::ArrayRef<int64_t> low, llvm::ArrayRef<int64_t> high,
+                     mlir::TypedAttr value);
+
+/// Reshape between static shapes through a rank-1 (or rank-0) tensor.
+mlir::Value buildReshape(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value input, mlir::RankedTensorType resultType);
+
+} // namespace dlc
+
+#endif

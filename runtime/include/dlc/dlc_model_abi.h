@@ -1,0 +1,91 @@
+/*===- dlc_model_abi.h - contract between generated code and runtime -*- C -*-=*
+ *
+ * Internal: generated model code describes itself with a dlc_model_desc and
+ * forwards its public `<name>_*` functions to the dlcrt_* functions below.
+ * Users never include this file; they use `<name>.h`.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef DLC_MODEL_ABI_H
+#define DLC_MODEL_ABI_H
+
+#include "dlc/dlc_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DLC_MODEL_ABI_VERSION 1
+
+/* One input or output of a model. */
+typedef struct dlc_tensor_desc {
+  const char *name;
+  int32_t dtype; /* dlc_dtype */
+  int32_t rank;
+  const int64_t *shape;
+  uint64_t size_bytes;
+} dlc_tensor_desc;
+
+/* The compiled entry point. `args` holds num_inputs input pointers, then
+ * num_outputs output pointers, then the workspace pointer (64-byte aligned). */
+typedef void (*dlc_entry_fn)(void **args);
+
+typedef struct dlc_model_desc {
+  uint32_t abi_version; /* DLC_MODEL_ABI_VERSION */
+  uint32_t num_inputs;
+  uint32_t num_outputs;
+  uint32_t reserved;
+  const char *model_name;
+  const dlc_tensor_desc *inputs;
+  const dlc_tensor_desc *outputs;
+  uint64_t workspace_size;
+  dlc_entry_fn entry;
+} dlc_model_desc;
+
+typedef struct dlcrt_model dlcrt_model;
+
+dlc_status *dlcrt_model_create(const dlc_model_desc *desc,
+                               const dlc_options *options,
+                               dlcrt_model **out_model);
+dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
+                            size_t num_inputs, const dlc_tensor *outputs,
+                            size_t num_outputs);
+void dlcrt_model_destroy(dlcrt_model *model);
+
+/* Accessors used by the generated `<name>_input_*` functions; out-of-range
+ * indices give NULL. */
+const dlc_tensor_desc *dlcrt_input_desc(const dlc_model_desc *desc, size_t i);
+const dlc_tensor_desc *dlcrt_output_desc(const dlc_model_desc *desc, size_t i);
+
+/* Describe a model; the generated `<name>_*` accessors forward here.
+ * Out-of-range indices give NULL, DLC_DTYPE_INVALID or 0. */
+size_t dlcrt_num_inputs(const dlc_model_desc *desc);
+size_t dlcrt_num_outputs(const dlc_model_desc *desc);
+size_t dlcrt_workspace_size(const dlc_model_desc *desc);
+const char *dlcrt_input_name(const dlc_model_desc *desc, size_t i);
+dlc_dtype dlcrt_input_dtype(const dlc_model_desc *desc, size_t i);
+int32_t dlcrt_input_rank(const dlc_model_desc *desc, size_t i);
+const int64_t *dlcrt_input_shape(const dlc_model_desc *desc, size_t i);
+size_t dlcrt_input_size_bytes(const dlc_model_desc *desc, size_t i);
+const char *dlcrt_output_name(const dlc_model_desc *desc, size_t i);
+dlc_dtype dlcrt_output_dtype(const dlc_model_desc *desc, size_t i);
+int32_t dlcrt_output_rank(const dlc_model_desc *desc, size_t i);
+const int64_t *dlcrt_output_shape(const dlc_model_desc *desc, size_t i);
+size_t dlcrt_output_size_bytes(const dlc_model_desc *desc, size_t i);
+
+/* Creates a status; `code` must not be DLC_OK. Returns a static
+ * out-of-memory status when allocation fails. printf-style. */
+dlc_status *dlcrt_status_create(dlc_status_code code, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* 64-byte aligned allocation; NULL on failure. */
+void *dlcrt_aligned_alloc(size_t size);
+void dlcrt_aligned_free(void *ptr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DLC_MODEL_ABI_H */

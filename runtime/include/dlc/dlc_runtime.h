@@ -1,0 +1,94 @@
+/*===- dlc_runtime.h - dlc runtime: public C types --------------*- C -*-===*
+ *
+ * The public types shared by every library that `dlc compile` generates.
+ * A generated header `<name>.h` includes this file; `dlc compile` copies it
+ * next to the generated header.
+ *
+ * Conventions
+ *  - Functions that can fail return `dlc_status *`: NULL means success; a
+ *    non-NULL status is owned by the caller and must be released with
+ *    dlc_status_free(). Statuses are only allocated on failure.
+ *  - There is no global state: every piece of state lives in a model handle.
+ *  - Handles are opaque. `*_create` gives ownership, `*_destroy` takes it
+ *    back, accessors borrow.
+ *  - Thread safety: a model handle may be used by one thread at a time;
+ *    distinct handles (of the same or different models) are independent.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef DLC_RUNTIME_H
+#define DLC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element types. The values are stable (part of the ABI). */
+typedef enum dlc_dtype {
+  DLC_DTYPE_INVALID = 0,
+  DLC_DTYPE_F32 = 1,
+  DLC_DTYPE_F64 = 2,
+  DLC_DTYPE_F16 = 3,
+  DLC_DTYPE_I8 = 4,
+  DLC_DTYPE_U8 = 5,
+  DLC_DTYPE_I16 = 6,
+  DLC_DTYPE_I32 = 7,
+  DLC_DTYPE_I64 = 8,
+  DLC_DTYPE_BOOL = 9,
+  DLC_DTYPE_U16 = 10,
+  DLC_DTYPE_U32 = 11,
+  DLC_DTYPE_U64 = 12,
+} dlc_dtype;
+
+/* Returns the size in bytes of one element of `dtype`, 0 if invalid. */
+size_t dlc_dtype_size(dlc_dtype dtype);
+/* Returns a static, lower-case name such as "f32"; never NULL. */
+const char *dlc_dtype_name(dlc_dtype dtype);
+
+typedef enum dlc_status_code {
+  DLC_OK = 0,
+  DLC_INVALID_ARGUMENT = 1, /* wrong count, dtype, shape, size or NULL */
+  DLC_OUT_OF_MEMORY = 2,    /* an allocation failed */
+  DLC_UNAVAILABLE = 3,      /* a device or driver is not present */
+  DLC_INTERNAL = 4,         /* a bug in dlc */
+} dlc_status_code;
+
+typedef struct dlc_status dlc_status;
+
+/* Code of `status`; DLC_OK for NULL. */
+dlc_status_code dlc_status_code_of(const dlc_status *status);
+/* Message of `status` (borrowed, valid until dlc_status_free); "ok" for NULL. */
+const char *dlc_status_message(const dlc_status *status);
+/* Releases `status`; NULL is accepted. */
+void dlc_status_free(dlc_status *status);
+
+/* A tensor view passed to or filled by `<name>_run`. The caller owns `data`
+ * and `shape`. `size_bytes` is the size of the buffer at `data`; it must be at
+ * least the tensor's byte size. Row-major, densely packed. */
+typedef struct dlc_tensor {
+  void *data;
+  size_t size_bytes;
+  dlc_dtype dtype;
+  int32_t rank;
+  const int64_t *shape;
+} dlc_tensor;
+
+/* Options for `<name>_create`. Always initialize with dlc_options_init(). */
+typedef struct dlc_options {
+  /* Threads used by run; 0 means the library's default (1 today). */
+  uint32_t num_threads;
+  /* Optional caller-owned scratch memory of at least `<name>_workspace_size()`
+   * bytes, 64-byte aligned. NULL: create allocates it and destroy frees it. */
+  void *workspace;
+  size_t workspace_size;
+} dlc_options;
+
+void dlc_options_init(dlc_options *options);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* DLC_RUNTIME_H */

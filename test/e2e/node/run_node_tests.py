@@ -1,0 +1,271 @@
+#!/usr/bin/python3
+"""Run the ONNX backend node tests through `dlc run` and compare the outputs.
+
+For every selected test OUTDIR/node/TEST and every data set K in it, runs
+
+    DLC run OUTDIR/node/TEST/model.onnx --data OUTDIR/node/TEST/test_data_set_K --out TMP
+
+and compares TMP/output_J.pb with the expected test_data_set_K/output_J.pb:
+shapes and dtypes must match exactly; floating-point values within rtol/atol
+(default 1e-3/1e-5, see TOLERANCES) with NaNs in the same places; everything
+else (integers, bools, strings) exactly.
+
+Statuses: PASS; FAIL (unlisted failure); XFAIL (failure listed in --xfail);
+XPASS (listed in --xfail but passes: remove it from the list); TIMEOUT (an
+unlisted test ran past --timeout; a listed one that times out is XFAIL).
+The last line printed is "P passed, F failed" with F = FAIL + XPASS + TIMEOUT;
+the exit status is 0 iff F == 0.
+
+Xfail file format: one `test_name  # reason` per line; blank lines and lines
+starting with '#' are ignored.  `--write-xfail FILE` writes the current
+failures in that format (keeping the reasons of entries already in --xfail),
+e.g. to bootstrap the list (entries of --xfail for tests not run this time
+are kept, so it can update a list in place):
+
+    run_node_tests.py --dlc build/dlc --data DATA --list initial_ops.txt \\
+        --write-xfail xfail.txt
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+DEFAULT_RTOL = 1e-3
+DEFAULT_ATOL = 1e-5
+
+# Per-test tolerance overrides: test_name -> (rtol, atol).  Every entry needs a
+# comment saying why the default is not achievable for that test.
+TOLERANCES = {
+}
+
+
+# ----------------------------------------------------------------- values
+
+def load_value(path, type_proto):
+    """Load a serialized test value: an ndarray, a list (sequence) or None
+    (empty optional).  Maps do not occur in the node tests."""
+    kind = type_proto.WhichOneof("value")
+    with open(path, "rb") as f:
+        data = f.read()
+    if kind == "sequence_type":
+        proto = onnx.SequenceProto()
+        proto.ParseFromString(data)
+        return numpy_helper.to_list(proto)
+    if kind == "optional_type":
+        proto = onnx.OptionalProto()
+        proto.ParseFromString(data)
+        return numpy_helper.to_optional(proto)
+    proto = onnx.TensorProto()
+    proto.ParseFromString(data)
+    return numpy_helper.to_array(proto)
+
+
+def compare(actual, expected, rtol, atol):
+    """Return None if actual matches expected, else a one-line description."""
+    if isinstance(expected, list) and isinstance(actual, list) \
+            and len(actual) == len(expected):
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            msg = compare(a, e, rtol, atol)
+            if msg:
+                return f"[{i}] {msg}"
+        return None
+    if expected is None and actual is None:
+        return None
+    if not (isinstance(actual, np.ndarray) and isinstance(expected, np.ndarray)):
+        return f"got {summarize(actual)}, expected {summarize(expected)}"
+    if actual.dtype != expected.dtype:
+        return f"dtype {actual.dtype}, expected {expected.dtype}"
+    if actual.shape != expected.shape:
+        return f"shape {actual.shape}, expected {expected.shape}"
+    if np.issubdtype(expected.dtype, np.inexact):
+        # equal_nan: NaN matches NaN only, so NaN positions must agree.
+        ok = np.isclose(actual, expected, rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        ok = actual == expected
+    if np.all(ok):
+        return None
+    bad = np.argwhere(~np.asarray(ok))
+    idx = tuple(bad[0])
+    return (f"{len(bad)}/{expected.size} values differ, first at {list(idx)}: "
+            f"got {actual[idx]!r}, expected {expected[idx]!r}")
+
+
+def summarize(v):
+    if isinstance(v, np.ndarray):
+        return f"tensor {v.dtype}{list(v.shape)}"
+    if isinstance(v, list):
+        return f"sequence of {len(v)}"
+    return type(v).__name__ if v is not None else "None (empty optional)"
+
+
+# ----------------------------------------------------------------- running
+
+def run_dlc(cmd, timeout):
+    """Run cmd in its own process group; return (returncode, first stderr line).
+
+    On timeout the whole group is killed (dlc may spawn a C compiler) and
+    subprocess.TimeoutExpired is raised."""
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        _, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        raise
+    lines = [l.strip() for l in err.decode(errors="replace").splitlines() if l.strip()]
+    return p.returncode, (lines[0] if lines else "(no stderr)")
+
+
+def run_test(dlc, test_dir, timeout):
+    """Run one test; return (status, reason), status in PASS/FAIL/TIMEOUT."""
+    name = os.path.basename(test_dir)
+    model_path = os.path.join(test_dir, "model.onnx")
+    outputs = onnx.load(model_path).graph.output
+    rtol, atol = TOLERANCES.get(name, (DEFAULT_RTOL, DEFAULT_ATOL))
+    data_sets = sorted((d for d in os.listdir(test_dir) if d.startswith("test_data_set_")),
+                       key=lambda d: int(d.rsplit("_", 1)[1]))
+    if not data_sets:
+        return "FAIL", "no test_data_set_* directories"
+    deadline = time.monotonic() + timeout
+    with tempfile.TemporaryDirectory(prefix=f"dlc_{name}_") as tmp:
+        for ds in data_sets:
+            data_dir = os.path.join(test_dir, ds)
+            out_dir = os.path.join(tmp, ds)
+            os.mkdir(out_dir)
+            cmd = [dlc, "run", model_path, "--data", data_dir, "--out", out_dir]
+            try:
+                rc, err = run_dlc(cmd, max(deadline - time.monotonic(), 0.1))
+            except subprocess.TimeoutExpired:
+                return "TIMEOUT", f"timed out after {timeout:g} s"
+            if rc < 0:
+                return "FAIL", f"dlc killed by {signal.Signals(-rc).name}: {err}"
+            if rc != 0:
+                return "FAIL", f"dlc exit {rc}: {err}"
+            where = f" ({ds})" if len(data_sets) > 1 else ""
+            for j, out in enumerate(outputs):
+                fname = f"output_{j}.pb"
+                got_path = os.path.join(out_dir, fname)
+                if not os.path.exists(got_path):
+                    return "FAIL", f"dlc wrote no {fname}{where}"
+                try:
+                    got = load_value(got_path, out.type)
+                except Exception as e:  # malformed protobuf from dlc
+                    return "FAIL", f"cannot read {fname}{where}: {e}"
+                want = load_value(os.path.join(data_dir, fname), out.type)
+                msg = compare(got, want, rtol, atol)
+                if msg:
+                    return "FAIL", f"{fname} ({out.name}){where}: {msg}"
+    return "PASS", ""
+
+
+# ----------------------------------------------------------------- lists
+
+def read_list(path):
+    """Read `name  # comment` lines into {name: comment}."""
+    entries = {}
+    with open(path) as f:
+        for line in f:
+            name, _, comment = line.partition("#")
+            if name.strip():
+                entries[name.strip()] = comment.strip()
+    return entries
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dlc", required=True, help="path to the dlc executable")
+    ap.add_argument("--data", required=True, help="directory made by generate.sh")
+    sel = ap.add_mutually_exclusive_group()
+    sel.add_argument("--list", help="file of test names to run (default: --all)")
+    sel.add_argument("--all", action="store_true", help="run every node test")
+    ap.add_argument("--xfail", help="expected-failure list")
+    ap.add_argument("--filter", help="only run tests whose name matches this regex")
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="parallel tests (default 2)")
+    ap.add_argument("--timeout", type=float, default=120, help="seconds per test (default 120)")
+    ap.add_argument("--report", help="write per-test status/reason as JSON here")
+    ap.add_argument("--write-xfail", metavar="FILE",
+                    help="write the current failures as an xfail list")
+    args = ap.parse_args()
+
+    dlc = os.path.abspath(args.dlc) if os.sep in args.dlc else args.dlc
+    if not shutil.which(dlc):
+        sys.exit(f"error: {args.dlc} is not an executable")
+    node_dir = os.path.join(args.data, "node")
+    available = sorted(d for d in os.listdir(node_dir)
+                       if os.path.isfile(os.path.join(node_dir, d, "model.onnx")))
+    if args.list:
+        tests = sorted(read_list(args.list))
+        unknown = [t for t in tests if t not in available]
+        if unknown:
+            sys.exit(f"error: {args.list}: unknown tests: {' '.join(unknown)}")
+    else:
+        tests = available
+    if args.filter:
+        tests = [t for t in tests if re.search(args.filter, t)]
+    xfail = read_list(args.xfail) if args.xfail else {}
+    for t in sorted(set(xfail) - set(available)):
+        print(f"warning: {args.xfail}: no such test {t}", file=sys.stderr)
+
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
+        futures = {pool.submit(run_test, dlc, os.path.join(node_dir, t), args.timeout): t
+                   for t in tests}
+        for fut in concurrent.futures.as_completed(futures):
+            name = futures[fut]
+            try:
+                status, reason = fut.result()
+            except Exception as e:  # harness bug or unreadable test data
+                status, reason = "FAIL", f"harness error: {type(e).__name__}: {e}"
+            if name in xfail:
+                if status == "PASS":
+                    status, reason = "XPASS", "passes but is in the xfail list: remove it"
+                else:
+                    status = "XFAIL"
+            results[name] = (status, reason)
+            if status != "PASS":
+                print(f"{status:7s} {name}: {reason}", flush=True)
+
+    count = {s: 0 for s in ("PASS", "FAIL", "XFAIL", "XPASS", "TIMEOUT")}
+    for status, _ in results.values():
+        count[status] += 1
+    failed = count["FAIL"] + count["XPASS"] + count["TIMEOUT"]
+
+    if args.report:
+        with open(args.report, "w") as f:
+            json.dump({"counts": count,
+                       "tests": {t: {"status": s, "reason": r}
+                                 for t, (s, r) in sorted(results.items())}},
+                      f, indent=1)
+            f.write("\n")
+    if args.write_xfail:
+        # Failures of this run, plus listed tests that were not run this time.
+        entries = {t: r for t, r in xfail.items() if t not in results and t in available}
+        for t, (s, r) in results.items():
+            if s in ("FAIL", "XFAIL", "TIMEOUT"):
+                entries[t] = xfail.get(t) or r
+        with open(args.write_xfail, "w") as f:
+            f.write("# ONNX node tests expected to fail: test_name  # reason\n")
+            for t in sorted(entries):
+                f.write(f"{t}  # {entries[t]}\n")
+        print(f"wrote {len(entries)} entries to {args.write_xfail}", file=sys.stderr)
+
+    print(f"{count['XFAIL']} xfailed, {count['XPASS']} xpassed, {count['TIMEOUT']} timed out")
+    print(f"{count['PASS']} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

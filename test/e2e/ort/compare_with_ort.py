@@ -1,0 +1,214 @@
+#!/usr/bin/python3
+"""Compare `dlc run` against ONNX Runtime (CPU) on random inputs.
+
+  compare_with_ort.py --dlc PATH_TO_DLC --model M.onnx [--rtol 1e-3] [--atol 1e-4]
+                      [--seed 0] [--ort-dir DIR] [--work DIR]
+
+Inputs are the graph inputs that are not initializers; each needs a static shape. Random
+values: floats uniform in [0, 1) for rank-4 (image-like) inputs, else in [-1, 1); integers
+uniform in [0, --int-high); bools fair coin flips.
+
+dlc gets DATA/input_K.pb (onnx TensorProto) through `DLC run M.onnx --data DATA --out OUT`
+and writes OUT/output_K.pb in graph-output order. ONNX Runtime runs through ort_run.js
+(next to this script) with onnxruntime-node from DIR/node_modules, installed there by
+ensure-ort.sh if missing (DIR: --ort-dir, else $DLC_ORT_DIR, else ~/.cache/dlc/ort).
+
+Float outputs match when |dlc - ort| <= atol + rtol * |ort| everywhere (NaNs must be at the
+same places, infinities equal); other dtypes must be equal.
+Exit status: 0 all outputs match; 1 a mismatch or an error; 2 dlc cannot compile the model.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def np_dtype(elem_type):
+    if hasattr(onnx.helper, "tensor_dtype_to_np_dtype"):  # onnx >= 1.13
+        return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
+    return np.dtype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[elem_type])
+
+
+def ort_dtype_name(dtype):
+    return "bool" if dtype == np.bool_ else dtype.name  # numpy names, as ort_run.js uses
+
+
+def random_inputs(model, rng, int_high):
+    initializers = {t.name for t in model.graph.initializer}
+    inputs = []
+    for vi in model.graph.input:
+        if vi.name in initializers:
+            continue
+        tt = vi.type.tensor_type
+        dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+        if not tt.HasField("shape") or None in dims:
+            raise SystemExit(f"input {vi.name!r} has no static shape")
+        dtype = np_dtype(tt.elem_type)
+        if dtype.kind == "f":
+            lo = 0.0 if len(dims) == 4 else -1.0
+            value = rng.uniform(lo, 1.0, size=dims).astype(dtype)
+        elif dtype.kind in "iu":
+            value = rng.integers(0, int_high, size=dims).astype(dtype)
+        elif dtype == np.bool_:
+            value = rng.integers(0, 2, size=dims).astype(np.bool_)
+        else:
+            raise SystemExit(f"input {vi.name!r}: unsupported dtype {dtype}")
+        inputs.append((vi.name, value))
+    return inputs
+
+
+def write_dlc_inputs(data_dir, inputs):
+    os.makedirs(data_dir)
+    for k, (name, value) in enumerate(inputs):
+        tensor = numpy_helper.from_array(value, name=name)
+        with open(os.path.join(data_dir, f"input_{k}.pb"), "wb") as f:
+            f.write(tensor.SerializeToString())
+
+
+def write_ort_inputs(in_dir, inputs):
+    os.makedirs(in_dir)
+    tensors = []
+    for k, (name, value) in enumerate(inputs):
+        file = f"input_{k}.bin"
+        value.astype(value.dtype.newbyteorder("<")).tofile(os.path.join(in_dir, file))
+        tensors.append({"name": name, "dtype": ort_dtype_name(value.dtype),
+                        "shape": list(value.shape), "file": file})
+    with open(os.path.join(in_dir, "meta.json"), "w") as f:
+        json.dump({"tensors": tensors}, f, indent=1)
+
+
+def read_ort_outputs(out_dir):
+    with open(os.path.join(out_dir, "meta.json")) as f:
+        meta = json.load(f)
+    outputs = []
+    for t in meta["tensors"]:
+        dtype = np.dtype(t["dtype"]).newbyteorder("<")
+        value = np.fromfile(os.path.join(out_dir, t["file"]), dtype=dtype)
+        outputs.append((t["name"], value.reshape(t["shape"]).astype(dtype.newbyteorder("="))))
+    return outputs
+
+
+def read_dlc_outputs(out_dir, count):
+    outputs = []
+    for k in range(count):
+        tensor = onnx.load_tensor(os.path.join(out_dir, f"output_{k}.pb"))
+        outputs.append((tensor.name, numpy_helper.to_array(tensor)))
+    return outputs
+
+
+def compare(name, got, ref, rtol, atol):
+    """Prints one line for output `name`; returns whether it matches."""
+    if got.shape != ref.shape or got.dtype != ref.dtype:
+        print(f"  {name}: MISMATCH dlc {got.dtype}{list(got.shape)} vs "
+              f"ort {ref.dtype}{list(ref.shape)}")
+        return False
+    if got.size == 0:
+        print(f"  {name}: ok (empty)")
+        return True
+    g, r = got.astype(np.float64), ref.astype(np.float64)
+    if ref.dtype.kind == "f":
+        bad = ~np.isclose(g, r, rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        bad = got != ref
+    same = (g == r) | (np.isnan(g) & np.isnan(r))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        diff = np.where(same, 0.0, np.abs(g - r))
+        diff[np.isnan(diff)] = np.inf  # NaN against a number
+        rel = np.where(same, 0.0, diff / np.abs(r))
+    ok = not bad.any()
+    line = (f"  {name}: {'ok' if ok else 'MISMATCH'} {ref.dtype}{list(ref.shape)} "
+            f"max_abs_diff={diff.max():.3g} max_rel_diff={rel.max():.3g}")
+    if bad.any():
+        first = np.unravel_index(np.argmax(bad), bad.shape)
+        line += (f" bad={int(bad.sum())}/{bad.size} first at {list(map(int, first))}: "
+                 f"dlc={got[first]} ort={ref[first]}")
+    print(line)
+    return ok
+
+
+def run(cmd, env=None, timeout=600):
+    proc = subprocess.run(cmd, env=env, timeout=timeout,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return proc.returncode, proc.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--dlc", required=True, help="path to the dlc executable")
+    ap.add_argument("--model", required=True, help="the .onnx model")
+    ap.add_argument("--rtol", type=float, default=1e-3)
+    ap.add_argument("--atol", type=float, default=1e-4)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--int-high", type=int, default=4,
+                    help="integer inputs are drawn from [0, INT_HIGH)")
+    ap.add_argument("--ort-dir", default=os.environ.get(
+        "DLC_ORT_DIR", os.path.expanduser("~/.cache/dlc/ort")),
+        help="directory holding node_modules/onnxruntime-node")
+    ap.add_argument("--work", help="keep inputs and outputs here (a new or empty directory)")
+    ap.add_argument("--timeout", type=float, default=600, help="seconds per tool run")
+    args = ap.parse_args()
+
+    model = onnx.load(args.model)
+    inputs = random_inputs(model, np.random.default_rng(args.seed), args.int_high)
+    output_names = [o.name for o in model.graph.output]
+
+    if args.work:
+        work = args.work
+        os.makedirs(work, exist_ok=True)
+    else:
+        work = tempfile.mkdtemp(prefix="dlc-vs-ort-")
+    try:
+        data, dlc_out = os.path.join(work, "data"), os.path.join(work, "dlc_out")
+        ort_in, ort_out = os.path.join(work, "ort_in"), os.path.join(work, "ort_out")
+        write_dlc_inputs(data, inputs)
+        write_ort_inputs(ort_in, inputs)
+
+        rc, log = run([os.path.join(HERE, "ensure-ort.sh"), args.ort_dir], timeout=args.timeout)
+        if rc != 0:
+            print(f"cannot set up onnxruntime-node in {args.ort_dir}:\n{log}")
+            return 1
+        env = dict(os.environ, NODE_PATH=os.path.join(args.ort_dir, "node_modules"))
+        rc, log = run(["node", os.path.join(HERE, "ort_run.js"), args.model, ort_in, ort_out],
+                      env=env, timeout=args.timeout)
+        if rc != 0:
+            print(f"onnxruntime failed (exit {rc}):\n{log}")
+            return 1
+
+        rc, log = run([args.dlc, "run", args.model, "--data", data, "--out", dlc_out],
+                      timeout=args.timeout)
+        if rc != 0:
+            what = "cannot compile the model" if rc == 2 else "failed"
+            print(f"dlc {what} (exit {rc}):\n{log}")
+            return 2 if rc == 2 else 1
+
+        ref = read_ort_outputs(ort_out)
+        got = read_dlc_outputs(dlc_out, len(output_names))
+        if len(ref) != len(output_names):
+            print(f"onnxruntime gave {len(ref)} outputs, the model has {len(output_names)}")
+            return 1
+        print(f"{args.model}: {len(inputs)} input(s), seed {args.seed}, "
+              f"rtol {args.rtol:g}, atol {args.atol:g}")
+        ok = True
+        for name, (_, g), (_, r) in zip(output_names, got, ref):
+            ok &= compare(name, g, r, args.rtol, args.atol)
+        print("PASS" if ok else "FAIL")
+        return 0 if ok else 1
+    except (OSError, ValueError, subprocess.TimeoutExpired) as e:
+        print(f"error: {e}")
+        return 1
+    finally:
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

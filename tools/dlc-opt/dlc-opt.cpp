@@ -1,0 +1,18 @@
+//===- dlc-opt.cpp - run dlc and MLIR passes on .mlir files ---------------===//
+#include "codegen/cpu/Passes.h"
+#include "passes/Passes.h"
+#include "tools/driver/Compiler.h"
+
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  dlc::registerDlcPasses();
+  dlc::registerDlcCpuPasses();
+  dlc::registerCpuPipeline();
+  mlir::DialectRegistry registry;
+  dlc::registerCompilerDialects(registry);
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "dlc optimizer driver\n", registry));
+}

@@ -1,0 +1,99 @@
+//===- Compiler.cpp - ONNX file -> generated model, end to end ------------===//
+#include "tools/driver/Compiler.h"
+
+#include "codegen/ModelAbi.h"
+#include "codegen/cpu/Passes.h"
+#include "codegen/cpu/Target.h"
+#include "frontend/Importer.h"
+#include "ir/DlcDialect.h"
+#include "passes/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/IR/Module.h"
+
+using namespace mlir;
+
+void dlc::registerCompilerDialects(DialectRegistry &registry) {
+  registry.insert<dlc::DlcDialect>();
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+}
+
+static void registerPassesOnce() {
+  static bool done = [] {
+    registerAllPasses();
+    dlc::registerDlcPasses();
+    dlc::registerDlcCpuPasses();
+    return true;
+  }();
+  (void)done;
+}
+
+LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
+                                const CompileOptions &options, Stage stopAt,
+                                raw_ostream &out, CompiledModel &result) {
+  registerPassesOnce();
+  Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
+  if (!isValidModelName(options.name))
+    return emitError(fileLoc) << "--name '" << options.name
+                              << "' is not a C identifier";
+  OwningOpRef<ModuleOp> module = importOnnxFile(context, path);
+  if (!module)
+    return failure();
+  if (stopAt == Stage::Mlir) {
+    module->print(out);
+    return success();
+  }
+
+  auto target = resolveCpuTarget(options.mcpu, options.mtriple);
+  if (!target)
+    return emitError(fileLoc) << llvm::toString(target.takeError());
+  FailureOr<ModelInfo> info = extractModelInfo(*module, options.name);
+  if (failed(info))
+    return failure();
+
+  PassManager pm(&context);
+  if (options.timePasses)
+    pm.enableTiming();
+  CpuPipelineOptions pipelineOptions;
+  pipelineOptions.vectorWidth = target->vectorWidth;
+  buildCpuPipeline(pm, pipelineOptions, stopAt == Stage::Linalg);
+  if (failed(pm.run(*module)))
+    return failure();
+  if (stopAt == Stage::Linalg) {
+    module->print(out);
+    return success();
+  }
+  info->workspaceSize = extractWorkspaceSize(*module);
+  result.info = *info;
+
+  auto tm = createTargetMachine(*target);
+  if (!tm)
+    return emitError(fileLoc) << llvm::toString(tm.takeError());
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = translateToLLVM(*module, llvmContext, **tm);
+  if (!llvmModule)
+    return emitError(fileLoc) << llvm::toString(llvmModule.takeError());
+  if (llvm::Error err =
+          addModelAbi(**llvmModule, *info, options.apiWrappers))
+    return emitError(fileLoc) << llvm::toString(std::move(err));
+  optimizeModule(**llvmModule, **tm);
+  if (stopAt == Stage::Llvm) {
+    (*llvmModule)->print(out, nullptr);
+    return success();
+  }
+  llvm::SmallVector<char, 0> code;
+  EmitKind kind = stopAt == Stage::Asm ? EmitKind::Assembly : EmitKind::Object;
+  if (llvm::Error err = emitMachineCode(**llvmModule, **tm, kind, code))
+    return emitError(fileLoc) << llvm::toString(std::move(err));
+  if (stopAt == Stage::Asm) {
+    out << llvm::StringRef(code.data(), code.size());
+    return success();
+  }
+  result.object = std::move(code);
+  return success();
+}

@@ -1,0 +1,40 @@
+//===- Compiler.h - ONNX file -> generated model, end to end -----*- C++ -*-===//
+#ifndef DLC_TOOLS_DRIVER_COMPILER_H
+#define DLC_TOOLS_DRIVER_COMPILER_H
+
+#include "codegen/ModelInfo.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace dlc {
+
+/// What `dlc compile --emit=` stops at.
+enum class Stage { Mlir, Linalg, Llvm, Asm, Obj, Lib };
+
+struct CompileOptions {
+  std::string name = "model"; // symbol prefix
+  std::string mcpu, mtriple;
+  bool apiWrappers = true; // the public <name>_* functions
+  bool timePasses = false;
+};
+
+struct CompiledModel {
+  ModelInfo info;
+  llvm::SmallVector<char, 0> object; // ELF object, at Stage::Obj and Lib
+};
+
+/// Compiles `path`. Textual stages (mlir, linalg, llvm, asm) are printed to
+/// `out` and stop there. Errors are emitted as MLIR diagnostics; returns
+/// failure after them.
+mlir::LogicalResult compileModel(mlir::MLIRContext &context,
+                                 llvm::StringRef path,
+                                 const CompileOptions &options, Stage stopAt,
+                                 llvm::raw_ostream &out, CompiledModel &result);
+
+/// A registry with every dialect the compiler uses.
+void registerCompilerDialects(mlir::DialectRegistry &registry);
+
+} // namespace dlc
+
+#endif

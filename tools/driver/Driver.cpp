@@ -1,0 +1,471 @@
+//===- Driver.cpp - the dlc command line ----------------------------------===//
+#include "tools/driver/Driver.h"
+
+#include "codegen/Library.h"
+#include "codegen/ModelAbi.h"
+#include "dlc/dlc_runtime_text.h"
+#include "tools/driver/Compiler.h"
+#include "tools/driver/Diagnostics.h"
+#include "tools/driver/Executor.h"
+#include "tools/driver/TensorIO.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <optional>
+#include <random>
+
+using namespace llvm;
+
+namespace {
+
+constexpr int kExitOk = 0, kExitFailure = 1, kExitCannotCompile = 2;
+
+const char *kUsage = R"(usage:
+  dlc compile MODEL.onnx -o OUTDIR [--name NAME] [--shared]
+              [--emit=mlir|linalg|llvm|asm|obj|lib] [--mcpu CPU] [--mtriple T]
+              [--target cpu] [--time-passes]
+  dlc run MODEL.onnx --data DIR --out OUTDIR [--target cpu]
+  dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T] [--data DIR]
+)";
+
+/// `--key value`, `--key=value` and flags after a command and a positional.
+struct Args {
+  std::string command, model;
+  std::map<std::string, std::string> options;
+  std::vector<std::string> flags;
+  std::string error;
+
+  bool has(StringRef flag) const {
+    return std::find(flags.begin(), flags.end(), flag.str()) != flags.end();
+  }
+  std::optional<std::string> get(StringRef key) const {
+    auto it = options.find(key.str());
+    if (it == options.end())
+      return std::nullopt;
+    return it->second;
+  }
+};
+
+Args parseArgs(int argc, char **argv, ArrayRef<StringRef> valueOptions,
+               ArrayRef<StringRef> flagOptions) {
+  Args args;
+  if (argc < 2) {
+    args.error = "missing command";
+    return args;
+  }
+  args.command = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    StringRef a = argv[i];
+    if (!a.starts_with("-")) {
+      if (!args.model.empty()) {
+        args.error = "unexpected argument '" + a.str() + "'";
+        return args;
+      }
+      args.model = a.str();
+      continue;
+    }
+    StringRef key = a, value;
+    bool hasValue = false;
+    if (a.contains('=')) {
+      std::tie(key, value) = a.split('=');
+      hasValue = true;
+    }
+    if (llvm::is_contained(flagOptions, key) && !hasValue) {
+      args.flags.push_back(key.str());
+      continue;
+    }
+    if (!llvm::is_contained(valueOptions, key)) {
+      args.error = "unknown option '" + key.str() + "' for '" + args.command + "'";
+      return args;
+    }
+    if (!hasValue) {
+      if (i + 1 >= argc) {
+        args.error = "option '" + key.str() + "' needs a value";
+        return args;
+      }
+      value = argv[++i];
+    }
+    args.options[key.str()] = value.str();
+  }
+  if (args.model.empty())
+    args.error = "missing the model file";
+  return args;
+}
+
+int usageError(const std::string &msg) {
+  errs() << "dlc: error: " << msg << "\n" << kUsage;
+  return kExitFailure;
+}
+
+/// The runtime archive shipped next to the dlc binary.
+std::string runtimeArchivePath(const char *argv0) {
+  std::string exe = sys::fs::getMainExecutable(argv0, (void *)&runtimeArchivePath);
+  SmallString<256> path(sys::path::parent_path(sys::path::parent_path(exe)));
+  sys::path::append(path, "lib", "libdlc_runtime.a");
+  return path.str().str();
+}
+
+bool checkTarget(const Args &args) {
+  std::string target = args.get("--target").value_or("cpu");
+  if (target == "cpu")
+    return true;
+  errs() << "dlc: error: --target " << target
+         << " is not supported yet (supported: cpu)\n";
+  return false;
+}
+
+bool writeFile(StringRef path, StringRef data) {
+  std::error_code ec;
+  raw_fd_ostream os(path, ec);
+  if (ec) {
+    errs() << "dlc: error: cannot write " << path << ": " << ec.message()
+           << "\n";
+    return false;
+  }
+  os << data;
+  return true;
+}
+
+/// Compiles with diagnostics collected; prints them and returns false on
+/// failure. `oneLine` joins them (dlc run's contract).
+bool compileReporting(const std::string &model, const dlc::CompileOptions &opts,
+                      dlc::Stage stage, raw_ostream &out,
+                      dlc::CompiledModel &result, bool oneLine) {
+  mlir::DialectRegistry registry;
+  dlc::registerCompilerDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.disableMultithreading();
+  dlc::DiagnosticCollector diags(context);
+  if (succeeded(dlc::compileModel(context, model, opts, stage, out, result)))
+    return true;
+  if (diags.errors().empty())
+    errs() << "dlc: error: " << model << ": compilation failed\n";
+  else if (oneLine)
+    errs() << "dlc: error: " << diags.oneLine() << "\n";
+  else
+    for (const std::string &e : diags.errors())
+      errs() << "dlc: error: " << e << "\n";
+  return false;
+}
+
+int runCompile(const Args &args, const char *argv0) {
+  if (!checkTarget(args))
+    return kExitFailure;
+  std::string emit = args.get("--emit").value_or("lib");
+  static const std::map<std::string, dlc::Stage> stages = {
+      {"mlir", dlc::Stage::Mlir}, {"linalg", dlc::Stage::Linalg},
+      {"llvm", dlc::Stage::Llvm}, {"asm", dlc::Stage::Asm},
+      {"obj", dlc::Stage::Obj},   {"lib", dlc::Stage::Lib}};
+  auto stage = stages.find(emit);
+  if (stage == stages.end())
+    return usageError("unknown --emit value '" + emit + "'");
+  dlc::CompileOptions opts;
+  opts.name = args.get("--name").value_or("model");
+  opts.mcpu = args.get("--mcpu").value_or("");
+  opts.mtriple = args.get("--mtriple").value_or("");
+  opts.timePasses = args.has("--time-passes");
+  std::optional<std::string> outDir = args.get("-o");
+  bool textual = stage->second <= dlc::Stage::Asm;
+  if (!outDir && !textual)
+    return usageError("compile needs -o OUTDIR");
+  dlc::CompiledModel result;
+  if (!compileReporting(args.model, opts, stage->second, outs(), result,
+                        /*oneLine=*/false))
+    return kExitCannotCompile;
+  if (textual)
+    return kExitOk;
+  if (std::error_code ec = sys::fs::create_directories(*outDir)) {
+    errs() << "dlc: error: cannot create " << *outDir << ": " << ec.message()
+           << "\n";
+    return kExitFailure;
+  }
+  SmallString<256> objPath(*outDir);
+  sys::path::append(objPath, opts.name + ".o");
+  StringRef object(result.object.data(), result.object.size());
+  if (stage->second == dlc::Stage::Obj)
+    return writeFile(objPath, object) ? kExitOk : kExitFailure;
+
+  SmallString<256> header(*outDir), rtHeader(*outDir), lib(*outDir);
+  sys::path::append(header, opts.name + ".h");
+  sys::path::append(rtHeader, "dlc_runtime.h");
+  if (!writeFile(header, dlc::generateHeader(result.info)) ||
+      !writeFile(rtHeader, dlc::kRuntimeHeaderText))
+    return kExitFailure;
+  std::string runtime = runtimeArchivePath(argv0);
+  if (args.has("--shared")) {
+    sys::path::append(lib, "lib" + opts.name + ".so");
+    if (!writeFile(objPath, object))
+      return kExitFailure;
+    Error err = dlc::linkSharedLibrary(lib, objPath, runtime);
+    sys::fs::remove(objPath);
+    if (err) {
+      errs() << "dlc: error: " << toString(std::move(err)) << "\n";
+      return kExitFailure;
+    }
+  } else {
+    sys::path::append(lib, "lib" + opts.name + ".a");
+    if (Error err =
+            dlc::writeStaticLibrary(lib, opts.name + ".o", object, runtime)) {
+      errs() << "dlc: error: " << toString(std::move(err)) << "\n";
+      return kExitFailure;
+    }
+  }
+  outs() << "dlc: wrote " << header << ", " << lib << " (workspace "
+         << result.info.workspaceSize << " bytes, weights "
+         << result.info.weightsSize << " bytes)\n";
+  return kExitOk;
+}
+
+/// A model compiled and loaded into this process, with owned buffers.
+struct Session {
+  dlc::CompiledModel compiled;
+  std::unique_ptr<dlc::LoadedModel> loaded;
+  dlcrt_model *model = nullptr;
+  std::vector<std::string> inputs, outputs;
+  std::vector<dlc_tensor> inTensors, outTensors;
+
+  ~Session() { dlcrt_model_destroy(model); }
+
+  void bind() {
+    auto makeTensor = [](std::string &buf, const dlc::TensorInfo &t) {
+      dlc_tensor v;
+      v.data = buf.data();
+      v.size_bytes = buf.size();
+      v.dtype = (dlc_dtype)t.dtype;
+      v.rank = t.shape.size();
+      v.shape = t.shape.data();
+      return v;
+    };
+    inTensors.clear();
+    outTensors.clear();
+    for (size_t i = 0; i < inputs.size(); ++i)
+      inTensors.push_back(makeTensor(inputs[i], compiled.info.inputs[i]));
+    for (size_t i = 0; i < outputs.size(); ++i)
+      outTensors.push_back(makeTensor(outputs[i], compiled.info.outputs[i]));
+  }
+  std::string run() {
+    dlc_status *s = dlcrt_model_run(model, inTensors.data(), inTensors.size(),
+                                    outTensors.data(), outTensors.size());
+    std::string msg = s ? dlc_status_message(s) : "";
+    dlc_status_free(s);
+    return msg;
+  }
+};
+
+/// Compiles and loads; on failure prints one line and returns the exit code.
+int openSession(const Args &args, Session &session, double *compileSeconds) {
+  dlc::CompileOptions opts;
+  opts.name = "dlc_model";
+  opts.apiWrappers = false;
+  auto start = std::chrono::steady_clock::now();
+  if (!compileReporting(args.model, opts, dlc::Stage::Obj, nulls(),
+                        session.compiled, /*oneLine=*/true))
+    return kExitCannotCompile;
+  if (compileSeconds)
+    *compileSeconds = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+  auto loaded = dlc::LoadedModel::load(
+      StringRef(session.compiled.object.data(), session.compiled.object.size()),
+      opts.name);
+  if (!loaded) {
+    errs() << "dlc: error: loading the compiled model failed: "
+           << toString(loaded.takeError()) << "\n";
+    return kExitFailure;
+  }
+  session.loaded = std::move(*loaded);
+  dlc_status *s = dlcrt_model_create(session.loaded->desc(), nullptr,
+                                     &session.model);
+  if (s) {
+    errs() << "dlc: error: " << dlc_status_message(s) << "\n";
+    dlc_status_free(s);
+    return kExitFailure;
+  }
+  for (const auto &t : session.compiled.info.outputs)
+    session.outputs.emplace_back(t.sizeBytes, '\0');
+  return kExitOk;
+}
+
+int readInputs(const std::string &dir, Session &session) {
+  const auto &inputs = session.compiled.info.inputs;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    SmallString<256> path(dir);
+    sys::path::append(path, "input_" + std::to_string(i) + ".pb");
+    if (!sys::fs::exists(path)) {
+      errs() << "dlc: error: missing " << path << " (the model has "
+             << inputs.size() << " input" << (inputs.size() == 1 ? "" : "s")
+             << ")\n";
+      return kExitFailure;
+    }
+    std::string bytes, error;
+    if (!dlc::readTensorFile(path.str().str(), inputs[i], bytes, error)) {
+      errs() << "dlc: error: " << error << "\n";
+      return kExitFailure;
+    }
+    session.inputs.push_back(std::move(bytes));
+  }
+  return kExitOk;
+}
+
+int runRun(const Args &args) {
+  if (!checkTarget(args))
+    return kExitFailure;
+  std::optional<std::string> data = args.get("--data"), out = args.get("--out");
+  if (!data || !out)
+    return usageError("run needs --data DIR and --out OUTDIR");
+  if (!sys::fs::is_directory(*data)) {
+    errs() << "dlc: error: --data " << *data << " is not a directory\n";
+    return kExitFailure;
+  }
+  Session session;
+  if (int rc = openSession(args, session, nullptr))
+    return rc;
+  if (int rc = readInputs(*data, session))
+    return rc;
+  session.bind();
+  std::string err = session.run();
+  if (!err.empty()) {
+    errs() << "dlc: error: " << err << "\n";
+    return kExitFailure;
+  }
+  if (std::error_code ec = sys::fs::create_directories(*out)) {
+    errs() << "dlc: error: cannot create " << *out << ": " << ec.message()
+           << "\n";
+    return kExitFailure;
+  }
+  for (size_t i = 0; i < session.outputs.size(); ++i) {
+    SmallString<256> path(*out);
+    sys::path::append(path, "output_" + std::to_string(i) + ".pb");
+    std::string error;
+    if (!dlc::writeTensorFile(path.str().str(), session.compiled.info.outputs[i],
+                              session.outputs[i], error)) {
+      errs() << "dlc: error: " << error << "\n";
+      return kExitFailure;
+    }
+  }
+  return kExitOk;
+}
+
+/// Deterministic inputs for bench: floats in [-1, 1), small integers.
+std::string syntheticInput(const dlc::TensorInfo &t, std::mt19937 &rng) {
+  std::string bytes(t.sizeBytes, '\0');
+  size_t n = t.sizeBytes / std::max<uint64_t>(1, dlc::dtypeSize(t.dtype));
+  std::uniform_real_distribution<float> uni(-1.0f, 1.0f);
+  for (size_t i = 0; i < n; ++i) {
+    switch (t.dtype) {
+    case DLC_DTYPE_F32: ((float *)bytes.data())[i] = uni(rng); break;
+    case DLC_DTYPE_F64: ((double *)bytes.data())[i] = uni(rng); break;
+    case DLC_DTYPE_I64: ((int64_t *)bytes.data())[i] = rng() % 4; break;
+    case DLC_DTYPE_I32: ((int32_t *)bytes.data())[i] = rng() % 4; break;
+    default: bytes[i * dlc::dtypeSize(t.dtype)] = rng() % 2; break;
+    }
+  }
+  return bytes;
+}
+
+int runBench(const Args &args) {
+  if (!checkTarget(args))
+    return kExitFailure;
+  int iterations = 0, warmup = 0, threads = 0;
+  if (StringRef(args.get("--iterations").value_or("20"))
+          .getAsInteger(10, iterations) ||
+      StringRef(args.get("--warmup").value_or("3")).getAsInteger(10, warmup) ||
+      StringRef(args.get("--threads").value_or("1")).getAsInteger(10, threads) ||
+      iterations < 1 || warmup < 0 || threads < 1)
+    return usageError("--iterations and --threads must be integers >= 1, "
+                      "--warmup >= 0");
+  if (threads != 1) {
+    errs() << "dlc: error: --threads " << threads
+           << ": multithreaded execution is not implemented yet; use 1\n";
+    return kExitFailure;
+  }
+  Session session;
+  double compileSeconds = 0;
+  if (int rc = openSession(args, session, &compileSeconds))
+    return rc;
+  if (auto data = args.get("--data")) {
+    if (int rc = readInputs(*data, session))
+      return rc;
+  } else {
+    std::mt19937 rng(0);
+    for (const auto &t : session.compiled.info.inputs)
+      session.inputs.push_back(syntheticInput(t, rng));
+  }
+  session.bind();
+  for (int i = 0; i < warmup; ++i)
+    if (std::string err = session.run(); !err.empty()) {
+      errs() << "dlc: error: " << err << "\n";
+      return kExitFailure;
+    }
+  std::vector<double> ms;
+  for (int i = 0; i < iterations; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    std::string err = session.run();
+    auto t1 = std::chrono::steady_clock::now();
+    if (!err.empty()) {
+      errs() << "dlc: error: " << err << "\n";
+      return kExitFailure;
+    }
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  std::vector<double> sorted = ms;
+  std::sort(sorted.begin(), sorted.end());
+  double median = sorted.size() % 2
+                      ? sorted[sorted.size() / 2]
+                      : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
+  double mean = 0;
+  for (double v : ms)
+    mean += v / ms.size();
+  outs() << formatv("model {0}: median {1:f3} ms, min {2:f3} ms, mean {3:f3} ms "
+                    "over {4} runs; compile {5:f2} s; workspace {6} bytes\n",
+                    args.model, median, sorted.front(), mean, iterations,
+                    compileSeconds, session.compiled.info.workspaceSize);
+  outs() << formatv("{{\"model\": \"{0}\", \"median_ms\": {1:f4}, \"min_ms\": "
+                    "{2:f4}, \"mean_ms\": {3:f4}, \"iterations\": {4}, "
+                    "\"threads\": {5}, \"compile_s\": {6:f3}, "
+                    "\"workspace_bytes\": {7}}\n",
+                    args.model, median, sorted.front(), mean, iterations,
+                    threads, compileSeconds, session.compiled.info.workspaceSize);
+  return kExitOk;
+}
+
+} // namespace
+
+int dlc::driverMain(int argc, char **argv) {
+  if (argc >= 2 && (StringRef(argv[1]) == "--help" || StringRef(argv[1]) == "-h")) {
+    outs() << kUsage;
+    return kExitOk;
+  }
+  Args args;
+  StringRef command = argc >= 2 ? argv[1] : "";
+  if (command == "compile")
+    args = parseArgs(argc, argv,
+                     {"-o", "--name", "--emit", "--mcpu", "--mtriple", "--target"},
+                     {"--shared", "--time-passes"});
+  else if (command == "run")
+    args = parseArgs(argc, argv, {"--data", "--out", "--target"}, {});
+  else if (command == "bench")
+    args = parseArgs(argc, argv,
+                     {"--iterations", "--warmup", "--threads", "--data",
+                      "--target"},
+                     {});
+  else
+    return usageError(command.empty() ? "missing command"
+                                      : "unknown command '" + command.str() + "'");
+  if (!args.error.empty())
+    return usageError(args.error);
+  if (command == "compile")
+    return runCompile(args, argv[0]);
+  if (command == "run")
+    return runRun(args);
+  return runBench(args);
+}

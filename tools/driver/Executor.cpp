@@ -1,0 +1,35 @@
+//===- Executor.cpp - load a compiled model into this process -------------===//
+#include "tools/driver/Executor.h"
+
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace llvm;
+
+dlc::LoadedModel::~LoadedModel() = default;
+
+Expected<std::unique_ptr<dlc::LoadedModel>>
+dlc::LoadedModel::load(StringRef object, StringRef name) {
+  InitializeNativeTarget();
+  InitializeNativeTargetAsmPrinter();
+  auto jit = orc::LLJITBuilder().create();
+  if (!jit)
+    return jit.takeError();
+  auto generator = orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      (*jit)->getDataLayout().getGlobalPrefix());
+  if (!generator)
+    return generator.takeError();
+  (*jit)->getMainJITDylib().addGenerator(std::move(*generator));
+  if (Error err = (*jit)->addObjectFile(
+          MemoryBuffer::getMemBufferCopy(object, name + ".o")))
+    return std::move(err);
+  auto sym = (*jit)->lookup((name + "_desc").str());
+  if (!sym)
+    return sym.takeError();
+  auto model = std::unique_ptr<LoadedModel>(new LoadedModel());
+  model->modelDesc = sym->toPtr<const dlc_model_desc *>();
+  model->jit = std::move(*jit);
+  return model;
+}

@@ -1,0 +1,33 @@
+//===- Executor.h - load a compiled model into this process ------*- C++ -*-===//
+#ifndef DLC_TOOLS_DRIVER_EXECUTOR_H
+#define DLC_TOOLS_DRIVER_EXECUTOR_H
+
+#include "dlc/dlc_model_abi.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace llvm::orc {
+class LLJIT;
+}
+
+namespace dlc {
+
+/// The object code of a compiled model, linked into this process with
+/// LLVM's JIT linker; the same object `dlc compile` puts in the library.
+class LoadedModel {
+public:
+  static llvm::Expected<std::unique_ptr<LoadedModel>>
+  load(llvm::StringRef object, llvm::StringRef name);
+  ~LoadedModel();
+  const dlc_model_desc *desc() const { return modelDesc; }
+
+private:
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  const dlc_model_desc *modelDesc = nullptr;
+};
+
+} // namespace dlc
+
+#endif
