@@ -16,8 +16,9 @@ namespace {
 
 class GraphImporter {
 public:
-  GraphImporter(MLIRContext &ctx, StringRef file, int64_t opset)
-      : ctx(ctx), builder(&ctx), file(file), opset(opset),
+  GraphImporter(MLIRContext &ctx, StringRef file, int64_t opset,
+                const dlc::ImportOptions &options)
+      : ctx(ctx), builder(&ctx), file(file), opset(opset), options(options),
         fileLoc(FileLineColLoc::get(&ctx, file, 0, 0)) {}
 
   OwningOpRef<ModuleOp> import(const onnx::GraphProto &graph);
@@ -38,6 +39,7 @@ private:
   OpBuilder builder;
   std::string file;
   int64_t opset;
+  const dlc::ImportOptions &options;
   Location fileLoc;
   llvm::StringMap<Value> values;
   llvm::StringMap<const onnx::TensorProto *> constants;
@@ -181,6 +183,8 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
   builder.setInsertionPointToStart(entry);
   for (auto [i, input] : llvm::enumerate(inputs)) {
     values[input->name()] = entry->getArgument(i);
+    if (i < options.knownInputs.size() && options.knownInputs[i])
+      constants[input->name()] = options.knownInputs[i];
     func.setArgAttr(i, dlc::kNameAttr, builder.getStringAttr(input->name()));
     func.setArgAttr(i, dlc::kDtypeAttr,
                     builder.getI32IntegerAttr(dlc::toDlcDtype(
@@ -231,7 +235,8 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
   return module;
 }
 
-OwningOpRef<ModuleOp> dlc::importOnnxFile(MLIRContext &context, StringRef path) {
+OwningOpRef<ModuleOp> dlc::importOnnxFile(MLIRContext &context, StringRef path,
+                                          const ImportOptions &options) {
   context.loadDialect<dlc::DlcDialect, func::FuncDialect>();
   Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
   onnx::ModelProto model;
@@ -240,6 +245,6 @@ OwningOpRef<ModuleOp> dlc::importOnnxFile(MLIRContext &context, StringRef path) 
     emitError(fileLoc) << error;
     return nullptr;
   }
-  GraphImporter importer(context, path, getOnnxOpset(model));
+  GraphImporter importer(context, path, getOnnxOpset(model), options);
   return importer.import(model.graph());
 }

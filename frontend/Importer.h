@@ -5,6 +5,12 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <vector>
+
+namespace onnx {
+class TensorProto;
+}
+
 namespace dlc {
 
 /// Reads an ONNX model (binary `.onnx`, or ONNX text syntax when the file
@@ -12,8 +18,17 @@ namespace dlc {
 /// `func.func @main` in the dlc dialect. Every problem is reported as an MLIR
 /// diagnostic naming the file, and the ONNX node, op type and opset where
 /// one is at fault; all unsupported nodes are reported together.
-mlir::OwningOpRef<mlir::ModuleOp> importOnnxFile(mlir::MLIRContext &context,
-                                                 llvm::StringRef path);
+struct ImportOptions {
+  /// Values of the graph's (non-initializer) inputs, by position, known at
+  /// compile time. Where an op needs a constant operand (Reshape's shape) and
+  /// gets one of these inputs, the value is used: the compiled model is then
+  /// specialized to it. `dlc run` passes its input data here.
+  std::vector<const onnx::TensorProto *> knownInputs;
+};
+
+mlir::OwningOpRef<mlir::ModuleOp>
+importOnnxFile(mlir::MLIRContext &context, llvm::StringRef path,
+               const ImportOptions &options = {});
 
 /// Attribute names on @main: per-argument/result `dlc.name` (the ONNX value
 /// name, a StringAttr) and `dlc.dtype` (a dlc_dtype code, i32).

@@ -70,4 +70,14 @@ def CopyToLinalg : Pass<"dlc-copy-to-linalg", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def LowerVectors : Pass<"dlc-cpu-lower-vectors", "mlir::func::FuncOp"> {
+  let summary = "lower n-D vector ops to forms the LLVM conversion accepts";
+  let description = [{
+    Contractions become outer products (FMAs), multi-reductions become
+    elementwise ops across the parallel lanes, transposes shuffles; masks,
+    broadcasts, shape casts and transfers with permutation maps are lowered.
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect"];
+}
+
 #endif

@@ -24,7 +24,7 @@ static const char *kToLLVM =
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{{hoist-static-allocs=1 modify-public-functions=1},"
     "canonicalize,cse,dlc-memory-plan,"
-    "func.func(dlc-copy-to-linalg,convert-linalg-to-loops,convert-vector-to-scf{{full-unroll=1},"
+    "func.func(dlc-copy-to-linalg,convert-linalg-to-loops,dlc-cpu-lower-vectors,convert-vector-to-scf{{full-unroll=1},"
     "lower-affine,convert-scf-to-cf),"
     "expand-strided-metadata,lower-affine,convert-math-to-llvm,"
     "convert-math-to-libm,finalize-memref-to-llvm,"

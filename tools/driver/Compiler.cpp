@@ -41,7 +41,9 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   if (!isValidModelName(options.name))
     return emitError(fileLoc) << "--name '" << options.name
                               << "' is not a C identifier";
-  OwningOpRef<ModuleOp> module = importOnnxFile(context, path);
+  ImportOptions importOptions;
+  importOptions.knownInputs = options.knownInputs;
+  OwningOpRef<ModuleOp> module = importOnnxFile(context, path, importOptions);
   if (!module)
     return failure();
   if (stopAt == Stage::Mlir) {

@@ -7,6 +7,12 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <vector>
+
+namespace onnx {
+class TensorProto;
+}
+
 namespace dlc {
 
 /// What `dlc compile --emit=` stops at.
@@ -17,6 +23,8 @@ struct CompileOptions {
   std::string mcpu, mtriple;
   bool apiWrappers = true; // the public <name>_* functions
   bool timePasses = false;
+  /// Input values known at compile time (see ImportOptions::knownInputs).
+  std::vector<const onnx::TensorProto *> knownInputs;
 };
 
 struct CompiledModel {

@@ -9,6 +9,8 @@
 #include "tools/driver/Executor.h"
 #include "tools/driver/TensorIO.h"
 
+#include "onnx/onnx_pb.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -262,10 +264,13 @@ struct Session {
 };
 
 /// Compiles and loads; on failure prints one line and returns the exit code.
-int openSession(const Args &args, Session &session, double *compileSeconds) {
+int openSession(const Args &args, Session &session, double *compileSeconds,
+                const std::vector<onnx::TensorProto> &knownInputs = {}) {
   dlc::CompileOptions opts;
   opts.name = "dlc_model";
   opts.apiWrappers = false;
+  for (const onnx::TensorProto &t : knownInputs)
+    opts.knownInputs.push_back(&t);
   auto start = std::chrono::steady_clock::now();
   if (!compileReporting(args.model, opts, dlc::Stage::Obj, nulls(),
                         session.compiled, /*oneLine=*/true))
@@ -326,8 +331,23 @@ int runRun(const Args &args) {
     errs() << "dlc: error: --data " << *data << " is not a directory\n";
     return kExitFailure;
   }
+  // The input files present, for values that fix shapes at compile time
+  // (dlc compiles static shapes; see ImportOptions::knownInputs).
+  std::vector<onnx::TensorProto> known;
+  for (int i = 0;; ++i) {
+    SmallString<256> path(*data);
+    sys::path::append(path, "input_" + std::to_string(i) + ".pb");
+    if (!sys::fs::exists(path))
+      break;
+    std::string error;
+    known.emplace_back();
+    if (!dlc::loadTensorProto(path.str().str(), known.back(), error)) {
+      errs() << "dlc: error: " << error << "\n";
+      return kExitFailure;
+    }
+  }
   Session session;
-  if (int rc = openSession(args, session, nullptr))
+  if (int rc = openSession(args, session, nullptr, known))
     return rc;
   if (int rc = readInputs(*data, session))
     return rc;

@@ -13,8 +13,8 @@ static std::string shapeStr(const std::vector<int64_t> &shape) {
   return s + "]";
 }
 
-bool dlc::readTensorFile(const std::string &path, const TensorInfo &expected,
-                         std::string &bytes, std::string &error) {
+bool dlc::loadTensorProto(const std::string &path, onnx::TensorProto &tensor,
+                          std::string &error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot open input tensor file";
@@ -22,11 +22,18 @@ bool dlc::readTensorFile(const std::string &path, const TensorInfo &expected,
   }
   std::ostringstream ss;
   ss << in.rdbuf();
-  onnx::TensorProto tensor;
   if (!tensor.ParseFromString(ss.str())) {
     error = path + ": not an ONNX TensorProto";
     return false;
   }
+  return true;
+}
+
+bool dlc::readTensorFile(const std::string &path, const TensorInfo &expected,
+                         std::string &bytes, std::string &error) {
+  onnx::TensorProto tensor;
+  if (!loadTensorProto(path, tensor, error))
+    return false;
   std::string what = "input '" + expected.name + "' (" + path + ")";
   if (toDlcDtype(tensor.data_type()) != expected.dtype) {
     error = what + " has dtype " + onnxTypeName(tensor.data_type()) +

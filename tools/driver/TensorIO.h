@@ -6,7 +6,15 @@
 
 #include <string>
 
+namespace onnx {
+class TensorProto;
+}
+
 namespace dlc {
+
+/// Parses a TensorProto file.
+bool loadTensorProto(const std::string &path, onnx::TensorProto &tensor,
+                     std::string &error);
 
 /// Reads a TensorProto file and checks it against `expected` (dtype, shape).
 /// On failure returns false with a one-line `error`.

@@ -1,0 +1,38 @@
+//===- LowerVectors.cpp - n-D vector ops -> LLVM-convertible vector ops ---===//
+#include "codegen/cpu/Passes.h"
+
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_LOWERVECTORS
+#include "codegen/cpu/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+
+namespace {
+struct LowerVectorsPass : dlc::impl::LowerVectorsBase<LowerVectorsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorContractLoweringPatterns(
+        patterns, vector::VectorContractLowering::OuterProduct);
+    vector::populateVectorOuterProductLoweringPatterns(patterns);
+    vector::populateVectorMultiReductionLoweringPatterns(
+        patterns, vector::VectorMultiReductionLowering::InnerParallel);
+    vector::populateVectorTransposeLoweringPatterns(
+        patterns, vector::VectorTransposeLowering::Shuffle1D);
+    vector::populateVectorBroadcastLoweringPatterns(patterns);
+    vector::populateVectorShapeCastLoweringPatterns(patterns);
+    vector::populateVectorMaskOpLoweringPatterns(patterns);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorTransferLoweringPatterns(patterns,
+                                                   /*maxTransferRank=*/1);
+    vector::populateVectorGatherLoweringPatterns(patterns);
+    vector::populateVectorStepLoweringPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
