@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what dlc needs on Debian 12, skipping what is already there:
+# LLVM/MLIR 22, ONNX and protobuf, the build tools, the test tools, and
+# ONNX Runtime (npm, for reference outputs) into ~/.cache/dlc/ort.
+# Idempotent; safe to run again.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+
+packages=(
+  cmake ninja-build ccache clang-22 lld-22
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libzstd-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler
+  libgtest-dev python3-onnx python3-numpy nodejs npm
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# Node may come from elsewhere (e.g. nodesource): then npm/nodejs are not needed.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  missing=("${missing[@]/nodejs}"); missing=("${missing[@]/npm}")
+fi
+read -r -a missing <<<"${missing[*]}"
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "install-deps: all Debian packages present"
+fi
+
+# ONNX Runtime for reference outputs (tests that need it are skipped without).
+ort_dir=${DLC_ORT_DIR:-$HOME/.cache/dlc/ort}
+if ! "$here/../test/e2e/ort/ensure-ort.sh" "$ort_dir"; then
+  echo "install-deps: warning: onnxruntime-node could not be installed; ORT comparisons will be skipped" >&2
+fi

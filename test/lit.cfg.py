@@ -1,0 +1,38 @@
+# -*- Python -*-
+# lit configuration for dlc's tests (FileCheck tests of the tools, unit and
+# end-to-end tests).
+import os
+import shutil
+
+import lit.formats
+import lit.util
+
+config.name = "dlc"
+config.test_format = lit.formats.ShTest(not lit.util.which("bash") is None)
+config.suffixes = [".mlir", ".test", ".onnxtxt"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "node", "ort"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dlc_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.dlc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+for var in ("HOME", "DLC_ORT_DIR", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%dlc_src", config.dlc_src_root))
+config.substitutions.append(("%dlc_build", config.dlc_obj_root))
+config.substitutions.append(("%onnx_data", config.onnx_data_dir))
+config.substitutions.append(("%cxx", config.host_cxx))
+
+# Optional references: tests that need them say `REQUIRES: ...`.
+if shutil.which("node"):
+    config.available_features.add("node")
+ort_dir = os.environ.get("DLC_ORT_DIR",
+                         os.path.expanduser("~/.cache/dlc/ort"))
+if os.path.isdir(os.path.join(ort_dir, "node_modules", "onnxruntime-node")):
+    config.available_features.add("ort")
+if os.path.isdir(os.path.join(config.onnx_data_dir, "node")):
+    config.available_features.add("onnx-node-data")

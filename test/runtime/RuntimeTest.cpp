@@ -1,0 +1,173 @@
+//===- RuntimeTest.cpp - unit tests of the dlc C runtime ------------------===//
+//
+// The runtime is tested against a hand-written model descriptor whose entry
+// point computes y = x + 1 (float32 [2,3]) using 24 bytes of workspace; the
+// expected values are computed by hand.
+//
+//===----------------------------------------------------------------------===//
+#include "dlc/dlc_model_abi.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace {
+
+const int64_t kShape[] = {2, 3};
+const dlc_tensor_desc kInputs[] = {{"x", DLC_DTYPE_F32, 2, kShape, 24}};
+const dlc_tensor_desc kOutputs[] = {{"y", DLC_DTYPE_F32, 2, kShape, 24}};
+void *lastWorkspace = nullptr;
+
+void addOne(void **args) {
+  const float *x = static_cast<const float *>(args[0]);
+  float *y = static_cast<float *>(args[1]);
+  lastWorkspace = args[2];
+  for (int i = 0; i < 6; ++i)
+    y[i] = x[i] + 1.0f;
+}
+
+const dlc_model_desc kDesc = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "add_one",
+                              kInputs, kOutputs, 24, addOne};
+
+struct Model {
+  dlcrt_model *model = nullptr;
+  Model() {
+    dlc_status *s = dlcrt_model_create(&kDesc, nullptr, &model);
+    EXPECT_EQ(s, nullptr) << dlc_status_message(s);
+  }
+  ~Model() { dlcrt_model_destroy(model); }
+};
+
+std::string takeMessage(dlc_status *s) {
+  std::string msg = dlc_status_message(s);
+  dlc_status_free(s);
+  return msg;
+}
+
+dlc_tensor tensor(float *data, size_t bytes, dlc_dtype dtype, int32_t rank,
+                  const int64_t *shape) {
+  return dlc_tensor{data, bytes, dtype, rank, shape};
+}
+
+TEST(Status, NullIsOk) {
+  EXPECT_EQ(dlc_status_code_of(nullptr), DLC_OK);
+  EXPECT_STREQ(dlc_status_message(nullptr), "ok");
+  dlc_status_free(nullptr);
+}
+
+TEST(Status, CarriesCodeAndFormattedMessage) {
+  dlc_status *s = dlcrt_status_create(DLC_INVALID_ARGUMENT, "bad %d", 42);
+  EXPECT_EQ(dlc_status_code_of(s), DLC_INVALID_ARGUMENT);
+  EXPECT_EQ(takeMessage(s), "bad 42");
+}
+
+TEST(Dtype, SizesAndNames) {
+  EXPECT_EQ(dlc_dtype_size(DLC_DTYPE_F32), 4u);
+  EXPECT_EQ(dlc_dtype_size(DLC_DTYPE_I64), 8u);
+  EXPECT_EQ(dlc_dtype_size(DLC_DTYPE_BOOL), 1u);
+  EXPECT_EQ(dlc_dtype_size(DLC_DTYPE_INVALID), 0u);
+  EXPECT_STREQ(dlc_dtype_name(DLC_DTYPE_F16), "f16");
+}
+
+TEST(Model, RunsEntryWithAlignedWorkspace) {
+  Model m;
+  float x[6] = {0, 1, 2, 3, 4, 5}, y[6] = {};
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, kShape);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, kShape);
+  ASSERT_EQ(dlcrt_model_run(m.model, &in, 1, &out, 1), nullptr);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(y[i], i + 1.0f);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(lastWorkspace) % 64, 0u);
+}
+
+TEST(Model, RejectsWrongCounts) {
+  Model m;
+  EXPECT_EQ(takeMessage(dlcrt_model_run(m.model, nullptr, 0, nullptr, 0)),
+            "run: model 'add_one' takes 1 inputs and 1 outputs, got 0 and 0");
+}
+
+TEST(Model, RejectsWrongDtype) {
+  Model m;
+  float x[6], y[6];
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F64, 2, kShape);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, kShape);
+  EXPECT_EQ(takeMessage(dlcrt_model_run(m.model, &in, 1, &out, 1)),
+            "run: input 0 ('x') has dtype f64, expected f32");
+}
+
+TEST(Model, RejectsWrongShape) {
+  Model m;
+  float x[6], y[6];
+  const int64_t flat[] = {6};
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 1, flat);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, kShape);
+  dlc_status *s = dlcrt_model_run(m.model, &in, 1, &out, 1);
+  EXPECT_EQ(dlc_status_code_of(s), DLC_INVALID_ARGUMENT);
+  EXPECT_EQ(takeMessage(s),
+            "run: input 0 ('x') has shape [6], expected [2,3]");
+}
+
+TEST(Model, RejectsSmallOutputBuffer) {
+  Model m;
+  float x[6], y[6];
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, kShape);
+  dlc_tensor out = tensor(y, 8, DLC_DTYPE_F32, 2, kShape);
+  EXPECT_EQ(takeMessage(dlcrt_model_run(m.model, &in, 1, &out, 1)),
+            "run: output 0 ('y') buffer is 8 bytes, needs 24");
+}
+
+TEST(Model, RejectsNullData) {
+  Model m;
+  float y[6];
+  dlc_tensor in = tensor(nullptr, 24, DLC_DTYPE_F32, 2, kShape);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, kShape);
+  EXPECT_EQ(takeMessage(dlcrt_model_run(m.model, &in, 1, &out, 1)),
+            "run: input 0 ('x') has a NULL data pointer");
+}
+
+TEST(Model, CallerWorkspaceIsUsedAndChecked) {
+  alignas(64) static unsigned char ws[64];
+  dlc_options opts;
+  dlc_options_init(&opts);
+  opts.workspace = ws;
+  opts.workspace_size = 16;
+  dlcrt_model *model = nullptr;
+  dlc_status *s = dlcrt_model_create(&kDesc, &opts, &model);
+  EXPECT_EQ(model, nullptr);
+  EXPECT_EQ(takeMessage(s), "create: options.workspace_size is 16 bytes, "
+                            "model 'add_one' needs 24");
+  opts.workspace_size = sizeof ws;
+  ASSERT_EQ(dlcrt_model_create(&kDesc, &opts, &model), nullptr);
+  float x[6] = {}, y[6];
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, kShape);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, kShape);
+  ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+  EXPECT_EQ(lastWorkspace, static_cast<void *>(ws));
+  dlcrt_model_destroy(model);
+}
+
+TEST(Model, RejectsAbiMismatchAndNullOut) {
+  dlc_model_desc bad = kDesc;
+  bad.abi_version = 99;
+  dlcrt_model *model = nullptr;
+  EXPECT_EQ(dlc_status_code_of(dlcrt_model_create(&bad, nullptr, &model)),
+            DLC_INTERNAL);
+  EXPECT_EQ(takeMessage(dlcrt_model_create(&kDesc, nullptr, nullptr)),
+            "create: out_model must not be NULL");
+  dlcrt_model_destroy(nullptr);
+}
+
+TEST(Describe, AccessorsAndRanges) {
+  EXPECT_EQ(dlcrt_num_inputs(&kDesc), 1u);
+  EXPECT_EQ(dlcrt_workspace_size(&kDesc), 24u);
+  EXPECT_STREQ(dlcrt_input_name(&kDesc, 0), "x");
+  EXPECT_EQ(dlcrt_output_rank(&kDesc, 0), 2);
+  EXPECT_EQ(dlcrt_output_shape(&kDesc, 0)[1], 3);
+  EXPECT_EQ(dlcrt_input_size_bytes(&kDesc, 0), 24u);
+  EXPECT_EQ(dlcrt_input_name(&kDesc, 1), nullptr);
+  EXPECT_EQ(dlcrt_output_dtype(&kDesc, 5), DLC_DTYPE_INVALID);
+}
+
+} // namespace
