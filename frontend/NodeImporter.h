@@ -8,9 +8,11 @@
 #define DLC_FRONTEND_NODEIMPORTER_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "frontend/TensorData.h"
 #include "onnx/onnx_pb.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <optional>
 
@@ -48,6 +50,12 @@ public:
   std::string stringAttr(llvm::StringRef name, llvm::StringRef dflt) const;
   std::optional<llvm::SmallVector<int64_t>> intsAttr(llvm::StringRef name) const;
 
+  /// Integer values of operand i when it is a compile-time constant (an
+  /// initializer, a Constant node, a folded expression or a known input).
+  std::optional<llvm::SmallVector<int64_t>> constantInts(size_t i) const;
+  /// Float value of a constant scalar (or one-element) operand i.
+  std::optional<double> constantScalar(size_t i) const;
+
   /// Reports an error at the node, naming its op type; returns failure.
   mlir::InFlightDiagnostic error() const;
 
@@ -56,11 +64,70 @@ private:
   llvm::ArrayRef<const onnx::TensorProto *> constantOperands;
 };
 
-using NodeImportFn = mlir::FailureOr<llvm::SmallVector<mlir::Value>> (*)(
-    NodeContext &);
+using NodeResults = mlir::FailureOr<llvm::SmallVector<mlir::Value>>;
+using NodeImportFn = NodeResults (*)(NodeContext &);
+using NodeImporterTable = llvm::StringMap<NodeImportFn>;
 
 /// The importer for ai.onnx op `opType`, or null when unsupported.
 NodeImportFn lookupNodeImporter(llvm::StringRef opType);
+
+/// Op families add their importers to the table.
+void addElementwiseImporters(NodeImporterTable &table);
+void addTensorImporters(NodeImporterTable &table);
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the op importers
+//===----------------------------------------------------------------------===//
+
+inline mlir::RankedTensorType typeOf(mlir::Value v) {
+  return llvm::cast<mlir::RankedTensorType>(v.getType());
+}
+
+/// Creates `op` from `state`, folding it when its operands are constants.
+NodeResults finishOp(NodeContext &nc, mlir::OperationState &state);
+
+/// Builds `OpTy` with its inferred result type; when inference fails (it has
+/// reported why at the node) the node fails. Folds constant expressions.
+template <typename OpTy>
+NodeResults buildInferred(NodeContext &nc, mlir::ValueRange operands,
+                          llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+  llvm::SmallVector<mlir::Type> types;
+  mlir::OperationState state(nc.loc, OpTy::getOperationName());
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  mlir::MLIRContext *ctx = nc.builder.getContext();
+  mlir::DictionaryAttr dict = state.attributes.getDictionary(ctx);
+  typename OpTy::Properties props;
+  if (mlir::failed(OpTy::setPropertiesFromAttr(
+          props, dict, [&] { return mlir::emitError(nc.loc); })) ||
+      mlir::failed(OpTy::inferReturnTypes(ctx, nc.loc, operands, dict,
+                                          mlir::OpaqueProperties(&props),
+                                          state.regions, types)))
+    return mlir::failure();
+  state.addTypes(types);
+  return finishOp(nc, state);
+}
+
+/// Builds `OpTy` with an explicit result type, folding constants.
+template <typename OpTy>
+NodeResults buildTyped(NodeContext &nc, mlir::Type resultType,
+                       mlir::ValueRange operands,
+                       llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+  mlir::OperationState state(nc.loc, OpTy::getOperationName());
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  state.addTypes(resultType);
+  return finishOp(nc, state);
+}
+
+mlir::LogicalResult requireOperands(NodeContext &nc, size_t min);
+mlir::LogicalResult requireFloat(NodeContext &nc, size_t numOperands);
+/// Resolves a possibly negative axis against `rank`.
+mlir::FailureOr<int64_t> normalizeAxis(NodeContext &nc, int64_t axis,
+                                       int64_t rank);
+/// A reshape to a static `shape`.
+NodeResults reshapeTo(NodeContext &nc, mlir::Value input,
+                      llvm::ArrayRef<int64_t> shape);
 
 /// Reads an integer tensor proto (INT64 or INT32) into `values`.
 bool readIntTensor(const onnx::TensorProto &tensor,

@@ -10,9 +10,10 @@
 #include "ir/DlcOps.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
-using dlc::NodeContext;
+using namespace dlc;
 using Results = FailureOr<SmallVector<Value>>;
 
 //===----------------------------------------------------------------------===//
@@ -65,48 +66,64 @@ InFlightDiagnostic NodeContext::error() const {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-static RankedTensorType typeOf(Value v) {
-  return cast<RankedTensorType>(v.getType());
-}
-
-/// Builds `OpTy` with its inferred result type; when inference fails (it
-/// has reported why at the node) the node fails.
-template <typename OpTy>
-static Results buildInferred(NodeContext &nc, ValueRange operands,
-                             ArrayRef<NamedAttribute> attrs = {}) {
-  SmallVector<Type> types;
-  OperationState state(nc.loc, OpTy::getOperationName());
-  state.addOperands(operands);
-  state.addAttributes(attrs);
-  MLIRContext *ctx = nc.builder.getContext();
-  DictionaryAttr dict = state.attributes.getDictionary(ctx);
-  typename OpTy::Properties props;
-  if (failed(OpTy::setPropertiesFromAttr(
-          props, dict, [&] { return emitError(nc.loc); })) ||
-      failed(OpTy::inferReturnTypes(ctx, nc.loc, operands, dict,
-                                    OpaqueProperties(&props), state.regions,
-                                    types)))
-    return failure();
-  state.addTypes(types);
+NodeResults dlc::finishOp(NodeContext &nc, OperationState &state) {
   Operation *op = nc.builder.create(state);
-  return SmallVector<Value>{op->getResult(0)};
+  SmallVector<Value> folded;
+  if (succeeded(nc.builder.tryFold(op, folded)) && !folded.empty() &&
+      folded[0] != op->getResult(0)) {
+    op->erase();
+    return folded;
+  }
+  return SmallVector<Value>(op->getResults());
 }
 
-static LogicalResult requireOperands(NodeContext &nc, size_t min) {
+LogicalResult dlc::requireOperands(NodeContext &nc, size_t min) {
   for (size_t i = 0; i < min; ++i)
     if (!nc.operand(i))
       return nc.error() << "expects at least " << min << " inputs";
   return success();
 }
 
-/// Resolves a possibly negative axis; fails with a message when out of range.
-static FailureOr<int64_t> normalizeAxis(NodeContext &nc, int64_t axis,
-                                        int64_t rank) {
+LogicalResult dlc::requireFloat(NodeContext &nc, size_t numOperands) {
+  for (size_t i = 0; i < numOperands; ++i)
+    if (Value v = nc.operand(i))
+      if (!isa<FloatType>(typeOf(v).getElementType()))
+        return nc.error() << "input " << i << " has type " << typeOf(v)
+                          << "; only floating-point types are supported";
+  return success();
+}
+
+FailureOr<int64_t> dlc::normalizeAxis(NodeContext &nc, int64_t axis,
+                                      int64_t rank) {
   if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
     return nc.error() << "axis " << axis << " is out of range for rank "
                       << rank,
            failure();
   return axis < 0 ? axis + rank : axis;
+}
+
+std::optional<SmallVector<int64_t>> NodeContext::constantInts(size_t i) const {
+  SmallVector<int64_t> values;
+  if (const onnx::TensorProto *proto = constantOperand(i))
+    if (readIntTensor(*proto, values))
+      return values;
+  DenseIntElementsAttr attr;
+  if (Value v = operand(i); v && matchPattern(v, m_Constant(&attr))) {
+    for (const APInt &x : attr.getValues<APInt>())
+      values.push_back(x.getSExtValue());
+    return values;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> NodeContext::constantScalar(size_t i) const {
+  DenseElementsAttr attr;
+  Value v = operand(i);
+  if (!v || !matchPattern(v, m_Constant(&attr)) || attr.getNumElements() != 1)
+    return std::nullopt;
+  if (isa<FloatType>(attr.getElementType()))
+    return (*attr.getValues<APFloat>().begin()).convertToDouble();
+  return (double)(*attr.getValues<APInt>().begin()).getSExtValue();
 }
 
 //===----------------------------------------------------------------------===//
@@ -145,15 +162,6 @@ static Results importIdentity(NodeContext &nc) {
 //===----------------------------------------------------------------------===//
 // Contractions
 //===----------------------------------------------------------------------===//
-
-static LogicalResult requireFloat(NodeContext &nc, size_t numOperands) {
-  for (size_t i = 0; i < numOperands; ++i)
-    if (Value v = nc.operand(i))
-      if (!isa<FloatType>(typeOf(v).getElementType()))
-        return nc.error() << "input " << i << " has type " << typeOf(v)
-                          << "; only floating-point types are supported";
-  return success();
-}
 
 static Results importMatMul(NodeContext &nc) {
   if (failed(requireOperands(nc, 2)) || failed(requireFloat(nc, 2)))
@@ -317,6 +325,7 @@ static Results importBatchNormalization(NodeContext &nc) {
   return SmallVector<Value>{v};
 }
 
+template <bool Log>
 static Results importSoftmax(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)) || failed(requireFloat(nc, 1)))
     return failure();
@@ -330,7 +339,8 @@ static Results importSoftmax(NodeContext &nc) {
     return nc.error() << "input must have rank >= 1", failure();
   auto op = dlc::SoftmaxOp::create(nc.builder, nc.loc, x, nc.operand(0),
                                    nc.builder.getI64IntegerAttr(*axis),
-                                   legacy ? nc.builder.getUnitAttr() : nullptr);
+                                   legacy ? nc.builder.getUnitAttr() : nullptr,
+                                   Log ? nc.builder.getUnitAttr() : nullptr);
   return SmallVector<Value>{op.getResult()};
 }
 
@@ -338,15 +348,14 @@ static Results importSoftmax(NodeContext &nc) {
 // Data movement
 //===----------------------------------------------------------------------===//
 
-static Results buildReshape(NodeContext &nc, Value input,
-                            ArrayRef<int64_t> shape) {
+NodeResults dlc::reshapeTo(NodeContext &nc, Value input,
+                           ArrayRef<int64_t> shape) {
   auto type = RankedTensorType::get(shape, typeOf(input).getElementType());
   if (typeOf(input).hasStaticShape() &&
       typeOf(input).getNumElements() != type.getNumElements())
     return nc.error() << "cannot reshape " << typeOf(input) << " to "
                       << type, failure();
-  Value v = dlc::ReshapeOp::create(nc.builder, nc.loc, type, input);
-  return SmallVector<Value>{v};
+  return buildTyped<dlc::ReshapeOp>(nc, type, input);
 }
 
 static Results importReshape(NodeContext &nc) {
@@ -356,10 +365,12 @@ static Results importReshape(NodeContext &nc) {
   if (nc.opset < 5) {
     shape = nc.intsAttr("shape").value_or(SmallVector<int64_t>{});
   } else {
-    const onnx::TensorProto *proto = nc.constantOperand(1);
     if (!nc.operand(1))
       return nc.error() << "missing the shape input", failure();
-    if (!proto || !dlc::readIntTensor(*proto, shape))
+    std::optional<SmallVector<int64_t>> values = nc.constantInts(1);
+    if (values)
+      shape = *values;
+    else
       return nc.error() << "the shape input must be a constant (initializer "
                            "or Constant node); computed shapes are not "
                            "supported yet",
@@ -395,7 +406,7 @@ static Results importReshape(NodeContext &nc) {
              failure();
     shape[inferIdx] = in.getNumElements() / known;
   }
-  return buildReshape(nc, nc.operand(0), shape);
+  return reshapeTo(nc, nc.operand(0), shape);
 }
 
 static Results importFlatten(NodeContext &nc) {
@@ -416,7 +427,7 @@ static Results importFlatten(NodeContext &nc) {
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < rank; ++d)
     (d < axis ? outer : inner) *= in.getDimSize(d);
-  return buildReshape(nc, nc.operand(0), {outer, inner});
+  return reshapeTo(nc, nc.operand(0), {outer, inner});
 }
 
 static Results importTranspose(NodeContext &nc) {
@@ -485,7 +496,8 @@ static Results importConstant(NodeContext &nc) {
 //===----------------------------------------------------------------------===//
 
 dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
-  static const llvm::StringMap<NodeImportFn> table = {
+  static const NodeImporterTable table = [] {
+    NodeImporterTable t = {
       {"Add", importBinary<dlc::AddOp>},
       {"Sub", importBinary<dlc::SubOp>},
       {"Mul", importBinary<dlc::MulOp>},
@@ -501,13 +513,18 @@ dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
       {"AveragePool", importPool<dlc::AvgPoolOp>},
       {"GlobalAveragePool", importGlobalAveragePool},
       {"BatchNormalization", importBatchNormalization},
-      {"Softmax", importSoftmax},
+      {"Softmax", importSoftmax<false>},
+      {"LogSoftmax", importSoftmax<true>},
       {"Reshape", importReshape},
       {"Flatten", importFlatten},
       {"Transpose", importTranspose},
       {"Concat", importConcat},
       {"Constant", importConstant},
-  };
+    };
+    addElementwiseImporters(t);
+    addTensorImporters(t);
+    return t;
+  }();
   auto it = table.find(opType);
   return it == table.end() ? nullptr : it->second;
 }

@@ -94,6 +94,15 @@ DLC_BINARY_INFER(AddOp, "Add")
 DLC_BINARY_INFER(SubOp, "Sub")
 DLC_BINARY_INFER(MulOp, "Mul")
 DLC_BINARY_INFER(DivOp, "Div")
+DLC_BINARY_INFER(PowOp, "Pow")
+DLC_BINARY_INFER(MaxOp, "Max")
+DLC_BINARY_INFER(MinOp, "Min")
+DLC_BINARY_INFER(ModOp, "Mod")
+DLC_BINARY_INFER(FmodOp, "Mod")
+DLC_BINARY_INFER(PReluOp, "PRelu")
+DLC_BINARY_INFER(AndOp, "And")
+DLC_BINARY_INFER(OrOp, "Or")
+DLC_BINARY_INFER(XorOp, "Xor")
 #undef DLC_BINARY_INFER
 
 //===----------------------------------------------------------------------===//
@@ -417,10 +426,22 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
-OpFoldResult ConcatOp::fold(FoldAdaptor) {
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
     return getInputs()[0];
-  return {};
+  // Rank-1 constants (shape vectors).
+  auto type = getType();
+  if (type.getRank() != 1 || !type.hasStaticShape() ||
+      type.getNumElements() > 1024)
+    return {};
+  SmallVector<Attribute> values;
+  for (Attribute a : adaptor.getInputs()) {
+    auto dense = dyn_cast_or_null<DenseElementsAttr>(a);
+    if (!dense)
+      return {};
+    llvm::append_range(values, dense.getValues<Attribute>());
+  }
+  return DenseElementsAttr::get(type, values);
 }
 
 #define GET_OP_CLASSES

@@ -18,6 +18,13 @@ namespace dlc {
 llvm::LogicalResult broadcastShapes(llvm::ArrayRef<int64_t> a,
                                     llvm::ArrayRef<int64_t> b,
                                     llvm::SmallVectorImpl<int64_t> &result);
+/// Result type of an elementwise op: broadcast of all operand shapes with
+/// `elementType`.
+llvm::LogicalResult inferBroadcast(std::optional<mlir::Location> loc,
+                                   llvm::StringRef opName,
+                                   mlir::ValueRange operands,
+                                   mlir::Type elementType,
+                                   llvm::SmallVectorImpl<mlir::Type> &types);
 } // namespace dlc
 
 #endif // DLC_IR_DLCOPS_H

@@ -55,10 +55,10 @@ class Dlc_BinaryOp<string mnemonic, string onnxName>
       "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
 }
 
-def Dlc_AddOp : Dlc_BinaryOp<"add", "Add">;
-def Dlc_SubOp : Dlc_BinaryOp<"sub", "Sub">;
-def Dlc_MulOp : Dlc_BinaryOp<"mul", "Mul">;
-def Dlc_DivOp : Dlc_BinaryOp<"div", "Div">;
+def Dlc_AddOp : Dlc_BinaryOp<"add", "Add"> { let hasFolder = 1; }
+def Dlc_SubOp : Dlc_BinaryOp<"sub", "Sub"> { let hasFolder = 1; }
+def Dlc_MulOp : Dlc_BinaryOp<"mul", "Mul"> { let hasFolder = 1; }
+def Dlc_DivOp : Dlc_BinaryOp<"div", "Div"> { let hasFolder = 1; }
 
 class Dlc_UnaryOp<string mnemonic, string onnxName>
     : Dlc_Op<mnemonic, [SameOperandsAndResultType]> {
@@ -78,6 +78,8 @@ class Dlc_UnaryOp<string mnemonic, string onnxName>
 def Dlc_ReluOp : Dlc_UnaryOp<"relu", "Relu">;
 def Dlc_SigmoidOp : Dlc_UnaryOp<"sigmoid", "Sigmoid">;
 def Dlc_TanhOp : Dlc_UnaryOp<"tanh", "Tanh">;
+
+include "ir/DlcElementwiseOps.td"
 
 //===----------------------------------------------------------------------===//
 // Contractions
@@ -205,14 +207,15 @@ def Dlc_SoftmaxOp : Dlc_Op<"softmax", [SameOperandsAndResultType]> {
   let description = [{
     With `trailing` unset this is ONNX Softmax-13 (normalize along `axis`);
     with it set, it is Softmax-1/11 (normalize over dims `axis..rank-1`, the
-    2-D coercion). `axis` is non-negative.
+    2-D coercion). `axis` is non-negative. With `log` set it computes
+    LogSoftmax.
 
     ```mlir
     %y = dlc.softmax %x {axis = 1 : i64} : tensor<1x10xf32>
     ```
   }];
   let arguments = (ins Dlc_FloatTensor:$input, I64Attr:$axis,
-      UnitAttr:$trailing);
+      UnitAttr:$trailing, UnitAttr:$log);
   let results = (outs Dlc_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
   let hasVerifier = 1;
@@ -266,5 +269,7 @@ def Dlc_ConcatOp : Dlc_Op<"concat",
   let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, results)";
   let hasFolder = 1;
 }
+
+include "ir/DlcTensorOps.td"
 
 #endif // DLC_OPS_TD

@@ -74,9 +74,157 @@ struct ConcatLowering : OpRewritePattern<dlc::ConcatOp> {
   }
 };
 
+/// out[i] = in[starts + i * steps], per dimension (steps may be negative).
+struct SliceLowering : OpRewritePattern<dlc::SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = op.getType();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = type.getRank();
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d)
+      exprs.push_back(getAffineDimExpr(d, ctx) * op.getSteps()[d] +
+                      op.getStarts()[d]);
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, op.getLoc(), type, op.getInput(), init,
+                ArrayRef<AffineMap>{AffineMap::get(rank, 0, exprs, ctx),
+                                    rewriter.getMultiDimIdentityMap(rank)},
+                iters,
+                [](OpBuilder &b, Location l, ValueRange args) {
+                  linalg::YieldOp::create(b, l, args[0]);
+                })
+                .getResult(0));
+    return success();
+  }
+};
+
+/// out[pre, i..., post] = data[pre, wrap(indices[i...]), post].
+struct GatherLowering : OpRewritePattern<dlc::GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = op.getType();
+    auto dataType = op.getInput().getType();
+    auto idxType = op.getIndices().getType();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = type.getRank(), axis = op.getAxis();
+    int64_t ri = idxType.getRank();
+    SmallVector<AffineExpr> idxExprs;
+    for (int64_t i = 0; i < ri; ++i)
+      idxExprs.push_back(getAffineDimExpr(axis + i, ctx));
+    Value data = op.getInput();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    int64_t n = dataType.getDimSize(axis);
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, op.getLoc(), type, op.getIndices(), init,
+                ArrayRef<AffineMap>{AffineMap::get(rank, 0, idxExprs, ctx),
+                                    rewriter.getMultiDimIdentityMap(rank)},
+                iters,
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(),
+                                                         args[0]);
+                  Value size = arith::ConstantIndexOp::create(b, l, n);
+                  Value zero = arith::ConstantIndexOp::create(b, l, 0);
+                  Value neg = arith::CmpIOp::create(
+                      b, l, arith::CmpIPredicate::slt, idx, zero);
+                  idx = arith::SelectOp::create(
+                      b, l, neg, arith::AddIOp::create(b, l, idx, size), idx);
+                  SmallVector<Value> coords;
+                  for (int64_t d = 0; d < axis; ++d)
+                    coords.push_back(linalg::IndexOp::create(b, l, d));
+                  coords.push_back(idx);
+                  for (int64_t d = axis + ri; d < rank; ++d)
+                    coords.push_back(linalg::IndexOp::create(b, l, d));
+                  linalg::YieldOp::create(
+                      b, l, Value(tensor::ExtractOp::create(b, l, data, coords)));
+                })
+                .getResult(0));
+    return success();
+  }
+};
+
+struct ExpandLowering : OpRewritePattern<dlc::ExpandOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::ExpandOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, dlc::buildElementwise(
+                               rewriter, op.getLoc(), op.getType(),
+                               {op.getInput()},
+                               [](OpBuilder &, Location, ValueRange args) {
+                                 return args[0];
+                               }));
+    return success();
+  }
+};
+
+/// [a, b] tiled by [r, s]: broadcast to [r, a, s, b], then reshape.
+struct TileLowering : OpRewritePattern<dlc::TileOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::TileOp op,
+                                PatternRewriter &rewriter) const override {
+    auto in = op.getInput().getType();
+    auto out = op.getType();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = in.getRank();
+    SmallVector<int64_t> wide;
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t reps = in.getDimSize(d) ? out.getDimSize(d) / in.getDimSize(d) : 0;
+      wide.push_back(reps);
+      wide.push_back(in.getDimSize(d));
+      exprs.push_back(getAffineDimExpr(2 * d + 1, ctx));
+    }
+    auto wideType = RankedTensorType::get(wide, in.getElementType());
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), wide,
+                                         in.getElementType());
+    SmallVector<utils::IteratorType> iters(2 * rank,
+                                           utils::IteratorType::parallel);
+    Value broadcast =
+        linalg::GenericOp::create(
+            rewriter, op.getLoc(), wideType, op.getInput(), init,
+            ArrayRef<AffineMap>{AffineMap::get(2 * rank, 0, exprs, ctx),
+                                rewriter.getMultiDimIdentityMap(2 * rank)},
+            iters,
+            [](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(b, l, args[0]);
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, dlc::buildReshape(rewriter, op.getLoc(), broadcast,
+                                             out));
+    return success();
+  }
+};
+
+struct PadLowering : OpRewritePattern<dlc::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::PadOp op,
+                                PatternRewriter &rewriter) const override {
+    Type et = op.getType().getElementType();
+    double v = op.getValue().convertToDouble();
+    TypedAttr value = isa<FloatType>(et)
+                          ? TypedAttr(rewriter.getFloatAttr(et, v))
+                          : TypedAttr(rewriter.getIntegerAttr(et, (int64_t)v));
+    int64_t rank = op.getType().getRank();
+    ArrayRef<int64_t> pads = op.getPads();
+    rewriter.replaceOp(op, dlc::buildPad(rewriter, op.getLoc(), op.getInput(),
+                                         pads.take_front(rank),
+                                         pads.drop_front(rank), value));
+    return success();
+  }
+};
+
 } // namespace
 
 void dlc::populateDataMovementLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<ConstantLowering, ReshapeLowering, TransposeLowering,
-               ConcatLowering>(patterns.getContext());
+               ConcatLowering, SliceLowering, GatherLowering, ExpandLowering,
+               TileLowering, PadLowering>(patterns.getContext());
 }

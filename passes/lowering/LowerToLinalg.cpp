@@ -35,6 +35,8 @@ struct LowerToLinalgPass
 
     RewritePatternSet patterns(&getContext());
     dlc::populateElementwiseLoweringPatterns(patterns);
+    dlc::populateElementwiseMathLoweringPatterns(patterns);
+    dlc::populateReductionLoweringPatterns(patterns);
     dlc::populateContractionLoweringPatterns(patterns);
     dlc::populateConvLoweringPatterns(patterns);
     dlc::populatePoolLoweringPatterns(patterns);

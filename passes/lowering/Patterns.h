@@ -6,6 +6,8 @@
 
 namespace dlc {
 void populateElementwiseLoweringPatterns(mlir::RewritePatternSet &patterns);
+void populateElementwiseMathLoweringPatterns(mlir::RewritePatternSet &patterns);
+void populateReductionLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populateContractionLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populateConvLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populatePoolLoweringPatterns(mlir::RewritePatternSet &patterns);

@@ -78,7 +78,27 @@ struct SoftmaxLowering : OpRewritePattern<dlc::SoftmaxOp> {
                        /*isMax=*/true);
     Value exps = combine(op.getInput(), max, /*isExp=*/true);
     Value sum = reduce(exps, rewriter.getFloatAttr(et, 0.0), /*isMax=*/false);
-    rewriter.replaceOp(op, combine(exps, sum, /*isExp=*/false));
+    if (!op.getLog()) {
+      rewriter.replaceOp(op, combine(exps, sum, /*isExp=*/false));
+      return success();
+    }
+    // LogSoftmax: x - max - log(sum).
+    Value shift = dlc::buildElementwise(
+        rewriter, loc, keptType, {max, sum},
+        [](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::AddFOp::create(b, l, args[0],
+                                       math::LogOp::create(b, l, args[1]));
+        });
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), et);
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, loc, type, ValueRange{op.getInput(), shift}, init,
+                ArrayRef<AffineMap>{identity, keptMap, identity}, parallel,
+                [](OpBuilder &b, Location l, ValueRange args) {
+                  linalg::YieldOp::create(
+                      b, l, Value(arith::SubFOp::create(b, l, args[0], args[1])));
+                })
+                .getResult(0));
     return success();
   }
 };

@@ -1,0 +1,559 @@
+//===- TensorImporters.cpp - reductions, shapes and data movement ---------===//
+#include "frontend/NodeImporter.h"
+#include "ir/DlcOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace dlc;
+
+namespace {
+
+NodeResults constantOf(NodeContext &nc, DenseElementsAttr value) {
+  Value v = ConstantOp::create(nc.builder, nc.loc, value);
+  return SmallVector<Value>{v};
+}
+
+NodeResults i64Constant(NodeContext &nc, ArrayRef<int64_t> shape,
+                        ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get(shape, nc.builder.getI64Type());
+  return constantOf(nc, DenseElementsAttr::get(type, values));
+}
+
+/// Axes from the `axes` attribute (before `inputFromOpset`) or the constant
+/// input `index`; nullopt (with an error) when an input is not constant.
+FailureOr<std::optional<SmallVector<int64_t>>>
+readAxes(NodeContext &nc, int64_t inputFromOpset, size_t index) {
+  if (nc.opset < inputFromOpset) {
+    if (auto axes = nc.intsAttr("axes"))
+      return std::optional<SmallVector<int64_t>>(*axes);
+    return std::optional<SmallVector<int64_t>>();
+  }
+  if (!nc.operand(index))
+    return std::optional<SmallVector<int64_t>>();
+  auto axes = nc.constantInts(index);
+  if (!axes)
+    return nc.error() << "the axes input must be a constant", failure();
+  return std::optional<SmallVector<int64_t>>(*axes);
+}
+
+FailureOr<SmallVector<int64_t>> normalizeAxes(NodeContext &nc,
+                                              ArrayRef<int64_t> axes,
+                                              int64_t rank) {
+  SmallVector<int64_t> result;
+  for (int64_t a : axes) {
+    FailureOr<int64_t> n = normalizeAxis(nc, a, rank);
+    if (failed(n))
+      return failure();
+    if (llvm::is_contained(result, *n))
+      return nc.error() << "axis " << a << " appears twice", failure();
+    result.push_back(*n);
+  }
+  llvm::sort(result);
+  return result;
+}
+
+NodeResults importReduce(NodeContext &nc, StringRef kind) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  Value x = nc.operand(0);
+  int64_t rank = typeOf(x).getRank();
+  int64_t inputFrom = kind == "sum" ? 13 : 18;
+  auto axes = readAxes(nc, inputFrom, 1);
+  if (failed(axes))
+    return failure();
+  SmallVector<int64_t> resolved;
+  if (!*axes || (*axes)->empty()) {
+    if (nc.intAttr("noop_with_empty_axes", 0))
+      return SmallVector<Value>{x};
+    for (int64_t d = 0; d < rank; ++d)
+      resolved.push_back(d);
+  } else {
+    auto n = normalizeAxes(nc, **axes, rank);
+    if (failed(n))
+      return failure();
+    resolved = *n;
+  }
+  OpBuilder &b = nc.builder;
+  return buildInferred<ReduceOp>(
+      nc, {x},
+      {b.getNamedAttr("kind", b.getStringAttr(kind)),
+       b.getNamedAttr("axes", b.getDenseI64ArrayAttr(resolved)),
+       b.getNamedAttr("keepdims", b.getBoolAttr(nc.intAttr("keepdims", 1)))});
+}
+
+template <bool IsMax>
+NodeResults importArgReduce(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  auto axis = normalizeAxis(nc, nc.intAttr("axis", 0),
+                            typeOf(nc.operand(0)).getRank());
+  if (failed(axis))
+    return failure();
+  OpBuilder &b = nc.builder;
+  return buildInferred<ArgReduceOp>(
+      nc, {nc.operand(0)},
+      {b.getNamedAttr("is_max", b.getBoolAttr(IsMax)),
+       b.getNamedAttr("axis", b.getI64IntegerAttr(*axis)),
+       b.getNamedAttr("keepdims", b.getBoolAttr(nc.intAttr("keepdims", 1))),
+       b.getNamedAttr("select_last_index",
+                      b.getBoolAttr(nc.intAttr("select_last_index", 0)))});
+}
+
+NodeResults importSlice(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  Value x = nc.operand(0);
+  auto t = typeOf(x);
+  int64_t rank = t.getRank();
+  if (!t.hasStaticShape())
+    return nc.error() << "dynamic input shapes are not supported yet",
+           failure();
+  SmallVector<int64_t> starts, ends, axes, steps;
+  if (nc.opset < 10) {
+    starts = nc.intsAttr("starts").value_or(SmallVector<int64_t>{});
+    ends = nc.intsAttr("ends").value_or(SmallVector<int64_t>{});
+    axes = nc.intsAttr("axes").value_or(SmallVector<int64_t>{});
+  } else {
+    auto s = nc.constantInts(1), e = nc.constantInts(2);
+    if (!s || !e)
+      return nc.error() << "starts and ends must be constants", failure();
+    starts = *s;
+    ends = *e;
+    if (nc.operand(3)) {
+      auto a = nc.constantInts(3);
+      if (!a)
+        return nc.error() << "axes must be a constant", failure();
+      axes = *a;
+    }
+    if (nc.operand(4)) {
+      auto st = nc.constantInts(4);
+      if (!st)
+        return nc.error() << "steps must be a constant", failure();
+      steps = *st;
+    }
+  }
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    return nc.error() << "starts, ends, axes and steps differ in length",
+           failure();
+  SmallVector<int64_t> outStarts(rank, 0), outSteps(rank, 1),
+      shape(t.getShape());
+  for (size_t i = 0; i < starts.size(); ++i) {
+    auto axis = normalizeAxis(nc, axes[i], rank);
+    if (failed(axis))
+      return failure();
+    int64_t n = t.getDimSize(*axis), step = steps[i];
+    if (step == 0)
+      return nc.error() << "step 0 is invalid", failure();
+    int64_t s = starts[i], e = ends[i];
+    if (s < 0)
+      s = std::max<int64_t>(s, -n) + n;
+    if (e < 0)
+      e = std::max<int64_t>(e, -n - 1) + n;
+    int64_t size;
+    if (step > 0) {
+      s = std::clamp<int64_t>(s, 0, n);
+      e = std::clamp<int64_t>(e, 0, n);
+      size = e > s ? (e - s + step - 1) / step : 0;
+    } else {
+      s = std::clamp<int64_t>(s, 0, n - 1);
+      e = std::clamp<int64_t>(e, -1, n - 1);
+      size = s > e ? (s - e - step - 1) / -step : 0;
+    }
+    outStarts[*axis] = size ? s : 0;
+    outSteps[*axis] = step;
+    shape[*axis] = size;
+  }
+  OpBuilder &b = nc.builder;
+  return buildTyped<SliceOp>(
+      nc, RankedTensorType::get(shape, t.getElementType()), x,
+      {b.getNamedAttr("starts", b.getDenseI64ArrayAttr(outStarts)),
+       b.getNamedAttr("steps", b.getDenseI64ArrayAttr(outSteps))});
+}
+
+NodeResults importGather(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)))
+    return failure();
+  auto axis = normalizeAxis(nc, nc.intAttr("axis", 0),
+                            typeOf(nc.operand(0)).getRank());
+  if (failed(axis))
+    return failure();
+  return buildInferred<GatherOp>(
+      nc, {nc.operand(0), nc.operand(1)},
+      {nc.builder.getNamedAttr("axis", nc.builder.getI64IntegerAttr(*axis))});
+}
+
+NodeResults importSqueeze(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  auto axes = readAxes(nc, 13, 1);
+  if (failed(axes))
+    return failure();
+  SmallVector<int64_t> remove;
+  if (*axes) {
+    auto n = normalizeAxes(nc, **axes, t.getRank());
+    if (failed(n))
+      return failure();
+    remove = *n;
+  } else {
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (t.getDimSize(d) == 1)
+        remove.push_back(d);
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < t.getRank(); ++d) {
+    if (!llvm::is_contained(remove, d)) {
+      shape.push_back(t.getDimSize(d));
+    } else if (t.getDimSize(d) != 1) {
+      return nc.error() << "cannot squeeze dimension " << d << " of size "
+                        << t.getDimSize(d),
+             failure();
+    }
+  }
+  return reshapeTo(nc, nc.operand(0), shape);
+}
+
+NodeResults importUnsqueeze(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  auto axes = readAxes(nc, 13, 1);
+  if (failed(axes))
+    return failure();
+  if (!*axes)
+    return nc.error() << "missing axes", failure();
+  int64_t outRank = t.getRank() + (*axes)->size();
+  auto n = normalizeAxes(nc, **axes, outRank);
+  if (failed(n))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0, src = 0; d < outRank; ++d)
+    shape.push_back(llvm::is_contained(*n, d) ? 1 : t.getDimSize(src++));
+  return reshapeTo(nc, nc.operand(0), shape);
+}
+
+NodeResults importExpand(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  auto shape = nc.constantInts(1);
+  if (!shape)
+    return nc.error() << "the shape input must be a constant", failure();
+  SmallVector<int64_t> out;
+  if (failed(broadcastShapes(t.getShape(), *shape, out)))
+    return nc.error() << "cannot expand " << t << " to the given shape",
+           failure();
+  auto type = RankedTensorType::get(out, t.getElementType());
+  if (type == t)
+    return SmallVector<Value>{nc.operand(0)};
+  return buildTyped<ExpandOp>(nc, type, nc.operand(0));
+}
+
+NodeResults importTile(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  auto repeats = nc.constantInts(1);
+  if (!repeats || (int64_t)repeats->size() != t.getRank())
+    return nc.error() << "repeats must be a constant with one entry per "
+                         "dimension",
+           failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    shape.push_back(t.getDimSize(d) * (*repeats)[d]);
+  return buildTyped<TileOp>(nc, RankedTensorType::get(shape, t.getElementType()),
+                            nc.operand(0));
+}
+
+NodeResults importPad(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  int64_t rank = t.getRank();
+  std::string mode = nc.stringAttr("mode", "constant");
+  if (mode != "constant")
+    return nc.error() << "pad mode '" << mode << "' is not supported (only "
+                      << "constant)",
+           failure();
+  SmallVector<int64_t> pads;
+  double value = 0;
+  if (nc.opset < 11) {
+    pads = nc.intsAttr("pads").value_or(SmallVector<int64_t>{});
+    value = nc.floatAttr("value", 0);
+  } else {
+    auto p = nc.constantInts(1);
+    if (!p)
+      return nc.error() << "pads must be a constant", failure();
+    pads = *p;
+    if (nc.operand(2)) {
+      auto v = nc.constantScalar(2);
+      if (!v)
+        return nc.error() << "constant_value must be a constant", failure();
+      value = *v;
+    }
+    if (nc.operand(3)) {
+      auto axes = nc.constantInts(3);
+      if (!axes)
+        return nc.error() << "axes must be a constant", failure();
+      auto n = normalizeAxes(nc, *axes, rank);
+      if (failed(n))
+        return failure();
+      SmallVector<int64_t> full(2 * rank, 0);
+      for (auto [i, a] : llvm::enumerate(*axes)) {
+        int64_t axis = a < 0 ? a + rank : a;
+        full[axis] = pads[i];
+        full[rank + axis] = pads[axes->size() + i];
+      }
+      pads = full;
+    }
+  }
+  if ((int64_t)pads.size() != 2 * rank)
+    return nc.error() << "expected " << 2 * rank << " pads, got "
+                      << pads.size(),
+           failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (pads[d] < 0 || pads[rank + d] < 0)
+      return nc.error() << "negative pads are not supported", failure();
+    shape.push_back(t.getDimSize(d) + pads[d] + pads[rank + d]);
+  }
+  OpBuilder &b = nc.builder;
+  return buildTyped<PadOp>(nc, RankedTensorType::get(shape, t.getElementType()),
+                           nc.operand(0),
+                           {b.getNamedAttr("pads", b.getDenseI64ArrayAttr(pads)),
+                            b.getNamedAttr("value", b.getF64FloatAttr(value))});
+}
+
+NodeResults importShape(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  if (!t.hasStaticShape())
+    return nc.error() << "dynamic input shapes are not supported yet",
+           failure();
+  int64_t rank = t.getRank();
+  int64_t start = nc.intAttr("start", 0), end = nc.intAttr("end", rank);
+  if (start < 0)
+    start += rank;
+  if (end < 0)
+    end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, start, rank);
+  ArrayRef<int64_t> dims = t.getShape().slice(start, end - start);
+  return i64Constant(nc, {(int64_t)dims.size()}, dims);
+}
+
+NodeResults importSize(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  if (!t.hasStaticShape())
+    return nc.error() << "dynamic input shapes are not supported yet",
+           failure();
+  return i64Constant(nc, {}, {t.getNumElements()});
+}
+
+NodeResults importConstantOfShape(NodeContext &nc) {
+  auto shape = nc.constantInts(0);
+  if (!shape)
+    return nc.error() << "the shape input must be a constant", failure();
+  MLIRContext *ctx = nc.builder.getContext();
+  Attribute scalar = nc.builder.getF32FloatAttr(0);
+  Type et = nc.builder.getF32Type();
+  if (const auto *a = nc.attr("value")) {
+    std::string error;
+    ElementsAttr v = convertTensor(ctx, a->t(), error);
+    auto dense = dyn_cast_or_null<DenseElementsAttr>(v);
+    if (!dense || dense.getNumElements() != 1)
+      return nc.error() << "value must be a one-element tensor", failure();
+    et = dense.getElementType();
+    scalar = *dense.getValues<Attribute>().begin();
+  }
+  return constantOf(nc, DenseElementsAttr::get(
+                            RankedTensorType::get(*shape, et), scalar));
+}
+
+NodeResults importRange(NodeContext &nc) {
+  if (failed(requireOperands(nc, 3)))
+    return failure();
+  Type et = typeOf(nc.operand(0)).getElementType();
+  auto start = nc.constantScalar(0), limit = nc.constantScalar(1),
+       delta = nc.constantScalar(2);
+  if (!start || !limit || !delta || *delta == 0)
+    return nc.error() << "start, limit and delta must be constants (delta "
+                         "non-zero)",
+           failure();
+  int64_t n = std::max<int64_t>(
+      0, (int64_t)std::ceil((*limit - *start) / *delta));
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < n; ++i) {
+    double v = *start + i * *delta;
+    values.push_back(isa<FloatType>(et) ? Attribute(nc.builder.getFloatAttr(et, v))
+                                        : Attribute(nc.builder.getIntegerAttr(
+                                              et, (int64_t)v)));
+  }
+  return constantOf(nc,
+                    DenseElementsAttr::get(RankedTensorType::get({n}, et), values));
+}
+
+NodeResults importDropout(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  if (nc.numUsedOutputs() > 1)
+    return nc.error() << "the mask output is not supported", failure();
+  if (nc.operand(2)) {
+    auto training = nc.constantInts(2);
+    if (!training || (!training->empty() && (*training)[0]))
+      return nc.error() << "training mode is not supported", failure();
+  }
+  if (nc.opset < 7 && nc.intAttr("is_test", 0) == 0)
+    return nc.error() << "training mode is not supported", failure();
+  return SmallVector<Value>{nc.operand(0)};
+}
+
+/// Decomposed into reductions and elementwise ops; returns Y, Mean and
+/// InvStdDev.
+NodeResults importLayerNormalization(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)) || failed(requireFloat(nc, 3)))
+    return failure();
+  Value x = nc.operand(0);
+  auto t = typeOf(x);
+  Type et = t.getElementType();
+  auto axis = normalizeAxis(nc, nc.intAttr("axis", -1), t.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> axes;
+  for (int64_t d = *axis; d < t.getRank(); ++d)
+    axes.push_back(d);
+  OpBuilder &b = nc.builder;
+  auto mean = [&](Value v) {
+    return buildInferred<ReduceOp>(
+        nc, {v},
+        {b.getNamedAttr("kind", b.getStringAttr("mean")),
+         b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axes)),
+         b.getNamedAttr("keepdims", b.getBoolAttr(true))});
+  };
+  auto scalar = [&](double v) -> Value {
+    return ConstantOp::create(
+        b, nc.loc,
+        DenseElementsAttr::get(RankedTensorType::get({}, et),
+                               b.getFloatAttr(et, v)));
+  };
+  auto m = mean(x);
+  if (failed(m))
+    return failure();
+  auto d = buildInferred<SubOp>(nc, {x, (*m)[0]});
+  auto sq = buildInferred<MulOp>(nc, {(*d)[0], (*d)[0]});
+  auto var = mean((*sq)[0]);
+  auto ve = buildInferred<AddOp>(
+      nc, {(*var)[0], scalar(nc.floatAttr("epsilon", 1e-5f))});
+  auto sd = buildTyped<SqrtOp>(nc, typeOf((*ve)[0]), {(*ve)[0]});
+  auto inv = buildTyped<ReciprocalOp>(nc, typeOf((*sd)[0]), {(*sd)[0]});
+  auto norm = buildInferred<MulOp>(nc, {(*d)[0], (*inv)[0]});
+  auto y = buildInferred<MulOp>(nc, {(*norm)[0], nc.operand(1)});
+  if (failed(y))
+    return failure();
+  Value result = (*y)[0];
+  if (nc.operand(2)) {
+    auto yb = buildInferred<AddOp>(nc, {result, nc.operand(2)});
+    if (failed(yb))
+      return failure();
+    result = (*yb)[0];
+  }
+  return SmallVector<Value>{result, (*m)[0], (*inv)[0]};
+}
+
+NodeResults importSplit(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  Value x = nc.operand(0);
+  auto t = typeOf(x);
+  auto axis = normalizeAxis(nc, nc.intAttr("axis", 0), t.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t n = t.getDimSize(*axis);
+  size_t outputs = nc.node.output_size();
+  SmallVector<int64_t> sizes;
+  if (nc.opset < 13 && nc.attr("split")) {
+    sizes = *nc.intsAttr("split");
+  } else if (nc.opset >= 13 && nc.operand(1)) {
+    auto s = nc.constantInts(1);
+    if (!s)
+      return nc.error() << "split must be a constant", failure();
+    sizes = *s;
+  } else {
+    int64_t parts = nc.intAttr("num_outputs", outputs);
+    int64_t chunk = (n + parts - 1) / parts;
+    for (int64_t i = 0, left = n; i < parts; ++i, left -= chunk)
+      sizes.push_back(std::min(chunk, left));
+  }
+  int64_t total = 0;
+  for (int64_t s : sizes)
+    total += s;
+  if (total != n || sizes.size() != outputs)
+    return nc.error() << "split sizes do not add up to dimension " << *axis
+                      << " (" << n << ") or do not match the outputs",
+           failure();
+  SmallVector<Value> results;
+  OpBuilder &b = nc.builder;
+  int64_t offset = 0;
+  for (int64_t s : sizes) {
+    SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1),
+        shape(t.getShape());
+    starts[*axis] = s ? offset : 0;
+    shape[*axis] = s;
+    auto r = buildTyped<SliceOp>(
+        nc, RankedTensorType::get(shape, t.getElementType()), x,
+        {b.getNamedAttr("starts", b.getDenseI64ArrayAttr(starts)),
+         b.getNamedAttr("steps", b.getDenseI64ArrayAttr(steps))});
+    if (failed(r))
+      return failure();
+    results.push_back((*r)[0]);
+    offset += s;
+  }
+  return results;
+}
+
+} // namespace
+
+void dlc::addTensorImporters(NodeImporterTable &t) {
+  t["ReduceSum"] = [](NodeContext &nc) { return importReduce(nc, "sum"); };
+  t["ReduceMean"] = [](NodeContext &nc) { return importReduce(nc, "mean"); };
+  t["ReduceMax"] = [](NodeContext &nc) { return importReduce(nc, "max"); };
+  t["ReduceMin"] = [](NodeContext &nc) { return importReduce(nc, "min"); };
+  t["ReduceProd"] = [](NodeContext &nc) { return importReduce(nc, "prod"); };
+  t["ReduceL1"] = [](NodeContext &nc) { return importReduce(nc, "l1"); };
+  t["ReduceL2"] = [](NodeContext &nc) { return importReduce(nc, "l2"); };
+  t["ReduceLogSum"] = [](NodeContext &nc) {
+    return importReduce(nc, "log_sum");
+  };
+  t["ReduceLogSumExp"] = [](NodeContext &nc) {
+    return importReduce(nc, "log_sum_exp");
+  };
+  t["ReduceSumSquare"] = [](NodeContext &nc) {
+    return importReduce(nc, "sum_square");
+  };
+  t["ArgMax"] = importArgReduce<true>;
+  t["ArgMin"] = importArgReduce<false>;
+  t["Slice"] = importSlice;
+  t["Gather"] = importGather;
+  t["Squeeze"] = importSqueeze;
+  t["Unsqueeze"] = importUnsqueeze;
+  t["Expand"] = importExpand;
+  t["Tile"] = importTile;
+  t["Pad"] = importPad;
+  t["Shape"] = importShape;
+  t["Size"] = importSize;
+  t["ConstantOfShape"] = importConstantOfShape;
+  t["Range"] = importRange;
+  t["Dropout"] = importDropout;
+  t["LayerNormalization"] = importLayerNormalization;
+  t["Split"] = importSplit;
+}

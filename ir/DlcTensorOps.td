@@ -1,0 +1,113 @@
+//===- DlcTensorOps.td - reductions and data movement ------*- tablegen -*-===//
+//
+// Included by DlcOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+def Dlc_ReduceOp : Dlc_Op<"reduce", [InferTypeOpAdaptor]> {
+  let summary = "reduce over axes (ONNX Reduce*)";
+  let description = [{
+    `kind` is one of `sum`, `mean`, `max`, `min`, `prod`, `l1`, `l2`,
+    `log_sum`, `log_sum_exp`, `sum_square`. `axes` are non-negative, sorted
+    and unique; the importer resolves ONNX's empty-axes rules.
+
+    ```mlir
+    %y = dlc.reduce %x {kind = "sum", axes = array<i64: 1>, keepdims = true} : tensor<2x3xf32> -> tensor<2x1xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input, StrAttr:$kind,
+                   DenseI64ArrayAttr:$axes, BoolAttr:$keepdims);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Dlc_ArgReduceOp : Dlc_Op<"arg_reduce", [InferTypeOpAdaptor]> {
+  let summary = "index of the largest or smallest element (ONNX ArgMax/ArgMin)";
+  let description = [{
+    ```mlir
+    %i = dlc.arg_reduce %x {is_max = true, axis = 1 : i64, keepdims = true, select_last_index = false} : tensor<2x3xf32> -> tensor<2x1xi64>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input, BoolAttr:$is_max, I64Attr:$axis,
+                   BoolAttr:$keepdims, BoolAttr:$select_last_index);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Dlc_SliceOp : Dlc_Op<"slice"> {
+  let summary = "strided slice with static bounds (ONNX Slice)";
+  let description = [{
+    Element `i` of result dim `d` reads input index `starts[d] + i * steps[d]`;
+    steps may be negative. The importer clamps ONNX's starts/ends.
+
+    ```mlir
+    %y = dlc.slice %x {starts = array<i64: 3, 0>, steps = array<i64: -1, 2>} : tensor<4x4xf32> -> tensor<4x2xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input, DenseI64ArrayAttr:$starts,
+                   DenseI64ArrayAttr:$steps);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Dlc_GatherOp : Dlc_Op<"gather", [InferTypeOpAdaptor]> {
+  let summary = "gather slices along an axis (ONNX Gather)";
+  let description = [{
+    Negative indices count from the end.
+
+    ```mlir
+    %y = dlc.gather %x, %i {axis = 0 : i64} : tensor<5x4xf32>, tensor<3xi64> -> tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input, Dlc_Tensor:$indices, I64Attr:$axis);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat =
+      "$input `,` $indices attr-dict `:` type($input) `,` type($indices) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Dlc_ExpandOp : Dlc_Op<"expand"> {
+  let summary = "broadcast to a larger shape (ONNX Expand)";
+  let description = [{
+    ```mlir
+    %y = dlc.expand %x : tensor<3x1xf32> -> tensor<2x3x4xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Dlc_TileOp : Dlc_Op<"tile"> {
+  let summary = "repeat a tensor along each dimension (ONNX Tile)";
+  let description = [{
+    Each result dim is a multiple of the input dim.
+
+    ```mlir
+    %y = dlc.tile %x : tensor<2x3xf32> -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Dlc_PadOp : Dlc_Op<"pad"> {
+  let summary = "pad with a constant (ONNX Pad, mode constant)";
+  let description = [{
+    `pads` holds the begin amount of every dimension, then the end amounts;
+    all non-negative.
+
+    ```mlir
+    %y = dlc.pad %x {pads = array<i64: 0, 1, 0, 1>, value = 0.0 : f64} : tensor<2x2xf32> -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input, DenseI64ArrayAttr:$pads, F64Attr:$value);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}

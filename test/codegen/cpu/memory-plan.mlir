@@ -1,0 +1,160 @@
+// RUN: dlc-opt %s -split-input-file --dlc-memory-plan | FileCheck %s
+// RUN: dlc-opt %s -split-input-file --dlc-memory-plan=alignment=16 | FileCheck %s --check-prefix=A16
+
+// Two buffers whose live ranges do not overlap (%a is dead before %b is
+// allocated) share offset 0 of the workspace, which is sized for the larger.
+// CHECK-LABEL: func.func @disjoint
+// CHECK-SAME:    (%[[IN:[^:]+]]: memref<16xf32>, %[[OUT:[^:]+]]: memref<16xf32>, %[[WS:[^:]+]]: memref<64xi8> {dlc.workspace})
+// CHECK-SAME:    attributes {dlc.workspace_size = 64 : i64}
+// CHECK-NOT:     memref.alloc
+// CHECK:         %[[O1:.+]] = arith.constant 0 : index
+// CHECK:         %[[A:.+]] = memref.view %[[WS]][%[[O1]]][] : memref<64xi8> to memref<16xf32>
+// CHECK:         memref.copy %[[IN]], %[[A]]
+// CHECK:         memref.copy %[[A]], %[[OUT]]
+// CHECK:         %[[O2:.+]] = arith.constant 0 : index
+// CHECK:         %[[B:.+]] = memref.view %[[WS]][%[[O2]]][] : memref<64xi8> to memref<8xf32>
+// CHECK:         memref.copy %{{.+}}, %[[B]]
+// CHECK-NOT:     memref.alloc
+// CHECK:         return
+// A16-LABEL:   func.func @disjoint
+// A16-SAME:      memref<64xi8> {dlc.workspace}) attributes {dlc.workspace_size = 64 : i64}
+func.func @disjoint(%in: memref<16xf32>, %out: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %in, %a : memref<16xf32> to memref<16xf32>
+  memref.copy %a, %out : memref<16xf32> to memref<16xf32>
+  %b = memref.alloc() : memref<8xf32>
+  %s = memref.subview %out[0] [8] [1] : memref<16xf32> to memref<8xf32, strided<[1]>>
+  memref.copy %s, %b : memref<8xf32, strided<[1]>> to memref<8xf32>
+  memref.copy %b, %s : memref<8xf32> to memref<8xf32, strided<[1]>>
+  return
+}
+
+// -----
+
+// Overlapping live ranges (%a is used, through a subview, after %b is
+// allocated) get disjoint offsets: largest first, at 64-byte alignment. The
+// deallocs are dropped.
+// CHECK-LABEL: func.func @overlap
+// CHECK-SAME:    %[[WS:[^:]+]]: memref<128xi8> {dlc.workspace}) attributes {dlc.workspace_size = 128 : i64}
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C64:.+]] = arith.constant 64 : index
+// CHECK-DAG:     %[[A:.+]] = memref.view %[[WS]][%[[C0]]][] : memref<128xi8> to memref<16xf32>
+// CHECK-DAG:     %[[B:.+]] = memref.view %[[WS]][%[[C64]]][] : memref<128xi8> to memref<8xf32>
+// CHECK:         %[[S:.+]] = memref.subview %[[A]][0] [8] [1]
+// CHECK:         memref.copy %[[S]], %[[B]]
+// CHECK-NOT:     memref.dealloc
+// CHECK-NOT:     memref.alloc
+// CHECK:         return
+// With 16-byte alignment, the 64-byte buffer is followed by the 32-byte one.
+// A16-LABEL:   func.func @overlap
+// A16-SAME:      memref<96xi8> {dlc.workspace}) attributes {dlc.workspace_size = 96 : i64}
+// A16:           %[[C64:.+]] = arith.constant 64 : index
+// A16:           memref.view %{{.+}}[%[[C64]]][] : memref<96xi8> to memref<8xf32>
+func.func @overlap(%in: memref<16xf32>, %out: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  %b = memref.alloc() : memref<8xf32>
+  memref.copy %in, %a : memref<16xf32> to memref<16xf32>
+  %s = memref.subview %a[0] [8] [1] : memref<16xf32> to memref<8xf32, strided<[1]>>
+  memref.copy %s, %b : memref<8xf32, strided<[1]>> to memref<8xf32>
+  memref.copy %a, %out : memref<16xf32> to memref<16xf32>
+  memref.dealloc %a : memref<16xf32>
+  memref.dealloc %b : memref<8xf32>
+  return
+}
+
+// -----
+
+// First fit: a large buffer live throughout (%big) pushes both short-lived
+// ones above it, where they share the same offset.
+// CHECK-LABEL: func.func @first_fit
+// CHECK-SAME:    memref<192xi8> {dlc.workspace}) attributes {dlc.workspace_size = 192 : i64}
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     memref.view %{{.+}}[%[[C0]]][] : memref<192xi8> to memref<32xf32>
+// CHECK-COUNT-2: memref.view %{{.+}}[%c128{{.*}}][] : memref<192xi8> to memref<16xf32>
+func.func @first_fit(%in: memref<16xf32>, %out: memref<32xf32>) {
+  %big = memref.alloc() : memref<32xf32>
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %in, %a : memref<16xf32> to memref<16xf32>
+  %b = memref.alloc() : memref<16xf32>
+  memref.copy %in, %b : memref<16xf32> to memref<16xf32>
+  memref.copy %big, %out : memref<32xf32> to memref<32xf32>
+  return
+}
+
+// -----
+
+// A buffer allocated inside a loop is live for the whole function, and its
+// view is created in the loop, where the alloc was.
+// CHECK-LABEL: func.func @in_loop
+// CHECK-SAME:    memref<128xi8> {dlc.workspace}) attributes {dlc.workspace_size = 128 : i64}
+// CHECK:         memref.view %{{.+}}[%{{.+}}][] : memref<128xi8> to memref<4xf32>
+// CHECK:         scf.for
+// CHECK:           %[[C64:.+]] = arith.constant 64 : index
+// CHECK:           memref.view %{{.+}}[%[[C64]]][] : memref<128xi8> to memref<2xf32>
+func.func @in_loop(%in: memref<4xf32>, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %v0 = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<4xf32>
+  memref.copy %in, %a : memref<4xf32> to memref<4xf32>
+  memref.copy %a, %out : memref<4xf32> to memref<4xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %t = memref.alloc() : memref<2xf32>
+    memref.store %v0, %t[%c0] : memref<2xf32>
+    %v = memref.load %t[%c0] : memref<2xf32>
+    memref.store %v, %out[%i] : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Sizes are rounded up to the alignment; i1 elements take a byte each
+// (100 bytes), f64 elements 8 (3x5xf64: 120 bytes). All three are live at
+// once. With 64-byte alignment all are 128 bytes and keep their order; with
+// 16-byte alignment the i1 buffer (112 bytes) is the smallest and goes last.
+// CHECK-LABEL: func.func @sizes
+// CHECK-SAME:    memref<384xi8> {dlc.workspace}) attributes {dlc.workspace_size = 384 : i64}
+// CHECK:         %[[C0:.+]] = arith.constant 0 : index
+// CHECK:         memref.view %{{.+}}[%[[C0]]][] : memref<384xi8> to memref<100xi1>
+// CHECK:         %[[C128:.+]] = arith.constant 128 : index
+// CHECK:         memref.view %{{.+}}[%[[C128]]][] : memref<384xi8> to memref<3x5xf64>
+// CHECK:         %[[C256:.+]] = arith.constant 256 : index
+// CHECK:         memref.view %{{.+}}[%[[C256]]][] : memref<384xi8> to memref<3x5xf64>
+// A16-LABEL:   func.func @sizes
+// A16-SAME:      memref<368xi8> {dlc.workspace}) attributes {dlc.workspace_size = 368 : i64}
+// A16:           %[[C256:.+]] = arith.constant 256 : index
+// A16:           memref.view %{{.+}}[%[[C256]]][] : memref<368xi8> to memref<100xi1>
+// A16:           %[[C0:.+]] = arith.constant 0 : index
+// A16:           memref.view %{{.+}}[%[[C0]]][] : memref<368xi8> to memref<3x5xf64>
+// A16:           %[[C128:.+]] = arith.constant 128 : index
+// A16:           memref.view %{{.+}}[%[[C128]]][] : memref<368xi8> to memref<3x5xf64>
+func.func @sizes(%out: memref<100xi1>, %out2: memref<3x5xf64>) {
+  %a = memref.alloc() : memref<100xi1>
+  %b = memref.alloc() : memref<3x5xf64>
+  %c = memref.alloc() : memref<3x5xf64>
+  memref.copy %a, %out : memref<100xi1> to memref<100xi1>
+  memref.copy %b, %c : memref<3x5xf64> to memref<3x5xf64>
+  memref.copy %c, %out2 : memref<3x5xf64> to memref<3x5xf64>
+  return
+}
+
+// -----
+
+// A function without buffers still gets a (minimal) workspace argument, so
+// that every generated entry point has the same calling convention.
+// CHECK-LABEL: func.func @no_buffers
+// CHECK-SAME:    (%{{.+}}: memref<4xf32>, %{{.+}}: memref<64xi8> {dlc.workspace}) attributes {dlc.workspace_size = 64 : i64}
+// A16-LABEL:   func.func @no_buffers
+// A16-SAME:      memref<16xi8> {dlc.workspace}) attributes {dlc.workspace_size = 16 : i64}
+func.func @no_buffers(%in: memref<4xf32>) {
+  return
+}
+
+// -----
+
+// External declarations are left alone.
+// CHECK-LABEL: func.func private @external(memref<4xf32>)
+// CHECK-NOT:     dlc.workspace
+func.func private @external(memref<4xf32>)

@@ -1,0 +1,197 @@
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-select-tiling=vector-width=16 | FileCheck %s
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-select-tiling=vector-width=8 | FileCheck %s --check-prefix=VW8
+
+// Matmul: an 8 x (2 * vector width) register block, k one at a time. The
+// fill producer gets no tile sizes (it fuses into its consumer).
+// CHECK-LABEL: func.func @matmul_64
+// CHECK:         linalg.fill
+// CHECK-NOT:       dlc.tile_sizes
+// CHECK-SAME:      -> tensor<64x64xf32>
+// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 8, 32, 1>}
+// VW8-LABEL:   func.func @matmul_64
+// VW8:           linalg.matmul {dlc.tile_sizes = array<i64: 8, 16, 1>}
+func.func @matmul_64(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// Sizes that the preferred tile does not divide take their largest divisor
+// under it: m = 12 -> 6 (not 8), n = 40 -> 20 (not 32; 10 for width 8).
+// CHECK-LABEL: func.func @matmul_non_divisible
+// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 6, 20, 1>}
+// VW8-LABEL:   func.func @matmul_non_divisible
+// VW8:           linalg.matmul {dlc.tile_sizes = array<i64: 6, 10, 1>}
+func.func @matmul_non_divisible(%a: tensor<12x7xf32>, %b: tensor<7x40xf32>, %c: tensor<12x40xf32>) -> tensor<12x40xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<12x7xf32>, tensor<7x40xf32>) outs(%c : tensor<12x40xf32>) -> tensor<12x40xf32>
+  return %0 : tensor<12x40xf32>
+}
+
+// -----
+
+// Small dims: the whole dim is one tile.
+// CHECK-LABEL: func.func @matmul_small
+// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 1, 10, 1>}
+func.func @matmul_small(%a: tensor<1x64xf32>, %b: tensor<64x10xf32>, %c: tensor<1x10xf32>) -> tensor<1x10xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<1x64xf32>, tensor<64x10xf32>) outs(%c : tensor<1x10xf32>) -> tensor<1x10xf32>
+  return %0 : tensor<1x10xf32>
+}
+
+// -----
+
+// A batched contraction in generic form: batch loops 1, then the register
+// block on the two innermost parallel loops.
+// CHECK-LABEL: func.func @batched_contraction
+// CHECK:         linalg.generic
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 2, 32, 1>
+func.func @batched_contraction(%a: tensor<5x2x3xf32>, %b: tensor<3x64xf32>, %c: tensor<5x2x64xf32>) -> tensor<5x2x64xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<5x2x3xf32>, tensor<3x64xf32>) outs(%c : tensor<5x2x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<5x2x64xf32>
+  return %0 : tensor<5x2x64xf32>
+}
+
+// -----
+
+// conv_2d_nchw_fchw (n, f, oh, ow, c, kh, kw): one output row of up to 8
+// filters and one vector of columns; c and kh one at a time, kw untiled.
+// CHECK-LABEL: func.func @conv
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 8, 1, 16, 1, 1, 0>
+// VW8-LABEL:   func.func @conv
+// VW8:           dlc.tile_sizes = array<i64: 1, 8, 1, 8, 1, 1, 0>
+func.func @conv(%x: tensor<1x3x34x34xf32>, %w: tensor<16x3x3x3xf32>, %o: tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%x, %w : tensor<1x3x34x34xf32>, tensor<16x3x3x3xf32>) outs(%o : tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32>
+  return %0 : tensor<1x16x32x32xf32>
+}
+
+// -----
+
+// Few filters and a narrow output: the largest divisors (6 of 12, 14 of 28).
+// CHECK-LABEL: func.func @conv_odd
+// CHECK:         dlc.tile_sizes = array<i64: 1, 6, 1, 14, 1, 1, 0>
+func.func @conv_odd(%x: tensor<1x1x30x30xf32>, %w: tensor<12x1x3x3xf32>, %o: tensor<1x12x28x28xf32>) -> tensor<1x12x28x28xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%x, %w : tensor<1x1x30x30xf32>, tensor<12x1x3x3xf32>) outs(%o : tensor<1x12x28x28xf32>) -> tensor<1x12x28x28xf32>
+  return %0 : tensor<1x12x28x28xf32>
+}
+
+// -----
+
+// Elementwise: one vector along the innermost loop, the others one at a time.
+// CHECK-LABEL: func.func @elementwise
+// CHECK:         linalg.generic
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 1, 16>
+// VW8-LABEL:   func.func @elementwise
+// VW8:           dlc.tile_sizes = array<i64: 1, 1, 8>
+func.func @elementwise(%a: tensor<2x4x48xf32>, %b: tensor<48xf32>) -> tensor<2x4x48xf32> {
+  %e = tensor.empty() : tensor<2x4x48xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a, %b : tensor<2x4x48xf32>, tensor<48xf32>) outs(%e : tensor<2x4x48xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4x48xf32>
+  return %0 : tensor<2x4x48xf32>
+}
+
+// -----
+
+// A prime innermost size that exceeds the vector width has no divisor but
+// 1 below it; one that does not is taken whole.
+// CHECK-LABEL: func.func @elementwise_prime
+// CHECK:         dlc.tile_sizes = array<i64: 1, 1>
+// CHECK:         dlc.tile_sizes = array<i64: 1, 13>
+func.func @elementwise_prime(%a: tensor<7x17xf32>, %b: tensor<7x13xf32>) -> (tensor<7x17xf32>, tensor<7x13xf32>) {
+  %e0 = tensor.empty() : tensor<7x17xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<7x17xf32>) outs(%e0 : tensor<7x17xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<7x17xf32>
+  %e1 = tensor.empty() : tensor<7x13xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%b : tensor<7x13xf32>) outs(%e1 : tensor<7x13xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<7x13xf32>
+  return %0, %1 : tensor<7x17xf32>, tensor<7x13xf32>
+}
+
+// -----
+
+// Reductions: long reduction loops (> 4 vectors) are tiled by a vector,
+// short ones are left whole (0).
+// CHECK-LABEL: func.func @reductions
+// CHECK:         linalg.generic
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 4, 16>
+// CHECK:         linalg.generic
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 4, 0>
+func.func @reductions(%a: tensor<4x128xf32>, %b: tensor<4x48xf32>, %c: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<4x128xf32>) outs(%c : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %o, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%b : tensor<4x48xf32>) outs(%c : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %o, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Pooling windows: the window (reduction) loops stay whole.
+// CHECK-LABEL: func.func @pool
+// CHECK:         linalg.generic
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 1, 1, 2, 0, 0>
+func.func @pool(%x: tensor<1x2x6x6xf32>, %w: tensor<3x3xf32>, %o: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : tensor<1x2x6x6xf32>, tensor<3x3xf32>) outs(%o : tensor<1x2x2x2xf32>) {
+  ^bb0(%in: f32, %win: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x2x2xf32>
+  return %0 : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// Named non-contraction ops (here a transpose) are tiled like elementwise
+// ops over their loops (the output's dims).
+// CHECK-LABEL: func.func @transpose
+// CHECK:         linalg.transpose {{.+}} {dlc.tile_sizes = array<i64: 1, 8>}
+func.func @transpose(%a: tensor<8x24xf32>, %c: tensor<24x8xf32>) -> tensor<24x8xf32> {
+  %0 = linalg.transpose ins(%a : tensor<8x24xf32>) outs(%c : tensor<24x8xf32>) permutation = [1, 0]
+  return %0 : tensor<24x8xf32>
+}
+
+// -----
+
+// Ops outside linalg, and fills, are left alone.
+// CHECK-LABEL: func.func @fill_only
+// CHECK-NOT:     dlc.tile_sizes
+// CHECK:         return
+func.func @fill_only(%o: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %cst = arith.constant 1.0 : f32
+  %0 = linalg.fill ins(%cst : f32) outs(%o : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}

@@ -1,0 +1,124 @@
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-tile-and-fuse --mlir-print-local-scope | FileCheck %s
+
+// The parallel loops (m by 8, n by 32) are tiled first, the zero fill is
+// fused into that tile, and the k loop is tiled inside it by 1: each
+// innermost matmul is an 8x1 * 1x32 outer product. No dlc.tile_sizes remain.
+// CHECK-LABEL: func.func @matmul_fill
+// CHECK-SAME:    (%[[A:.+]]: tensor<64x64xf32>, %[[B:.+]]: tensor<64x64xf32>)
+// CHECK-DAG:     %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[EMPTY:.+]] = tensor.empty() : tensor<64x64xf32>
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
+// CHECK-NOT:     linalg.fill
+// CHECK:         %[[R:.+]] = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %[[C8]] iter_args(%{{.+}} = %[[EMPTY]]) -> (tensor<64x64xf32>)
+// CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %[[C32]] iter_args(%[[OUT:.+]] = %{{.+}}) -> (tensor<64x64xf32>)
+// CHECK-DAG:         %[[AS:.+]] = tensor.extract_slice %[[A]][%[[I]], 0] [8, 64] [1, 1]
+// CHECK-DAG:         %[[BS:.+]] = tensor.extract_slice %[[B]][0, %[[J]]] [64, 32] [1, 1]
+// CHECK-DAG:         %[[OS:.+]] = tensor.extract_slice %[[OUT]][%[[I]], %[[J]]] [8, 32] [1, 1]
+// CHECK:             %[[FILL:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[OS]] : tensor<8x32xf32>) -> tensor<8x32xf32>
+// CHECK:             %[[C1:.+]] = arith.constant 1 : index
+// CHECK:             %[[K:.+]] = scf.for %[[KK:.+]] = %{{.+}} to %{{.+}} step %[[C1]] iter_args(%[[ACC:.+]] = %[[FILL]]) -> (tensor<8x32xf32>)
+// CHECK-DAG:           %[[AK:.+]] = tensor.extract_slice %[[AS]][0, %[[KK]]] [8, 1] [1, 1]
+// CHECK-DAG:           %[[BK:.+]] = tensor.extract_slice %[[BS]][%[[KK]], 0] [1, 32] [1, 1]
+// CHECK:               linalg.matmul ins(%[[AK]], %[[BK]] : tensor<8x1xf32>, tensor<1x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
+// CHECK:               scf.yield
+// CHECK:             tensor.insert_slice %[[K]] into %[[OUT]][%[[I]], %[[J]]] [8, 32] [1, 1]
+// CHECK:         return %[[R]]
+// CHECK-NOT:     dlc.tile_sizes
+func.func @matmul_fill(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %0 = linalg.matmul {dlc.tile_sizes = array<i64: 8, 32, 1>} ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// A contraction is not fused into an elementwise consumer: each is tiled
+// by its own sizes in its own loop nest.
+// CHECK-LABEL: func.func @matmul_then_elementwise
+// CHECK:         %[[MM:.+]] = scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<8x1xf32>, tensor<1x32xf32>)
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             tensor.extract_slice %[[MM]][%{{.+}}, %{{.+}}] [1, 16] [1, 1]
+// CHECK:             linalg.generic
+// CHECK-SAME:          ins(%{{.+}} : tensor<1x16xf32>)
+// CHECK:               math.tanh
+// CHECK-NOT:     dlc.tile_sizes
+func.func @matmul_then_elementwise(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %c: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %0 = linalg.matmul {dlc.tile_sizes = array<i64: 8, 32, 1>} ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %e = tensor.empty() : tensor<16x32xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) attrs = {dlc.tile_sizes = array<i64: 1, 16>} {
+  ^bb0(%x: f32, %o: f32):
+    %t = math.tanh %x : f32
+    linalg.yield %t : f32
+  } -> tensor<16x32xf32>
+  return %1 : tensor<16x32xf32>
+}
+
+// -----
+
+// A reduction tile size tiles the reduction loop inside the parallel tile,
+// carrying the (fused) fill as the accumulator.
+// CHECK-LABEL: func.func @reduction
+// CHECK:         scf.for {{.+}} -> (tensor<4xf32>)
+// CHECK:           %[[FILL:.+]] = linalg.fill {{.+}} -> tensor<4xf32>
+// CHECK:           %[[C16:.+]] = arith.constant 16 : index
+// CHECK:           scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %[[C16]] iter_args(%{{.+}} = %[[FILL]]) -> (tensor<4xf32>)
+// CHECK:             tensor.extract_slice %{{.+}}[0, %[[K]]] [4, 16] [1, 1] : tensor<4x128xf32> to tensor<4x16xf32>
+// CHECK:             linalg.generic
+// CHECK-SAME:          iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:          ins(%{{.+}} : tensor<4x16xf32>) outs(%{{.+}} : tensor<4xf32>)
+func.func @reduction(%a: tensor<4x128xf32>) -> tensor<4xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<4x128xf32>) outs(%f : tensor<4xf32>) attrs = {dlc.tile_sizes = array<i64: 4, 16>} {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %o, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A convolution fuses its bias-broadcast accumulator (elementwise) but not
+// the tensor.pad of its input; kh and c are tiled by 1 inside, kw is not.
+// CHECK-LABEL: func.func @conv_bias
+// CHECK:         %[[PAD:.+]] = tensor.pad
+// CHECK-NOT:     linalg.generic
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               scf.for
+// CHECK:                 tensor.extract_slice %[[PAD]]
+// CHECK:                 %[[BIAS:.+]] = linalg.generic
+// CHECK-SAME:              ins(%{{.+}} : tensor<8xf32>) outs(%{{.+}} : tensor<1x8x1x8xf32>)
+// CHECK:                 scf.for {{.+}} iter_args(%{{.+}} = %[[BIAS]]) -> (tensor<1x8x1x8xf32>)
+// CHECK:                   scf.for
+// CHECK:                     linalg.conv_2d_nchw_fchw
+// CHECK-SAME:                  ins(%{{.+}}, %{{.+}} : tensor<1x1x1x10xf32>, tensor<8x1x1x3xf32>) outs(%{{.+}} : tensor<1x8x1x8xf32>)
+// CHECK-NOT:     dlc.tile_sizes
+func.func @conv_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<16x3x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x8x8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %cst : f32
+  } : tensor<1x3x8x8xf32> to tensor<1x3x10x10xf32>
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<16xf32>) outs(%e : tensor<1x16x8x8xf32>) attrs = {dlc.tile_sizes = array<i64: 1, 1, 1, 8>} {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x16x8x8xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, dlc.tile_sizes = array<i64: 1, 8, 1, 8, 1, 1, 0>}
+       ins(%p, %w : tensor<1x3x10x10xf32>, tensor<16x3x3x3xf32>) outs(%init : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %0 : tensor<1x16x8x8xf32>
+}

@@ -1,0 +1,73 @@
+// The tensor-level part of the CPU pipeline (codegen/cpu/Pipeline.cpp): dlc
+// ops lowered to linalg, tiled, fused and vectorized, with the accumulators
+// hoisted out of the reduction loops into vector registers.
+// RUN: dlc-opt %s -split-input-file --mlir-print-local-scope \
+// RUN:   --pass-pipeline='builtin.module(dlc-lower-to-linalg,canonicalize,cse,func.func(linalg-fuse-elementwise-ops),canonicalize,cse,func.func(dlc-cpu-select-tiling{vector-width=16},dlc-cpu-tile-and-fuse,canonicalize,cse,dlc-cpu-vectorize,canonicalize,cse,loop-invariant-subset-hoisting))' \
+// RUN:   | FileCheck %s
+
+// 64x64x64 matmul: 8x32 register tiles; the k loop carries the 8x32
+// accumulator as a vector and contracts one k at a time.
+// CHECK-LABEL: func.func @matmul
+// CHECK-DAG:     %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// CHECK-NOT:     linalg.
+// CHECK:         scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %[[C8]]
+// CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %[[C32]]
+// CHECK:             vector.transfer_write %[[ZERO]]
+// CHECK:             %[[K:.+]]:2 = scf.for %[[KK:.+]] = %{{.+}} to %{{.+}} step %[[C1]] iter_args(%{{.+}} = %{{.+}}, %[[ACC:.+]] = %{{.+}}) -> (tensor<8x32xf32>, vector<8x32xf32>)
+// CHECK-DAG:           %[[A:.+]] = vector.transfer_read %{{.+}}[%[[I]], %[[KK]]]
+// CHECK-DAG:           %[[B:.+]] = vector.transfer_read %{{.+}}[%[[KK]], %[[J]]]
+// CHECK:               %[[R:.+]] = vector.contract {{.+}} %[[A]], %[[B]], %[[ACC]] : {{.+}} into vector<8x32xf32>
+// CHECK:               scf.yield %{{.+}}, %[[R]] : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:             vector.transfer_write %[[K]]#1
+// CHECK:             tensor.insert_slice
+// CHECK-NOT:     linalg.
+// CHECK:         return
+func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = dlc.matmul %a, %b : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// Gemm with transB (the classifier layer): the transposed contraction is
+// vectorized the same way, k one at a time into a 1x10 accumulator.
+// CHECK-LABEL: func.func @gemm_bias
+// CHECK:         scf.for %[[KK:[^ ]+]] = {{.+}} -> (tensor<1x10xf32>, vector<1x10xf32>)
+// CHECK-DAG:       %[[A:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %[[KK]]], {{.+}} : tensor<1x64xf32>
+// CHECK-DAG:       %[[B:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %[[KK]]], {{.+}} : tensor<10x64xf32>
+// CHECK:           vector.contract {{.+}} %[[A]], %[[B]], %{{.+}} : {{.+}} into vector<1x10xf32>
+// CHECK:         return
+func.func @gemm_bias(%x: tensor<1x64xf32>, %w: tensor<10x64xf32>, %b: tensor<10xf32>) -> tensor<1x10xf32> {
+  %0 = dlc.gemm %x, %w, %b {transB = true} : (tensor<1x64xf32>, tensor<10x64xf32>, tensor<10xf32>) -> tensor<1x10xf32>
+  return %0 : tensor<1x10xf32>
+}
+
+// -----
+
+// 3x3 conv, 16 filters, 32x32 output: tiles of one output row of 8 filters
+// x 16 columns; inside the (c, kh) loops, which carry the accumulator as a
+// vector, one vector.contract per kw tap. The bias initializes the tile.
+// CHECK-LABEL: func.func @conv3x3
+// CHECK-SAME:    (%[[X:.+]]: tensor<1x3x34x34xf32>, %[[W:.+]]: tensor<16x3x3x3xf32>, %[[B:.+]]: tensor<16xf32>)
+// CHECK-NOT:     linalg.
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               vector.transfer_read %[[B]]
+// CHECK:               scf.for %[[C:[^ ]+]] = {{.+}} -> (tensor<1x8x1x16xf32>, vector<1x8x16xf32>)
+// CHECK:                 scf.for %[[KH:[^ ]+]] = {{.+}} -> (tensor<1x8x1x16xf32>, vector<1x8x16xf32>)
+// CHECK:                   vector.transfer_read %[[X]][%{{.+}}, %[[C]], %{{.+}}, %{{.+}}]
+// CHECK:                   vector.transfer_read %[[W]][%{{.+}}, %[[C]], %[[KH]], %{{.+}}]
+// CHECK-COUNT-3:           vector.contract
+// CHECK-NOT:               vector.contract
+// CHECK:                   scf.yield
+// CHECK-NOT:     linalg.
+// CHECK:         return
+func.func @conv3x3(%x: tensor<1x3x34x34xf32>, %w: tensor<16x3x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x32x32xf32> {
+  %0 = dlc.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 1 : i64}
+       : (tensor<1x3x34x34xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<1x16x32x32xf32>
+  return %0 : tensor<1x16x32x32xf32>
+}

@@ -1,0 +1,142 @@
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-vectorize --mlir-print-local-scope | FileCheck %s
+
+// A matmul tile (8x1 * 1x32, inside the k loop) becomes transfer reads of
+// both operands and the accumulator and one vector.contract over the tile.
+// CHECK-LABEL: func.func @matmul_tile
+// CHECK-SAME:    (%[[A:.+]]: tensor<8x64xf32>, %[[B:.+]]: tensor<64x32xf32>, %[[INIT:.+]]: tensor<8x32xf32>)
+// CHECK:         scf.for %[[K:.+]] = {{.+}} iter_args(%[[ACC:.+]] = %[[INIT]]) -> (tensor<8x32xf32>)
+// CHECK-DAG:       %[[VA:.+]] = vector.transfer_read %[[A]][%{{.+}}, %[[K]]], %{{.+}} {{.+}} : tensor<8x64xf32>, vector<8x32x1xf32>
+// CHECK-DAG:       %[[VB:.+]] = vector.transfer_read %[[B]][%[[K]], %{{.+}}], %{{.+}} {{.+}} : tensor<64x32xf32>, vector<8x32x1xf32>
+// CHECK-DAG:       %[[VC:.+]] = vector.transfer_read %[[ACC]][%{{.+}}, %{{.+}}], %{{.+}} {{.+}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:           %[[R:.+]] = vector.contract
+// CHECK-SAME:        iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>
+// CHECK-SAME:        %[[VA]], %[[VB]], %[[VC]] : vector<8x32x1xf32>, vector<8x32x1xf32> into vector<8x32xf32>
+// CHECK:           %[[W:.+]] = vector.transfer_write %[[R]], %[[ACC]][%{{.+}}, %{{.+}}] {{.+}} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK:           scf.yield %[[W]]
+// CHECK-NOT:     linalg.matmul
+func.func @matmul_tile(%a: tensor<8x64xf32>, %b: tensor<64x32xf32>, %init: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %r = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (tensor<8x32xf32>) {
+    %as = tensor.extract_slice %a[0, %k] [8, 1] [1, 1] : tensor<8x64xf32> to tensor<8x1xf32>
+    %bs = tensor.extract_slice %b[%k, 0] [1, 32] [1, 1] : tensor<64x32xf32> to tensor<1x32xf32>
+    %m = linalg.matmul ins(%as, %bs : tensor<8x1xf32>, tensor<1x32xf32>) outs(%acc : tensor<8x32xf32>) -> tensor<8x32xf32>
+    scf.yield %m : tensor<8x32xf32>
+  }
+  return %r : tensor<8x32xf32>
+}
+
+// -----
+
+// Only ops inside tile loops are vectorized: an untiled op stays as is.
+// CHECK-LABEL: func.func @untiled
+// CHECK:         linalg.matmul
+// CHECK-NOT:     vector.
+func.func @untiled(%a: tensor<8x4xf32>, %b: tensor<4x32xf32>, %init: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %m = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x32xf32>) outs(%init : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %m : tensor<8x32xf32>
+}
+
+// -----
+
+// A conv_2d tile with a size-1 kh window (as dlc-cpu-tile-and-fuse leaves
+// it) decomposes into a 1-D convolution, which vectorizes: one
+// vector.contract per kw tap (3), on the output row of 8 filters x 8 columns.
+// CHECK-LABEL: func.func @conv_tile
+// CHECK-NOT:     linalg.conv
+// CHECK:         scf.for %[[C:[^ ]+]] =
+// CHECK:           scf.for %[[KH:[^ ]+]] =
+// CHECK:             vector.transfer_read %{{.+}}[%{{.+}}, %[[C]], %[[KH]], %{{.+}}], {{.+}} : tensor<1x3x3x10xf32>, vector<1x1x10xf32>
+// CHECK:             vector.transfer_read %{{.+}}[%{{.+}}, %[[C]], %[[KH]], %{{.+}}], {{.+}} : tensor<8x3x3x3xf32>, vector<8x1x3xf32>
+// CHECK:             vector.transfer_read {{.+}} : tensor<1x8x1x8xf32>, vector<1x8x8xf32>
+// CHECK-COUNT-3:     vector.contract {{.+}} : vector<1x8x1xf32>, vector<1x8xf32> into vector<1x8x8xf32>
+// CHECK:             vector.transfer_write {{.+}} : vector<1x8x8xf32>, tensor<1x8x1x8xf32>
+// CHECK-NOT:     linalg.conv
+// CHECK:         return
+func.func @conv_tile(%x: tensor<1x3x3x10xf32>, %w: tensor<8x3x3x3xf32>, %init: tensor<1x8x1x8xf32>) -> tensor<1x8x1x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %c = %c0 to %c3 step %c1 iter_args(%acc = %init) -> (tensor<1x8x1x8xf32>) {
+    %r2 = scf.for %kh = %c0 to %c3 step %c1 iter_args(%acc2 = %acc) -> (tensor<1x8x1x8xf32>) {
+      %xs = tensor.extract_slice %x[0, %c, %kh, 0] [1, 1, 1, 10] [1, 1, 1, 1] : tensor<1x3x3x10xf32> to tensor<1x1x1x10xf32>
+      %ws = tensor.extract_slice %w[0, %c, %kh, 0] [8, 1, 1, 3] [1, 1, 1, 1] : tensor<8x3x3x3xf32> to tensor<8x1x1x3xf32>
+      %o = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+           ins(%xs, %ws : tensor<1x1x1x10xf32>, tensor<8x1x1x3xf32>) outs(%acc2 : tensor<1x8x1x8xf32>) -> tensor<1x8x1x8xf32>
+      scf.yield %o : tensor<1x8x1x8xf32>
+    }
+    scf.yield %r2 : tensor<1x8x1x8xf32>
+  }
+  return %r : tensor<1x8x1x8xf32>
+}
+
+// -----
+
+// An elementwise tile becomes vector<1x16> arithmetic; a broadcast operand
+// is read with a broadcasting permutation map; tanh and exp are expanded
+// into polynomial approximations (math.fma chains), not libm calls.
+// CHECK-LABEL: func.func @elementwise_tile
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             %[[X:.+]] = vector.transfer_read {{.+}} : tensor<4x32xf32>, vector<1x16xf32>
+// CHECK:             %[[Y:.+]] = vector.transfer_read {{.+}} permutation_map = affine_map<(d0) -> (0, d0)>} : tensor<32xf32>, vector<1x16xf32>
+// CHECK:             arith.addf %[[X]], %[[Y]] : vector<1x16xf32>
+// CHECK:             math.fma {{.+}} : vector<1x16xf32>
+// CHECK:             vector.transfer_write {{.+}} : vector<1x16xf32>, tensor<4x32xf32>
+// CHECK-NOT:     math.tanh
+// CHECK-NOT:     math.exp
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @elementwise_tile(%a: tensor<4x32xf32>, %b: tensor<32xf32>) -> tensor<4x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %e = tensor.empty() : tensor<4x32xf32>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%o = %e) -> (tensor<4x32xf32>) {
+    %r2 = scf.for %j = %c0 to %c32 step %c16 iter_args(%o2 = %o) -> (tensor<4x32xf32>) {
+      %as = tensor.extract_slice %a[%i, %j] [1, 16] [1, 1] : tensor<4x32xf32> to tensor<1x16xf32>
+      %bs = tensor.extract_slice %b[%j] [16] [1] : tensor<32xf32> to tensor<16xf32>
+      %os = tensor.extract_slice %o2[%i, %j] [1, 16] [1, 1] : tensor<4x32xf32> to tensor<1x16xf32>
+      %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+          ins(%as, %bs : tensor<1x16xf32>, tensor<16xf32>) outs(%os : tensor<1x16xf32>) {
+      ^bb0(%x: f32, %y: f32, %z: f32):
+        %s = arith.addf %x, %y : f32
+        %t = math.tanh %s : f32
+        %u = math.exp %t : f32
+        linalg.yield %u : f32
+      } -> tensor<1x16xf32>
+      %ins = tensor.insert_slice %g into %o2[%i, %j] [1, 16] [1, 1] : tensor<1x16xf32> into tensor<4x32xf32>
+      scf.yield %ins : tensor<4x32xf32>
+    }
+    scf.yield %r2 : tensor<4x32xf32>
+  }
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// A reduction tile becomes a vector.multi_reduction into the accumulator.
+// CHECK-LABEL: func.func @reduction_tile
+// CHECK:         scf.for
+// CHECK:           %[[V:.+]] = vector.transfer_read {{.+}} : tensor<4x128xf32>, vector<4x16xf32>
+// CHECK:           %[[ACC:.+]] = vector.transfer_read {{.+}} : tensor<4xf32>, vector<4xf32>
+// CHECK:           vector.multi_reduction <add>, %[[V]], %[[ACC]] [1] : vector<4x16xf32> to vector<4xf32>
+func.func @reduction_tile(%a: tensor<4x128xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
+  %r = scf.for %k = %c0 to %c128 step %c16 iter_args(%acc = %init) -> (tensor<4xf32>) {
+    %as = tensor.extract_slice %a[0, %k] [4, 16] [1, 1] : tensor<4x128xf32> to tensor<4x16xf32>
+    %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+        ins(%as : tensor<4x16xf32>) outs(%acc : tensor<4xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %s = arith.addf %o, %x : f32
+      linalg.yield %s : f32
+    } -> tensor<4xf32>
+    scf.yield %g : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
