@@ -139,6 +139,16 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
         return importConstant(*owned, loc);
       }
   }
+  // Errors from the ops' own shape inference name the op but not the
+  // opset: add it.
+  std::string context =
+      node.op_type() + " node, opset " + std::to_string(opset);
+  ScopedDiagnosticHandler addOpset(&ctx, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error &&
+        diag.getLocation() == loc && !StringRef(diag.str()).contains("(opset"))
+      diag << " (" << context << ")";
+    return failure(); // not handled: pass it on
+  });
   dlc::NodeContext nc(builder, loc, node, opset, operands, constOperands);
   FailureOr<SmallVector<Value>> results =
       dlc::lookupNodeImporter(node.op_type())(nc);

@@ -132,6 +132,9 @@ bool dlc::loadModel(const std::string &path, onnx::ModelProto &model,
       auto status = onnx::OnnxParser::Parse(model, data.c_str());
       if (!status.IsOK()) {
         error = "not valid ONNX text: " + status.ErrorMessage();
+        for (char &c : error)
+          if (c == '\n')
+            c = ' ';
         return false;
       }
     } else if (data.empty()) {

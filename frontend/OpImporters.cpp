@@ -117,6 +117,16 @@ std::optional<SmallVector<int64_t>> NodeContext::constantInts(size_t i) const {
 }
 
 std::optional<double> NodeContext::constantScalar(size_t i) const {
+  if (const onnx::TensorProto *proto = constantOperand(i)) {
+    std::string error;
+    if (auto attr = dyn_cast_or_null<DenseElementsAttr>(
+            convertTensor(builder.getContext(), *proto, error));
+        attr && attr.getNumElements() == 1) {
+      if (isa<FloatType>(attr.getElementType()))
+        return (*attr.getValues<APFloat>().begin()).convertToDouble();
+      return (double)(*attr.getValues<APInt>().begin()).getSExtValue();
+    }
+  }
   DenseElementsAttr attr;
   Value v = operand(i);
   if (!v || !matchPattern(v, m_Constant(&attr)) || attr.getNumElements() != 1)

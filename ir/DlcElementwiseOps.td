@@ -45,7 +45,7 @@ class Dlc_NumericUnaryOp<string mnemonic, string onnxName>
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 def Dlc_AbsOp : Dlc_NumericUnaryOp<"abs", "Abs">;
-def Dlc_NegOp : Dlc_NumericUnaryOp<"neg", "Neg">;
+def Dlc_NegOp : Dlc_NumericUnaryOp<"neg", "Neg"> { let hasFolder = 1; }
 def Dlc_SignOp : Dlc_NumericUnaryOp<"sign", "Sign">;
 def Dlc_NotOp : Dlc_NumericUnaryOp<"not", "Not">;
 

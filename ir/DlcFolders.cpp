@@ -123,3 +123,15 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
     values.push_back(all[getStarts()[0] + i * getSteps()[0]]);
   return DenseElementsAttr::get(type, values);
 }
+
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  auto input = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput());
+  if (!input || input.getNumElements() > kMaxFoldElements)
+    return {};
+  if (isa<FloatType>(input.getElementType()))
+    return input.mapValues(input.getElementType(), [](const APFloat &v) {
+      return (-v).bitcastToAPInt();
+    });
+  return input.mapValues(input.getElementType(),
+                         [](const APInt &v) { return -v; });
+}

@@ -226,20 +226,29 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   if (failed(checkWindowAttrs(loc, "Conv", spatial, adaptor.getStrides(),
                               adaptor.getPads(), adaptor.getDilations())))
     return failure();
-  int64_t c = xt.getDimSize(1), f = wt.getDimSize(0);
-  if (group < 1 || (c != kDyn && c != wt.getDimSize(1) * group) ||
-      f % group != 0)
+  int64_t c = xt.getDimSize(1), f = wt.getDimSize(0), cg = wt.getDimSize(1);
+  if (group < 1)
+    return emitOptionalError(loc, "Conv: group must be >= 1, got ", group);
+  if (f != kDyn && f % group != 0)
+    return emitOptionalError(loc, "Conv: ", f,
+                             " output channels do not divide into ", group,
+                             " groups");
+  if (c != kDyn && cg != kDyn && c != cg * group)
     return emitOptionalError(loc, "Conv: input has ", c,
                              " channels but weight ", shapeStr(wt.getShape()),
-                             " with group ", group, " expects ",
-                             wt.getDimSize(1) * group);
+                             " with group ", group, " expects ", cg * group);
   if (Value bias = adaptor.getBias()) {
     auto bt = cast<RankedTensorType>(bias.getType());
-    if (bt.getRank() != 1 || bt.getDimSize(0) != f)
+    if (bt.getRank() != 1 ||
+        (bt.getDimSize(0) != f && bt.getDimSize(0) != kDyn && f != kDyn))
       return emitOptionalError(loc, "Conv: bias must have shape [", f, "]");
   }
   SmallVector<int64_t> shape{xt.getDimSize(0), f};
   for (int64_t i = 0; i < spatial; ++i) {
+    if (wt.isDynamicDim(2 + i)) {
+      shape.push_back(kDyn);
+      continue;
+    }
     int64_t out = windowOut(xt.getDimSize(2 + i), wt.getDimSize(2 + i),
                             adaptor.getStrides()[i], adaptor.getDilations()[i],
                             adaptor.getPads()[i],
@@ -329,8 +338,9 @@ LogicalResult BatchNormOp::verify() {
 }
 
 LogicalResult SoftmaxOp::verify() {
-  if (getAxis() < 0 || getAxis() >= getInput().getType().getRank())
-    return emitOpError("axis ") << getAxis() << " out of range for rank "
+  int64_t axis = static_cast<int64_t>(getAxis());
+  if (axis < 0 || axis >= getInput().getType().getRank())
+    return emitOpError("axis ") << axis << " out of range for rank "
                                 << getInput().getType().getRank();
   return success();
 }

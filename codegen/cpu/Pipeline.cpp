@@ -26,7 +26,7 @@ static const char *kToLLVM =
     "canonicalize,cse,dlc-memory-plan,"
     "func.func(dlc-copy-to-linalg,convert-linalg-to-loops,dlc-cpu-lower-vectors,convert-vector-to-scf{{full-unroll=1},"
     "lower-affine,convert-scf-to-cf),"
-    "expand-strided-metadata,lower-affine,convert-math-to-llvm,"
+    "expand-strided-metadata,lower-affine,convert-math-to-funcs,convert-math-to-llvm,"
     "convert-math-to-libm,finalize-memref-to-llvm,"
     "convert-vector-to-llvm{{vector-contract-lowering=outerproduct "
     "vector-transpose-lowering=shuffle1d},"

@@ -49,10 +49,11 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           sizes[d] = 1;
       } else if (isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&
                  isa<linalg::Conv2DNchwFchwOp>(op)) {
-        // (n, f, oh, ow, c, kh, kw): one output row of a few filters per
-        // tile, kh = 1 so the tile decomposes into a 1-D convolution.
-        sizes = {1, divisorAtMost(ranges[1], 8), 1,
-                 divisorAtMost(ranges[3], vectorWidth), 1, 1, 0};
+        // (n, f, oh, ow, c, kh, kw): a vector of filters by a few output
+        // columns per tile, kh = 1 so the tile decomposes into a 1-D
+        // convolution (vectorized along the filters).
+        sizes = {1, divisorAtMost(ranges[1], vectorWidth), 1,
+                 divisorAtMost(ranges[3], 8), 1, 1, 0};
       } else {
         // Elementwise, pooling and reductions: one vector along the
         // innermost parallel loop; other parallel loops one at a time.

@@ -71,8 +71,10 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
     for (OpResult res : op->getResults())
       if (Value repl = fused->replacements.lookup(res))
         rewriter.replaceAllUsesWith(res, repl);
-    for (Operation *tiled : fused->tiledAndFusedOps)
+    for (Operation *tiled : fused->tiledAndFusedOps) {
       clearConfig(tiled);
+      tiled->setAttr("dlc.vectorize", UnitAttr::get(ctx));
+    }
     clearConfig(op);
     if (op->use_empty())
       rewriter.eraseOp(op);

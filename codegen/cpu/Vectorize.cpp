@@ -36,7 +36,17 @@ struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
     // construction). An op the vectorizer declines stays scalar.
     SmallVector<linalg::LinalgOp> candidates;
     func.walk([&](linalg::LinalgOp op) {
-      if (op->getParentOfType<scf::ForOp>() &&
+      // Vectors of i1 are bit-packed in memory while i1 tensors are stored
+      // one byte per element: keep boolean ops scalar.
+      auto isBool = [](Type t) {
+        return getElementTypeOrSelf(t).isInteger(1);
+      };
+      if (llvm::any_of(op->getOperandTypes(), isBool) ||
+          llvm::any_of(op->getResultTypes(), isBool))
+        return;
+      bool tiled = op->hasAttr("dlc.vectorize") ||
+                   op->getParentOfType<scf::ForOp>();
+      if (tiled &&
           llvm::all_of(op.getStaticLoopRanges(),
                        [](int64_t s) { return !ShapedType::isDynamic(s); }))
         candidates.push_back(op);
@@ -44,8 +54,13 @@ struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
     IRRewriter rewriter(ctx);
     for (linalg::LinalgOp op : candidates) {
       rewriter.setInsertionPoint(op);
-      FailureOr<linalg::VectorizationResult> result =
-          linalg::vectorize(rewriter, op);
+      // Contractions become vector.contract with their own indexing maps
+      // (not broadcasts + reductions), which lower to outer products/FMAs.
+      FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+          rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+          /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+          /*assumeDynamicDimsMatchVecSizes=*/false,
+          /*createNamedContraction=*/true);
       if (succeeded(result))
         rewriter.replaceOp(op, result->replacements);
     }

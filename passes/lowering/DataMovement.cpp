@@ -74,24 +74,48 @@ struct ConcatLowering : OpRewritePattern<dlc::ConcatOp> {
   }
 };
 
-/// out[i] = in[starts + i * steps], per dimension (steps may be negative).
+/// out[i] = in[starts + i * steps], per dimension: a strided
+/// tensor.extract_slice over the covered range, then a reversal of the
+/// dimensions with negative steps.
 struct SliceLowering : OpRewritePattern<dlc::SliceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(dlc::SliceOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = op.getType();
     MLIRContext *ctx = rewriter.getContext();
+    Location loc = op.getLoc();
     int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> offsets, sizes, strides;
     SmallVector<AffineExpr> exprs;
-    for (int64_t d = 0; d < rank; ++d)
-      exprs.push_back(getAffineDimExpr(d, ctx) * op.getSteps()[d] +
-                      op.getStarts()[d]);
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+    bool reverse = false;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t n = type.getDimSize(d), start = op.getStarts()[d],
+              step = op.getSteps()[d];
+      int64_t first = step > 0 || n == 0 ? start : start + (n - 1) * step;
+      offsets.push_back(rewriter.getIndexAttr(first));
+      sizes.push_back(rewriter.getIndexAttr(n));
+      strides.push_back(rewriter.getIndexAttr(std::abs(step)));
+      AffineExpr dim = getAffineDimExpr(d, ctx);
+      if (step < 0 && n > 1) {
+        exprs.push_back(getAffineConstantExpr(n - 1, ctx) - dim);
+        reverse = true;
+      } else {
+        exprs.push_back(dim);
+      }
+    }
+    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, type,
+                                                 op.getInput(), offsets, sizes,
+                                                 strides);
+    if (!reverse) {
+      rewriter.replaceOp(op, slice);
+      return success();
+    }
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
                                          type.getElementType());
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     rewriter.replaceOp(
         op, linalg::GenericOp::create(
-                rewriter, op.getLoc(), type, op.getInput(), init,
+                rewriter, loc, type, slice, init,
                 ArrayRef<AffineMap>{AffineMap::get(rank, 0, exprs, ctx),
                                     rewriter.getMultiDimIdentityMap(rank)},
                 iters,

@@ -172,6 +172,9 @@ int runCompile(const Args &args, const char *argv0) {
     return usageError("unknown --emit value '" + emit + "'");
   dlc::CompileOptions opts;
   opts.name = args.get("--name").value_or("model");
+  if (!dlc::isValidModelName(opts.name))
+    return usageError("--name '" + opts.name +
+                      "' is not a C identifier (it prefixes every symbol)");
   opts.mcpu = args.get("--mcpu").value_or("");
   opts.mtriple = args.get("--mtriple").value_or("");
   opts.timePasses = args.has("--time-passes");
