@@ -74,6 +74,7 @@ NodeImportFn lookupNodeImporter(llvm::StringRef opType);
 /// Op families add their importers to the table.
 void addElementwiseImporters(NodeImporterTable &table);
 void addTensorImporters(NodeImporterTable &table);
+void addLossImporters(NodeImporterTable &table);
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the op importers

@@ -533,6 +533,7 @@ dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
     };
     addElementwiseImporters(t);
     addTensorImporters(t);
+    addLossImporters(t);
     return t;
   }();
   auto it = table.find(opType);

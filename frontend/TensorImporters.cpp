@@ -406,8 +406,6 @@ NodeResults importRange(NodeContext &nc) {
 NodeResults importDropout(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)))
     return failure();
-  if (nc.numUsedOutputs() > 1)
-    return nc.error() << "the mask output is not supported", failure();
   if (nc.operand(2)) {
     auto training = nc.constantInts(2);
     if (!training || (!training->empty() && (*training)[0]))
@@ -415,7 +413,62 @@ NodeResults importDropout(NodeContext &nc) {
   }
   if (nc.opset < 7 && nc.intAttr("is_test", 0) == 0)
     return nc.error() << "training mode is not supported", failure();
-  return SmallVector<Value>{nc.operand(0)};
+  // Inference: the identity, and a mask that keeps everything.
+  auto t = typeOf(nc.operand(0));
+  auto maskType = RankedTensorType::get(t.getShape(), nc.builder.getI1Type());
+  return SmallVector<Value>{
+      nc.operand(0),
+      ConstantOp::create(nc.builder, nc.loc,
+                         DenseElementsAttr::get(maskType, true))};
+}
+
+NodeResults importGatherElements(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)))
+    return failure();
+  auto t = typeOf(nc.operand(0)), idx = typeOf(nc.operand(1));
+  auto axis = normalizeAxis(nc, nc.intAttr("axis", 0), t.getRank());
+  if (failed(axis))
+    return failure();
+  if (idx.getRank() != t.getRank())
+    return nc.error() << "indices must have the input's rank", failure();
+  return buildTyped<GatherElementsOp>(
+      nc, RankedTensorType::get(idx.getShape(), t.getElementType()),
+      {nc.operand(0), nc.operand(1)},
+      {nc.builder.getNamedAttr("axis", nc.builder.getI64IntegerAttr(*axis))});
+}
+
+/// Trilu keeps the upper (or lower) triangle of the last two dims: a
+/// compile-time mask and a Where.
+NodeResults importTrilu(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  if (t.getRank() < 2 || !t.hasStaticShape())
+    return nc.error() << "input must have static shape and rank >= 2",
+           failure();
+  int64_t k = 0;
+  if (nc.operand(1)) {
+    auto kv = nc.constantInts(1);
+    if (!kv || kv->size() != 1)
+      return nc.error() << "k must be a constant scalar", failure();
+    k = (*kv)[0];
+  }
+  bool upper = nc.intAttr("upper", 1);
+  int64_t rows = t.getDimSize(t.getRank() - 2), cols = t.getDimSize(t.getRank() - 1);
+  SmallVector<bool> keep;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      keep.push_back(upper ? j - i >= k : j - i <= k);
+  OpBuilder &b = nc.builder;
+  Value mask = ConstantOp::create(
+      b, nc.loc,
+      DenseElementsAttr::get(RankedTensorType::get({rows, cols}, b.getI1Type()),
+                             keep));
+  Type et = t.getElementType();
+  TypedAttr zero = b.getZeroAttr(et);
+  Value zeros = ConstantOp::create(
+      b, nc.loc, DenseElementsAttr::get(RankedTensorType::get({}, et), zero));
+  return buildInferred<WhereOp>(nc, {mask, nc.operand(0), zeros});
 }
 
 /// Decomposed into reductions and elementwise ops; returns Y, Mean and
@@ -554,6 +607,8 @@ void dlc::addTensorImporters(NodeImporterTable &t) {
   t["ConstantOfShape"] = importConstantOfShape;
   t["Range"] = importRange;
   t["Dropout"] = importDropout;
+  t["GatherElements"] = importGatherElements;
+  t["Trilu"] = importTrilu;
   t["LayerNormalization"] = importLayerNormalization;
   t["Split"] = importSplit;
 }

@@ -246,3 +246,18 @@ LogicalResult PadOp::verify() {
                                                << " do not match the result";
   return success();
 }
+
+LogicalResult GatherElementsOp::verify() {
+  auto in = getInput().getType(), idx = getIndices().getType();
+  int64_t axis = static_cast<int64_t>(getAxis());
+  if (in.getRank() != idx.getRank() || axis < 0 || axis >= in.getRank())
+    return emitOpError("input and indices must have the same rank, with axis "
+                       "in range");
+  if (!isa<IntegerType>(idx.getElementType()))
+    return emitOpError("indices must be integers");
+  if (getResult().getType().getShape() != idx.getShape() ||
+      getResult().getType().getElementType() != in.getElementType())
+    return emitOpError("result must have the indices' shape and the input's "
+                       "element type");
+  return success();
+}

@@ -111,3 +111,21 @@ def Dlc_PadOp : Dlc_Op<"pad"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
 }
+
+def Dlc_GatherElementsOp : Dlc_Op<"gather_elements"> {
+  let summary = "gather elements along an axis (ONNX GatherElements)";
+  let description = [{
+    `out[i...] = input[i_0, ..., indices[i...], ..., i_n]` with the index
+    replacing dimension `axis`; negative indices count from the end. The
+    result has the indices' shape.
+
+    ```mlir
+    %y = dlc.gather_elements %x, %i {axis = 1 : i64} : tensor<3x4xf32>, tensor<3x2xi64> -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input, Dlc_Tensor:$indices, I64Attr:$axis);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat =
+      "$input `,` $indices attr-dict `:` type($input) `,` type($indices) `->` type($result)";
+  let hasVerifier = 1;
+}

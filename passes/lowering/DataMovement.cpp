@@ -175,6 +175,46 @@ struct GatherLowering : OpRewritePattern<dlc::GatherOp> {
   }
 };
 
+struct GatherElementsLowering : OpRewritePattern<dlc::GatherElementsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::GatherElementsOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = op.getType();
+    int64_t rank = type.getRank(), axis = op.getAxis();
+    int64_t n = op.getInput().getType().getDimSize(axis);
+    Value data = op.getInput();
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
+                                         type.getElementType());
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, op.getLoc(), type, op.getIndices(), init,
+                ArrayRef<AffineMap>{id, id}, iters,
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(),
+                                                         args[0]);
+                  Value zero = arith::ConstantIndexOp::create(b, l, 0);
+                  Value neg = arith::CmpIOp::create(
+                      b, l, arith::CmpIPredicate::slt, idx, zero);
+                  idx = arith::SelectOp::create(
+                      b, l, neg,
+                      arith::AddIOp::create(
+                          b, l, idx, arith::ConstantIndexOp::create(b, l, n)),
+                      idx);
+                  SmallVector<Value> coords;
+                  for (int64_t d = 0; d < rank; ++d)
+                    coords.push_back(d == axis ? idx
+                                               : Value(linalg::IndexOp::create(
+                                                     b, l, d)));
+                  linalg::YieldOp::create(
+                      b, l, Value(tensor::ExtractOp::create(b, l, data, coords)));
+                })
+                .getResult(0));
+    return success();
+  }
+};
+
 struct ExpandLowering : OpRewritePattern<dlc::ExpandOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(dlc::ExpandOp op,
@@ -249,6 +289,7 @@ struct PadLowering : OpRewritePattern<dlc::PadOp> {
 
 void dlc::populateDataMovementLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<ConstantLowering, ReshapeLowering, TransposeLowering,
-               ConcatLowering, SliceLowering, GatherLowering, ExpandLowering,
+               ConcatLowering, SliceLowering, GatherLowering, GatherElementsLowering,
+               ExpandLowering,
                TileLowering, PadLowering>(patterns.getContext());
 }

@@ -67,6 +67,15 @@ func.func @softmax_axis(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
+// Negative axes are normalized by the importer; the op takes none.
+func.func @softmax_negative_axis(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'dlc.softmax' op axis -1 out of range for rank 2}}
+  %0 = dlc.softmax %x {axis = -1 : i64} : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
 func.func @softmax_trailing_axis(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   // expected-error @+1 {{'dlc.softmax' op axis 5 out of range for rank 2}}
   %0 = dlc.softmax %x {axis = 5 : i64, trailing} : tensor<2x3xf32>

@@ -46,6 +46,29 @@ func.func @conv_group_channels(%x: tensor<1x4x8x8xf32>, %w: tensor<8x2x3x3xf32>)
 
 // -----
 
+// 6 filters cannot be split into 4 groups (checked before the channels).
+func.func @conv_group_filters(%x: tensor<1x4x8x8xf32>, %w: tensor<6x1x3x3xf32>) -> tensor<1x6x6x6xf32> {
+  // expected-error @+2 {{Conv: 6 output channels do not divide into 4 groups}}
+  // expected-error @+1 {{'dlc.conv' op failed to infer returned types}}
+  %0 = dlc.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>,
+                        dilations = array<i64: 1, 1>, group = 4 : i64}
+      : (tensor<1x4x8x8xf32>, tensor<6x1x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return %0 : tensor<1x6x6x6xf32>
+}
+
+// -----
+
+func.func @conv_group_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32> {
+  // expected-error @+2 {{Conv: group must be >= 1, got 0}}
+  // expected-error @+1 {{'dlc.conv' op failed to infer returned types}}
+  %0 = dlc.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>,
+                        dilations = array<i64: 1, 1>, group = 0 : i64}
+      : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %0 : tensor<1x8x6x6xf32>
+}
+
+// -----
+
 func.func @conv_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>, %b: tensor<3xf32>) -> tensor<1x8x6x6xf32> {
   // expected-error @+2 {{Conv: bias must have shape [8]}}
   // expected-error @+1 {{'dlc.conv' op failed to infer returned types}}

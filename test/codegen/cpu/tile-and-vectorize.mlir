@@ -33,12 +33,19 @@ func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64x
 // -----
 
 // Gemm with transB (the classifier layer): the transposed contraction is
-// vectorized the same way, k one at a time into a 1x10 accumulator.
+// vectorized the same way, k one at a time into a 1x10 accumulator. The
+// single 1x10 tile leaves no parallel loops: the bias add, marked
+// dlc.vectorize by tiling, is vectorized outside any loop.
 // CHECK-LABEL: func.func @gemm_bias
+// CHECK-NOT:     linalg.
 // CHECK:         scf.for %[[KK:[^ ]+]] = {{.+}} -> (tensor<1x10xf32>, vector<1x10xf32>)
 // CHECK-DAG:       %[[A:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %[[KK]]], {{.+}} : tensor<1x64xf32>
 // CHECK-DAG:       %[[B:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %[[KK]]], {{.+}} : tensor<10x64xf32>
 // CHECK:           vector.contract {{.+}} %[[A]], %[[B]], %{{.+}} : {{.+}} into vector<1x10xf32>
+// CHECK:         }
+// CHECK-NOT:     scf.for
+// CHECK:         arith.addf {{.+}} : vector<1x10xf32>
+// CHECK-NOT:     linalg.
 // CHECK:         return
 func.func @gemm_bias(%x: tensor<1x64xf32>, %w: tensor<10x64xf32>, %b: tensor<10xf32>) -> tensor<1x10xf32> {
   %0 = dlc.gemm %x, %w, %b {transB = true} : (tensor<1x64xf32>, tensor<10x64xf32>, tensor<10xf32>) -> tensor<1x10xf32>
@@ -47,23 +54,26 @@ func.func @gemm_bias(%x: tensor<1x64xf32>, %w: tensor<10x64xf32>, %b: tensor<10x
 
 // -----
 
-// 3x3 conv, 16 filters, 32x32 output: tiles of one output row of 8 filters
-// x 16 columns; inside the (c, kh) loops, which carry the accumulator as a
-// vector, one vector.contract per kw tap. The bias initializes the tile.
+// 3x3 conv, 16 filters, 32x32 output: tiles of one output row of 8 columns
+// x all 16 filters (one vector along the filters, so the n and f loops
+// vanish: only the oh and ow loops remain); inside the (c, kh) loops, which
+// carry the accumulator as a vector, one vector.contract per kw tap, each
+// an outer product of 8 columns by 16 filters. The bias initializes the
+// tile.
 // CHECK-LABEL: func.func @conv3x3
 // CHECK-SAME:    (%[[X:.+]]: tensor<1x3x34x34xf32>, %[[W:.+]]: tensor<16x3x3x3xf32>, %[[B:.+]]: tensor<16xf32>)
 // CHECK-NOT:     linalg.
-// CHECK:         scf.for
-// CHECK:           scf.for
-// CHECK:             scf.for
-// CHECK:               vector.transfer_read %[[B]]
-// CHECK:               scf.for %[[C:[^ ]+]] = {{.+}} -> (tensor<1x8x1x16xf32>, vector<1x8x16xf32>)
-// CHECK:                 scf.for %[[KH:[^ ]+]] = {{.+}} -> (tensor<1x8x1x16xf32>, vector<1x8x16xf32>)
-// CHECK:                   vector.transfer_read %[[X]][%{{.+}}, %[[C]], %{{.+}}, %{{.+}}]
-// CHECK:                   vector.transfer_read %[[W]][%{{.+}}, %[[C]], %[[KH]], %{{.+}}]
-// CHECK-COUNT-3:           vector.contract
-// CHECK-NOT:               vector.contract
-// CHECK:                   scf.yield
+// CHECK:         scf.for %[[OH:[^ ]+]] = %{{.+}} to %{{.+}} step %[[C1:[^ ]+]] iter_args
+// CHECK:           scf.for %[[OW:[^ ]+]] = %{{.+}} to %{{.+}} step %[[C8:[^ ]+]] iter_args
+// CHECK-NOT:         scf.for
+// CHECK:             vector.transfer_read %[[B]]{{.+}} : tensor<16xf32>, vector<1x16x1x8xf32>
+// CHECK:             scf.for %[[C:[^ ]+]] = {{.+}} -> (tensor<1x16x1x8xf32>, vector<1x16x8xf32>)
+// CHECK:               scf.for %[[KH:[^ ]+]] = {{.+}} -> (tensor<1x16x1x8xf32>, vector<1x16x8xf32>)
+// CHECK:                 vector.transfer_read %[[X]][%{{.+}}, %[[C]], %{{.+}}, %[[OW]]]{{.+}} : tensor<1x3x34x34xf32>, vector<1x1x10xf32>
+// CHECK:                 vector.transfer_read %[[W]][%{{.+}}, %[[C]], %[[KH]], %{{.+}}]{{.+}} : tensor<16x3x3x3xf32>, vector<16x1x3xf32>
+// CHECK-COUNT-3:         vector.contract {{.+}} : vector<1x8x1xf32>, vector<1x16xf32> into vector<1x8x16xf32>
+// CHECK-NOT:             vector.contract
+// CHECK:                 scf.yield
 // CHECK-NOT:     linalg.
 // CHECK:         return
 func.func @conv3x3(%x: tensor<1x3x34x34xf32>, %w: tensor<16x3x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x32x32xf32> {

@@ -1,18 +1,22 @@
 // RUN: dlc-opt %s -split-input-file --dlc-cpu-vectorize --mlir-print-local-scope | FileCheck %s
 
 // A matmul tile (8x1 * 1x32, inside the k loop) becomes transfer reads of
-// both operands and the accumulator and one vector.contract over the tile.
+// both operands and the accumulator and one vector.contract over the tile,
+// with the matmul's own indexing maps (a named contraction: the operands
+// are read as 8x1 and 1x32, not broadcast to 3-D).
 // CHECK-LABEL: func.func @matmul_tile
 // CHECK-SAME:    (%[[A:.+]]: tensor<8x64xf32>, %[[B:.+]]: tensor<64x32xf32>, %[[INIT:.+]]: tensor<8x32xf32>)
 // CHECK:         scf.for %[[K:.+]] = {{.+}} iter_args(%[[ACC:.+]] = %[[INIT]]) -> (tensor<8x32xf32>)
-// CHECK-DAG:       %[[VA:.+]] = vector.transfer_read %[[A]][%{{.+}}, %[[K]]], %{{.+}} {{.+}} : tensor<8x64xf32>, vector<8x32x1xf32>
-// CHECK-DAG:       %[[VB:.+]] = vector.transfer_read %[[B]][%[[K]], %{{.+}}], %{{.+}} {{.+}} : tensor<64x32xf32>, vector<8x32x1xf32>
+// CHECK-DAG:       %[[VA:.+]] = vector.transfer_read %[[A]][%{{.+}}, %[[K]]], %{{.+}} {{.+}} : tensor<8x64xf32>, vector<8x1xf32>
+// CHECK-DAG:       %[[VB:.+]] = vector.transfer_read %[[B]][%[[K]], %{{.+}}], %{{.+}} {{.+}} : tensor<64x32xf32>, vector<1x32xf32>
 // CHECK-DAG:       %[[VC:.+]] = vector.transfer_read %[[ACC]][%{{.+}}, %{{.+}}], %{{.+}} {{.+}} : tensor<8x32xf32>, vector<8x32xf32>
 // CHECK:           %[[R:.+]] = vector.contract
+// CHECK-SAME:        indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>]
 // CHECK-SAME:        iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>
-// CHECK-SAME:        %[[VA]], %[[VB]], %[[VC]] : vector<8x32x1xf32>, vector<8x32x1xf32> into vector<8x32xf32>
+// CHECK-SAME:        %[[VA]], %[[VB]], %[[VC]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // CHECK:           %[[W:.+]] = vector.transfer_write %[[R]], %[[ACC]][%{{.+}}, %{{.+}}] {{.+}} : vector<8x32xf32>, tensor<8x32xf32>
 // CHECK:           scf.yield %[[W]]
+// CHECK-NOT:     vector.broadcast
 // CHECK-NOT:     linalg.matmul
 func.func @matmul_tile(%a: tensor<8x64xf32>, %b: tensor<64x32xf32>, %init: tensor<8x32xf32>) -> tensor<8x32xf32> {
   %c0 = arith.constant 0 : index
@@ -29,13 +33,90 @@ func.func @matmul_tile(%a: tensor<8x64xf32>, %b: tensor<64x32xf32>, %init: tenso
 
 // -----
 
-// Only ops inside tile loops are vectorized: an untiled op stays as is.
+// Only ops inside tile loops or marked dlc.vectorize are vectorized: an
+// unmarked op outside loops stays as is.
 // CHECK-LABEL: func.func @untiled
 // CHECK:         linalg.matmul
 // CHECK-NOT:     vector.
 func.func @untiled(%a: tensor<8x4xf32>, %b: tensor<4x32xf32>, %init: tensor<8x32xf32>) -> tensor<8x32xf32> {
   %m = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x32xf32>) outs(%init : tensor<8x32xf32>) -> tensor<8x32xf32>
   return %m : tensor<8x32xf32>
+}
+
+// -----
+
+// An op that dlc-cpu-tile-and-fuse marked dlc.vectorize is vectorized even
+// outside any loop (a tile that covers the whole op leaves no loop).
+// CHECK-LABEL: func.func @marked_outside_loop
+// CHECK-NOT:     scf.for
+// CHECK-DAG:     %[[VA:.+]] = vector.transfer_read {{.+}} : tensor<8x4xf32>, vector<8x4xf32>
+// CHECK-DAG:     %[[VB:.+]] = vector.transfer_read {{.+}} : tensor<4x32xf32>, vector<4x32xf32>
+// CHECK-DAG:     %[[VC:.+]] = vector.transfer_read {{.+}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:         %[[R:.+]] = vector.contract {{.+}} %[[VA]], %[[VB]], %[[VC]] : vector<8x4xf32>, vector<4x32xf32> into vector<8x32xf32>
+// CHECK:         vector.transfer_write %[[R]]
+// CHECK-NOT:     linalg.matmul
+// CHECK-NOT:     dlc.vectorize
+// CHECK:         return
+func.func @marked_outside_loop(%a: tensor<8x4xf32>, %b: tensor<4x32xf32>, %init: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %m = linalg.matmul {dlc.vectorize} ins(%a, %b : tensor<8x4xf32>, tensor<4x32xf32>) outs(%init : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %m : tensor<8x32xf32>
+}
+
+// -----
+
+// Ops with i1 operands or results stay scalar, even marked and inside a
+// tile loop (i1 vectors are bit-packed, i1 tensors one byte per element):
+// the compare (i1 result) and the select (i1 operand) remain linalg
+// generics, while the f32 op next to them is vectorized.
+// CHECK-LABEL: func.func @bool_stays_scalar
+// CHECK:         scf.for
+// CHECK:           %[[CMP:.+]] = linalg.generic
+// CHECK-SAME:        outs(%{{.+}} : tensor<1x16xi1>)
+// CHECK:             arith.cmpf olt, %{{.+}}, %{{.+}} : f32
+// CHECK:           %[[SEL:.+]] = linalg.generic
+// CHECK-SAME:        ins(%[[CMP]], %{{.+}}, %{{.+}} : tensor<1x16xi1>, tensor<1x16xf32>, tensor<1x16xf32>)
+// CHECK:             arith.select %{{.+}}, %{{.+}}, %{{.+}} : f32
+// CHECK:           %[[N:.+]] = vector.transfer_read %[[SEL]]{{.+}} : tensor<1x16xf32>, vector<1x16xf32>
+// CHECK:           arith.negf %[[N]] : vector<1x16xf32>
+// CHECK-NOT:       vector<1x16xi1>
+// CHECK:         return
+func.func @bool_stays_scalar(%a: tensor<4x32xf32>, %b: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %e = tensor.empty() : tensor<4x32xf32>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%o = %e) -> (tensor<4x32xf32>) {
+    %r2 = scf.for %j = %c0 to %c32 step %c16 iter_args(%o2 = %o) -> (tensor<4x32xf32>) {
+      %as = tensor.extract_slice %a[%i, %j] [1, 16] [1, 1] : tensor<4x32xf32> to tensor<1x16xf32>
+      %bs = tensor.extract_slice %b[%i, %j] [1, 16] [1, 1] : tensor<4x32xf32> to tensor<1x16xf32>
+      %os = tensor.extract_slice %o2[%i, %j] [1, 16] [1, 1] : tensor<4x32xf32> to tensor<1x16xf32>
+      %eb = tensor.empty() : tensor<1x16xi1>
+      %lt = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+          ins(%as, %bs : tensor<1x16xf32>, tensor<1x16xf32>) outs(%eb : tensor<1x16xi1>) attrs = {dlc.vectorize} {
+      ^bb0(%x: f32, %y: f32, %z: i1):
+        %c = arith.cmpf olt, %x, %y : f32
+        linalg.yield %c : i1
+      } -> tensor<1x16xi1>
+      %sel = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+          ins(%lt, %as, %bs : tensor<1x16xi1>, tensor<1x16xf32>, tensor<1x16xf32>) outs(%os : tensor<1x16xf32>) attrs = {dlc.vectorize} {
+      ^bb0(%c: i1, %x: f32, %y: f32, %z: f32):
+        %s = arith.select %c, %x, %y : f32
+        linalg.yield %s : f32
+      } -> tensor<1x16xf32>
+      %neg = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+          ins(%sel : tensor<1x16xf32>) outs(%os : tensor<1x16xf32>) attrs = {dlc.vectorize} {
+      ^bb0(%x: f32, %z: f32):
+        %n = arith.negf %x : f32
+        linalg.yield %n : f32
+      } -> tensor<1x16xf32>
+      %ins = tensor.insert_slice %neg into %o2[%i, %j] [1, 16] [1, 1] : tensor<1x16xf32> into tensor<4x32xf32>
+      scf.yield %ins : tensor<4x32xf32>
+    }
+    scf.yield %r2 : tensor<4x32xf32>
+  }
+  return %r : tensor<4x32xf32>
 }
 
 // -----

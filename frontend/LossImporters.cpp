@@ -1,0 +1,125 @@
+//===- LossImporters.cpp - NegativeLogLikelihoodLoss, SoftmaxCrossEntropy -===//
+//
+// Both decompose into dlc ops: LogSoftmax, GatherElements of the target
+// class, a weight/ignore mask and the reduction.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/NodeImporter.h"
+#include "ir/DlcOps.h"
+
+using namespace mlir;
+using namespace dlc;
+
+namespace {
+
+Value scalarConst(NodeContext &nc, Type et, double v) {
+  OpBuilder &b = nc.builder;
+  TypedAttr a = isa<FloatType>(et) ? TypedAttr(b.getFloatAttr(et, v))
+                                   : TypedAttr(b.getIntegerAttr(et, (int64_t)v));
+  return ConstantOp::create(b, nc.loc,
+                            DenseElementsAttr::get(RankedTensorType::get({}, et), a));
+}
+
+/// Unwraps a one-result builder call; null on failure.
+Value one(NodeResults r) { return succeeded(r) ? (*r)[0] : Value(); }
+
+/// loss = -input[n, target[n, d...], d...] * weight[target], masked by
+/// ignore_index, then reduced. `input` is (N, C, d...) log-probabilities.
+Value buildNll(NodeContext &nc, Value input, Value target, Value weight,
+               StringRef reduction) {
+  OpBuilder &b = nc.builder;
+  auto inType = typeOf(input);
+  auto tType = typeOf(target);
+  Type et = inType.getElementType(), it = tType.getElementType();
+  const onnx::AttributeProto *ignoreAttr = nc.attr("ignore_index");
+  // Ignored targets may be out of range: gather class 0 for them.
+  Value mask, safeTarget = target;
+  if (ignoreAttr) {
+    Value ignore = scalarConst(nc, it, ignoreAttr->i());
+    Value isIgnored = one(buildInferred<EqualOp>(nc, {target, ignore}));
+    safeTarget = one(buildInferred<WhereOp>(
+        nc, {isIgnored, scalarConst(nc, it, 0), target}));
+    Value keep = one(buildTyped<NotOp>(nc, isIgnored.getType(), {isIgnored}));
+    mask = one(buildTyped<CastOp>(
+        nc, RankedTensorType::get(tType.getShape(), et), {keep}));
+  }
+  // (N, d...) -> (N, 1, d...) to gather along the class axis.
+  SmallVector<int64_t> wide(tType.getShape());
+  wide.insert(wide.begin() + 1, 1);
+  Value idx = one(reshapeTo(nc, safeTarget, wide));
+  auto gatheredType = RankedTensorType::get(wide, et);
+  Value picked = one(buildTyped<GatherElementsOp>(
+      nc, gatheredType, {input, idx},
+      {b.getNamedAttr("axis", b.getI64IntegerAttr(1))}));
+  picked = one(reshapeTo(nc, picked, tType.getShape()));
+  Value loss = one(buildTyped<NegOp>(nc, picked.getType(), {picked}));
+  Value w;
+  if (weight)
+    w = one(buildInferred<GatherOp>(
+        nc, {weight, safeTarget}, {b.getNamedAttr("axis", b.getI64IntegerAttr(0))}));
+  if (mask)
+    w = w ? one(buildInferred<MulOp>(nc, {w, mask})) : mask;
+  if (w)
+    loss = one(buildInferred<MulOp>(nc, {loss, w}));
+  if (reduction == "none")
+    return loss;
+  SmallVector<int64_t> all;
+  for (int64_t d = 0; d < tType.getRank(); ++d)
+    all.push_back(d);
+  auto sum = [&](Value v) {
+    return one(buildInferred<ReduceOp>(
+        nc, {v},
+        {b.getNamedAttr("kind", b.getStringAttr("sum")),
+         b.getNamedAttr("axes", b.getDenseI64ArrayAttr(all)),
+         b.getNamedAttr("keepdims", b.getBoolAttr(false))}));
+  };
+  Value total = sum(loss);
+  if (reduction == "sum")
+    return total;
+  Value count = w ? sum(w)
+                  : scalarConst(nc, et, (double)tType.getNumElements());
+  return one(buildInferred<DivOp>(nc, {total, count}));
+}
+
+LogicalResult checkReduction(NodeContext &nc, StringRef reduction) {
+  if (reduction != "none" && reduction != "sum" && reduction != "mean")
+    return nc.error() << "unknown reduction '" << reduction << "'";
+  return success();
+}
+
+NodeResults importNll(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)) || failed(requireFloat(nc, 1)))
+    return failure();
+  std::string reduction = nc.stringAttr("reduction", "mean");
+  if (failed(checkReduction(nc, reduction)))
+    return failure();
+  Value loss = buildNll(nc, nc.operand(0), nc.operand(1), nc.operand(2),
+                        reduction);
+  if (!loss)
+    return failure();
+  return SmallVector<Value>{loss};
+}
+
+NodeResults importSoftmaxCrossEntropy(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)) || failed(requireFloat(nc, 1)))
+    return failure();
+  std::string reduction = nc.stringAttr("reduction", "mean");
+  if (failed(checkReduction(nc, reduction)))
+    return failure();
+  Value scores = nc.operand(0);
+  OpBuilder &b = nc.builder;
+  auto logProb = SoftmaxOp::create(b, nc.loc, typeOf(scores), scores,
+                                   b.getI64IntegerAttr(1), nullptr,
+                                   b.getUnitAttr());
+  Value loss = buildNll(nc, logProb, nc.operand(1), nc.operand(2), reduction);
+  if (!loss)
+    return failure();
+  return SmallVector<Value>{loss, logProb};
+}
+
+} // namespace
+
+void dlc::addLossImporters(NodeImporterTable &t) {
+  t["NegativeLogLikelihoodLoss"] = importNll;
+  t["SoftmaxCrossEntropyLoss"] = importSoftmaxCrossEntropy;
+}
