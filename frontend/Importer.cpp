@@ -44,6 +44,34 @@ private:
   llvm::StringMap<Value> values;
   llvm::StringMap<const onnx::TensorProto *> constants;
   std::vector<std::unique_ptr<onnx::TensorProto>> ownedTensors;
+  llvm::StringMap<const onnx::ValueInfoProto *> inferredTypes;
+  unsigned unsupportedNodes = 0;
+
+  /// keepGoing mode: zero constants of ONNX's inferred types stand in for a
+  /// failed node's outputs, so that later nodes are still checked.
+  void addPlaceholders(const onnx::NodeProto &node) {
+    for (const std::string &name : node.output()) {
+      auto it = inferredTypes.find(name);
+      if (name.empty() || it == inferredTypes.end())
+        continue;
+      const auto &tt = it->second->type().tensor_type();
+      Type et = dlc::convertElementType(&ctx, tt.elem_type());
+      if (!et || !tt.has_shape())
+        continue;
+      SmallVector<int64_t> shape;
+      bool isStatic = true;
+      for (const auto &dim : tt.shape().dim()) {
+        isStatic &= dim.has_dim_value();
+        shape.push_back(dim.has_dim_value() ? dim.dim_value() : 1);
+      }
+      if (!isStatic)
+        continue;
+      auto type = RankedTensorType::get(shape, et);
+      values[name] = dlc::ConstantOp::create(
+          builder, fileLoc,
+          DenseElementsAttr::get(type, builder.getZeroAttr(et)));
+    }
+  }
 };
 
 } // namespace
@@ -91,6 +119,7 @@ bool GraphImporter::checkSupported(const onnx::GraphProto &graph) {
     diag << " (node '" << (node.name().empty() ? "<unnamed>" : node.name())
          << "', opset " << opset << ")";
   }
+  unsupportedNodes = unsupported;
   if (unsupported)
     emitError(fileLoc) << unsupported << " unsupported node"
                        << (unsupported == 1 ? "" : "s")
@@ -121,6 +150,8 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
       continue;
     }
     auto it = values.find(name);
+    if (it == values.end() && options.keepGoing)
+      return failure(); // produced by a node that already failed
     if (it == values.end())
       return emitError(loc) << node.op_type() << ": input '" << name
                             << "' is not defined before its use";
@@ -150,8 +181,13 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     return failure(); // not handled: pass it on
   });
   dlc::NodeContext nc(builder, loc, node, opset, operands, constOperands);
-  FailureOr<SmallVector<Value>> results =
-      dlc::lookupNodeImporter(node.op_type())(nc);
+  dlc::NodeImportFn importFn =
+      (node.domain().empty() || node.domain() == "ai.onnx")
+          ? dlc::lookupNodeImporter(node.op_type())
+          : nullptr;
+  if (!importFn)
+    return failure(); // reported by checkSupported
+  FailureOr<SmallVector<Value>> results = importFn(nc);
   if (failed(results))
     return failure();
   for (auto [i, name] : llvm::enumerate(node.output())) {
@@ -167,8 +203,12 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
 }
 
 OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
-  if (!checkSupported(graph))
+  if (!checkSupported(graph) && !options.keepGoing)
     return nullptr;
+  for (const auto &info : graph.value_info())
+    inferredTypes[info.name()] = &info;
+  for (const auto &info : graph.output())
+    inferredTypes[info.name()] = &info;
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
 
@@ -205,9 +245,29 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
                                         builder.getStringAttr(init.name()),
                                         fileLoc))))
       return nullptr;
-  for (auto [i, node] : llvm::enumerate(graph.node()))
-    if (failed(importNode(node, i)))
+  unsigned failedNodes = 0;
+  for (auto [i, node] : llvm::enumerate(graph.node())) {
+    if (succeeded(importNode(node, i)))
+      continue;
+    if (!options.keepGoing)
       return nullptr;
+    ++failedNodes;
+    addPlaceholders(node);
+  }
+  if (options.keepGoing) {
+    for (const auto *input : inputs) {
+      auto type = cast<RankedTensorType>(values[input->name()].getType());
+      const auto &shape = input->type().tensor_type().shape();
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          emitError(fileLoc) << "input '" << input->name() << "' dimension "
+                             << d << " ('" << shape.dim(d).dim_param()
+                             << "') is dynamic; dlc compiles static shapes "
+                                "(dynamic shapes are not supported yet)";
+    }
+    if (failedNodes || unsupportedNodes)
+      return nullptr;
+  }
 
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;

@@ -24,6 +24,10 @@ struct ImportOptions {
   /// gets one of these inputs, the value is used: the compiled model is then
   /// specialized to it. `dlc run` passes its input data here.
   std::vector<const onnx::TensorProto *> knownInputs;
+  /// Pre-flight mode (`dlc check`): report every node that cannot be
+  /// imported, every dynamic input dimension, and keep going past errors
+  /// (failed nodes' outputs get placeholders of ONNX's inferred types).
+  bool keepGoing = false;
 };
 
 mlir::OwningOpRef<mlir::ModuleOp>

@@ -43,6 +43,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
                               << "' is not a C identifier";
   ImportOptions importOptions;
   importOptions.knownInputs = options.knownInputs;
+  importOptions.keepGoing = options.keepGoing;
   OwningOpRef<ModuleOp> module = importOnnxFile(context, path, importOptions);
   if (!module)
     return failure();

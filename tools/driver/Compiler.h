@@ -25,6 +25,8 @@ struct CompileOptions {
   bool timePasses = false;
   /// Input values known at compile time (see ImportOptions::knownInputs).
   std::vector<const onnx::TensorProto *> knownInputs;
+  /// Report every problem instead of stopping at the first (`dlc check`).
+  bool keepGoing = false;
 };
 
 struct CompiledModel {

@@ -36,6 +36,7 @@ const char *kUsage = R"(usage:
               [--emit=mlir|linalg|llvm|asm|obj|lib] [--mcpu CPU] [--mtriple T]
               [--target cpu] [--time-passes]
   dlc run MODEL.onnx --data DIR --out OUTDIR [--target cpu]
+  dlc check MODEL.onnx
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T] [--data DIR]
 )";
 
@@ -461,6 +462,29 @@ int runBench(const Args &args) {
   return kExitOk;
 }
 
+/// Pre-flight: every node dlc cannot compile, at once; exit 0 only when the
+/// whole model is supported.
+int runCheck(const Args &args) {
+  dlc::CompileOptions opts;
+  opts.keepGoing = true;
+  dlc::CompiledModel result;
+  mlir::DialectRegistry registry;
+  dlc::registerCompilerDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.disableMultithreading();
+  dlc::DiagnosticCollector diags(context);
+  bool ok = succeeded(dlc::compileModel(context, args.model, opts,
+                                        dlc::Stage::Linalg, nulls(), result));
+  if (ok) {
+    outs() << args.model << ": supported: every node imports and lowers\n";
+    return kExitOk;
+  }
+  for (const std::string &e : diags.errors())
+    outs() << "  " << e << "\n";
+  outs() << args.model << ": not supported (the problems above)\n";
+  return kExitCannotCompile;
+}
+
 } // namespace
 
 int dlc::driverMain(int argc, char **argv) {
@@ -476,6 +500,8 @@ int dlc::driverMain(int argc, char **argv) {
                      {"--shared", "--time-passes"});
   else if (command == "run")
     args = parseArgs(argc, argv, {"--data", "--out", "--target"}, {});
+  else if (command == "check")
+    args = parseArgs(argc, argv, {}, {});
   else if (command == "bench")
     args = parseArgs(argc, argv,
                      {"--iterations", "--warmup", "--threads", "--data",
@@ -490,5 +516,7 @@ int dlc::driverMain(int argc, char **argv) {
     return runCompile(args, argv[0]);
   if (command == "run")
     return runRun(args);
+  if (command == "check")
+    return runCheck(args);
   return runBench(args);
 }
