@@ -75,6 +75,7 @@ NodeImportFn lookupNodeImporter(llvm::StringRef opType);
 void addElementwiseImporters(NodeImporterTable &table);
 void addTensorImporters(NodeImporterTable &table);
 void addLossImporters(NodeImporterTable &table);
+void addCompositeImporters(NodeImporterTable &table);
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the op importers

@@ -534,6 +534,7 @@ dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
     addElementwiseImporters(t);
     addTensorImporters(t);
     addLossImporters(t);
+    addCompositeImporters(t);
     return t;
   }();
   auto it = table.find(opType);

@@ -86,6 +86,8 @@ def Dlc_MinOp : Dlc_BinaryOp<"min", "Min">;
 def Dlc_ModOp : Dlc_BinaryOp<"mod", "Mod (fmod=0: the result takes the divisor's sign)">;
 def Dlc_FmodOp : Dlc_BinaryOp<"fmod", "Mod (fmod=1: the result takes the dividend's sign)">;
 def Dlc_PReluOp : Dlc_BinaryOp<"prelu", "PRelu">;
+def Dlc_ShiftLeftOp : Dlc_BinaryOp<"shift_left", "BitShift (LEFT)">;
+def Dlc_ShiftRightOp : Dlc_BinaryOp<"shift_right", "BitShift (RIGHT, logical)">;
 def Dlc_AndOp : Dlc_BinaryOp<"and", "And">;
 def Dlc_OrOp : Dlc_BinaryOp<"or", "Or">;
 def Dlc_XorOp : Dlc_BinaryOp<"xor", "Xor">;

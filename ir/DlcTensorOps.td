@@ -129,3 +129,18 @@ def Dlc_GatherElementsOp : Dlc_Op<"gather_elements"> {
       "$input `,` $indices attr-dict `:` type($input) `,` type($indices) `->` type($result)";
   let hasVerifier = 1;
 }
+
+def Dlc_CumSumOp : Dlc_Op<"cumsum", [SameOperandsAndResultType]> {
+  let summary = "cumulative sum along an axis (ONNX CumSum)";
+  let description = [{
+    `exclusive` leaves out the element itself; `reverse` sums from the end.
+
+    ```mlir
+    %y = dlc.cumsum %x {axis = 0 : i64, exclusive = false, reverse = false} : tensor<5xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input, I64Attr:$axis, BoolAttr:$exclusive,
+                   BoolAttr:$reverse);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}

@@ -322,6 +322,8 @@ void dlc::populateElementwiseMathLoweringPatterns(RewritePatternSet &patterns) {
       ElementwiseLowering<MinOp, buildMin>, ElementwiseLowering<ModOp, buildMod>,
       ElementwiseLowering<FmodOp, buildFmod>,
       ElementwiseLowering<PReluOp, buildPRelu>,
+      ElementwiseLowering<ShiftLeftOp, intBinary<arith::ShLIOp>>,
+      ElementwiseLowering<ShiftRightOp, intBinary<arith::ShRUIOp>>,
       ElementwiseLowering<AndOp, intBinary<arith::AndIOp>>,
       ElementwiseLowering<OrOp, intBinary<arith::OrIOp>>,
       ElementwiseLowering<XorOp, intBinary<arith::XOrIOp>>,

@@ -178,8 +178,57 @@ struct ArgReduceLowering : OpRewritePattern<dlc::ArgReduceOp> {
   }
 };
 
+/// out[..., i, ...] = sum over k of in[..., k, ...] for k <= i (k < i when
+/// exclusive; k >= i / k > i when reversed): a reduction over k with the
+/// condition in the body.
+struct CumSumLowering : OpRewritePattern<dlc::CumSumOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::CumSumOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = op.getType();
+    Type et = type.getElementType();
+    int64_t rank = type.getRank(), axis = op.getAxis();
+    bool exclusive = op.getExclusive(), reverse = op.getReverse();
+    SmallVector<AffineExpr> inExprs, outExprs;
+    for (int64_t d = 0; d < rank; ++d) {
+      inExprs.push_back(getAffineDimExpr(d == axis ? rank : d, ctx));
+      outExprs.push_back(getAffineDimExpr(d, ctx));
+    }
+    SmallVector<utils::IteratorType> iters(rank + 1,
+                                           utils::IteratorType::parallel);
+    iters[rank] = utils::IteratorType::reduction;
+    Value init = dlc::buildFilled(rewriter, loc, type, rewriter.getZeroAttr(et));
+    bool isFloat = isa<FloatType>(et);
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, loc, type, op.getInput(), init,
+                ArrayRef<AffineMap>{AffineMap::get(rank + 1, 0, inExprs, ctx),
+                                    AffineMap::get(rank + 1, 0, outExprs, ctx)},
+                iters,
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value i = linalg::IndexOp::create(b, l, axis);
+                  Value k = linalg::IndexOp::create(b, l, rank);
+                  auto pred = reverse ? (exclusive ? arith::CmpIPredicate::ugt
+                                                   : arith::CmpIPredicate::uge)
+                                      : (exclusive ? arith::CmpIPredicate::ult
+                                                   : arith::CmpIPredicate::ule);
+                  Value take = arith::CmpIOp::create(b, l, pred, k, i);
+                  Value sum = isFloat
+                                  ? Value(arith::AddFOp::create(b, l, args[1], args[0]))
+                                  : Value(arith::AddIOp::create(b, l, args[1], args[0]));
+                  linalg::YieldOp::create(
+                      b, l, Value(arith::SelectOp::create(b, l, take, sum, args[1])));
+                })
+                .getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void dlc::populateReductionLoweringPatterns(RewritePatternSet &patterns) {
-  patterns.add<ReduceLowering, ArgReduceLowering>(patterns.getContext());
+  patterns.add<ReduceLowering, ArgReduceLowering, CumSumLowering>(
+      patterns.getContext());
 }

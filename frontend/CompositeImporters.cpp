@@ -1,0 +1,276 @@
+//===- CompositeImporters.cpp - ONNX ops decomposed into dlc ops ----------===//
+//
+// Ops whose semantics are compositions of existing dlc ops (often exactly
+// ONNX's own function bodies): BitShift, CumSum, Hardmax, EyeLike,
+// DepthToSpace, SpaceToDepth, GlobalMaxPool, InstanceNormalization,
+// MeanVarianceNormalization, OneHot.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/NodeImporter.h"
+#include "ir/DlcOps.h"
+
+using namespace mlir;
+using namespace dlc;
+
+namespace {
+
+Value one(NodeResults r) { return succeeded(r) ? (*r)[0] : Value(); }
+
+Value constant(NodeContext &nc, DenseElementsAttr value) {
+  return ConstantOp::create(nc.builder, nc.loc, value);
+}
+
+Value scalar(NodeContext &nc, Type et, double v) {
+  OpBuilder &b = nc.builder;
+  TypedAttr a = isa<FloatType>(et) ? TypedAttr(b.getFloatAttr(et, v))
+                                   : TypedAttr(b.getIntegerAttr(et, (int64_t)v));
+  return constant(nc, DenseElementsAttr::get(RankedTensorType::get({}, et), a));
+}
+
+/// 0, 1, ..., n-1 as i64, laid along `axis` of a rank-`rank` tensor.
+Value iota(NodeContext &nc, int64_t n, int64_t axis, int64_t rank) {
+  SmallVector<int64_t> shape(rank, 1), values;
+  shape[axis] = n;
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(i);
+  return constant(nc, DenseElementsAttr::get(
+                          RankedTensorType::get(shape, nc.builder.getI64Type()),
+                          ArrayRef<int64_t>(values)));
+}
+
+Value reduce(NodeContext &nc, Value v, StringRef kind, ArrayRef<int64_t> axes) {
+  OpBuilder &b = nc.builder;
+  return one(buildInferred<ReduceOp>(
+      nc, {v},
+      {b.getNamedAttr("kind", b.getStringAttr(kind)),
+       b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axes)),
+       b.getNamedAttr("keepdims", b.getBoolAttr(true))}));
+}
+
+Value transpose(NodeContext &nc, Value v, ArrayRef<int64_t> perm) {
+  return one(buildInferred<TransposeOp>(
+      nc, {v},
+      {nc.builder.getNamedAttr("perm", nc.builder.getDenseI64ArrayAttr(perm))}));
+}
+
+NodeResults importBitShift(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)))
+    return failure();
+  std::string dir = nc.stringAttr("direction", "");
+  if (dir == "LEFT")
+    return buildInferred<ShiftLeftOp>(nc, {nc.operand(0), nc.operand(1)});
+  if (dir == "RIGHT")
+    return buildInferred<ShiftRightOp>(nc, {nc.operand(0), nc.operand(1)});
+  return nc.error() << "direction must be LEFT or RIGHT", failure();
+}
+
+NodeResults importCumSum(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)))
+    return failure();
+  auto axisValues = nc.constantInts(1);
+  if (!axisValues || axisValues->size() != 1)
+    return nc.error() << "axis must be a constant scalar", failure();
+  auto axis = normalizeAxis(nc, (*axisValues)[0], typeOf(nc.operand(0)).getRank());
+  if (failed(axis))
+    return failure();
+  OpBuilder &b = nc.builder;
+  return buildTyped<CumSumOp>(
+      nc, nc.operand(0).getType(), {nc.operand(0)},
+      {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis)),
+       b.getNamedAttr("exclusive", b.getBoolAttr(nc.intAttr("exclusive", 0))),
+       b.getNamedAttr("reverse", b.getBoolAttr(nc.intAttr("reverse", 0)))});
+}
+
+/// 1 at the first maximum along the axis, 0 elsewhere.
+NodeResults importHardmax(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)) || failed(requireFloat(nc, 1)))
+    return failure();
+  Value x = nc.operand(0);
+  auto t = typeOf(x);
+  bool legacy = nc.opset < 13;
+  auto axis = normalizeAxis(nc, nc.intAttr("axis", legacy ? 1 : -1), t.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t ax = *axis;
+  if (legacy) { // Coerce to 2-D [outer, inner] and take the max over inner.
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      (d < ax ? outer : inner) *= t.getDimSize(d);
+    x = one(reshapeTo(nc, x, {outer, inner}));
+    ax = 1;
+  }
+  auto xt = typeOf(x);
+  OpBuilder &b = nc.builder;
+  Value idx = one(buildInferred<ArgReduceOp>(
+      nc, {x},
+      {b.getNamedAttr("is_max", b.getBoolAttr(true)),
+       b.getNamedAttr("axis", b.getI64IntegerAttr(ax)),
+       b.getNamedAttr("keepdims", b.getBoolAttr(true)),
+       b.getNamedAttr("select_last_index", b.getBoolAttr(false))}));
+  Value eq = one(buildInferred<EqualOp>(
+      nc, {idx, iota(nc, xt.getDimSize(ax), ax, xt.getRank())}));
+  Value y = one(buildTyped<CastOp>(nc, xt, {eq}));
+  if (legacy)
+    return reshapeTo(nc, y, t.getShape());
+  return SmallVector<Value>{y};
+}
+
+NodeResults importEyeLike(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  if (t.getRank() != 2)
+    return nc.error() << "input must be 2-D", failure();
+  Type et = t.getElementType();
+  if (nc.attr("dtype"))
+    et = convertElementType(nc.builder.getContext(), nc.intAttr("dtype", 1));
+  if (!et)
+    return nc.error() << "unsupported dtype", failure();
+  int64_t k = nc.intAttr("k", 0);
+  OpBuilder &b = nc.builder;
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < t.getDimSize(0); ++i)
+    for (int64_t j = 0; j < t.getDimSize(1); ++j) {
+      double v = j - i == k ? 1 : 0;
+      values.push_back(isa<FloatType>(et) ? Attribute(b.getFloatAttr(et, v))
+                                          : Attribute(b.getIntegerAttr(et, (int64_t)v)));
+    }
+  return SmallVector<Value>{constant(
+      nc, DenseElementsAttr::get(RankedTensorType::get(t.getShape(), et), values))};
+}
+
+NodeResults importDepthToSpace(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  int64_t bs = nc.intAttr("blocksize", 0);
+  if (t.getRank() != 4 || bs < 1 || t.getDimSize(1) % (bs * bs))
+    return nc.error() << "needs a 4-D input whose channels divide by "
+                         "blocksize^2",
+           failure();
+  int64_t n = t.getDimSize(0), c = t.getDimSize(1), h = t.getDimSize(2),
+          w = t.getDimSize(3), co = c / (bs * bs);
+  bool crd = nc.stringAttr("mode", "DCR") == "CRD";
+  Value v = one(reshapeTo(nc, nc.operand(0),
+                          crd ? SmallVector<int64_t>{n, co, bs, bs, h, w}
+                              : SmallVector<int64_t>{n, bs, bs, co, h, w}));
+  v = transpose(nc, v,
+                crd ? ArrayRef<int64_t>{0, 1, 4, 2, 5, 3}
+                    : ArrayRef<int64_t>{0, 3, 4, 1, 5, 2});
+  return reshapeTo(nc, v, {n, co, h * bs, w * bs});
+}
+
+NodeResults importSpaceToDepth(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  int64_t bs = nc.intAttr("blocksize", 0);
+  if (t.getRank() != 4 || bs < 1 || t.getDimSize(2) % bs || t.getDimSize(3) % bs)
+    return nc.error() << "needs a 4-D input whose spatial dims divide by "
+                         "blocksize",
+           failure();
+  int64_t n = t.getDimSize(0), c = t.getDimSize(1), h = t.getDimSize(2) / bs,
+          w = t.getDimSize(3) / bs;
+  Value v = one(reshapeTo(nc, nc.operand(0), {n, c, h, bs, w, bs}));
+  v = transpose(nc, v, {0, 3, 5, 1, 2, 4});
+  return reshapeTo(nc, v, {n, c * bs * bs, h, w});
+}
+
+NodeResults importGlobalMaxPool(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)) || failed(requireFloat(nc, 1)))
+    return failure();
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < typeOf(nc.operand(0)).getRank(); ++d)
+    axes.push_back(d);
+  return SmallVector<Value>{reduce(nc, nc.operand(0), "max", axes)};
+}
+
+/// (x - mean) / sqrt(var + eps) over `axes`.
+Value normalize(NodeContext &nc, Value x, ArrayRef<int64_t> axes, double eps) {
+  Type et = typeOf(x).getElementType();
+  Value mean = reduce(nc, x, "mean", axes);
+  Value d = one(buildInferred<SubOp>(nc, {x, mean}));
+  Value var = reduce(nc, one(buildInferred<MulOp>(nc, {d, d})), "mean", axes);
+  Value ve = one(buildInferred<AddOp>(nc, {var, scalar(nc, et, eps)}));
+  Value sd = one(buildTyped<SqrtOp>(nc, ve.getType(), {ve}));
+  return one(buildInferred<DivOp>(nc, {d, sd}));
+}
+
+NodeResults importInstanceNormalization(NodeContext &nc) {
+  if (failed(requireOperands(nc, 3)) || failed(requireFloat(nc, 3)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  SmallVector<int64_t> axes, paramShape{t.getDimSize(1)};
+  for (int64_t d = 2; d < t.getRank(); ++d) {
+    axes.push_back(d);
+    paramShape.push_back(1);
+  }
+  Value y = normalize(nc, nc.operand(0), axes, nc.floatAttr("epsilon", 1e-5f));
+  Value scale = one(reshapeTo(nc, nc.operand(1), paramShape));
+  Value bias = one(reshapeTo(nc, nc.operand(2), paramShape));
+  y = one(buildInferred<MulOp>(nc, {y, scale}));
+  return buildInferred<AddOp>(nc, {y, bias});
+}
+
+NodeResults importMeanVarianceNormalization(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)) || failed(requireFloat(nc, 1)))
+    return failure();
+  auto t = typeOf(nc.operand(0));
+  SmallVector<int64_t> axes =
+      nc.intsAttr("axes").value_or(SmallVector<int64_t>{0, 2, 3});
+  for (int64_t &a : axes)
+    if (a < 0)
+      a += t.getRank();
+  llvm::sort(axes);
+  return SmallVector<Value>{normalize(nc, nc.operand(0), axes, 1e-9)};
+}
+
+/// on where indices (wrapped) == position along `axis`, off elsewhere.
+NodeResults importOneHot(NodeContext &nc) {
+  if (failed(requireOperands(nc, 3)))
+    return failure();
+  auto depthValue = nc.constantScalar(1);
+  if (!depthValue)
+    return nc.error() << "depth must be a constant", failure();
+  int64_t depth = (int64_t)*depthValue;
+  auto it = typeOf(nc.operand(0));
+  int64_t outRank = it.getRank() + 1;
+  auto axis = normalizeAxis(nc, nc.intAttr("axis", -1), outRank);
+  if (failed(axis))
+    return failure();
+  Value idx = nc.operand(0);
+  if (it.getElementType() != nc.builder.getI64Type())
+    idx = one(buildTyped<CastOp>(
+        nc, RankedTensorType::get(it.getShape(), nc.builder.getI64Type()), {idx}));
+  Type i64 = nc.builder.getI64Type();
+  Value isNeg = one(buildInferred<LessOp>(nc, {idx, scalar(nc, i64, 0)}));
+  Value wrapped = one(buildInferred<AddOp>(nc, {idx, scalar(nc, i64, depth)}));
+  idx = one(buildInferred<WhereOp>(nc, {isNeg, wrapped, idx}));
+  SmallVector<int64_t> shape(it.getShape());
+  shape.insert(shape.begin() + *axis, 1);
+  idx = one(reshapeTo(nc, idx, shape));
+  Value eq = one(buildInferred<EqualOp>(nc, {idx, iota(nc, depth, *axis, outRank)}));
+  OpBuilder &b = nc.builder;
+  auto pick = [&](int64_t i) {
+    Value index = constant(nc, DenseElementsAttr::get(
+                                   RankedTensorType::get({}, i64), (int64_t)i));
+    return one(buildInferred<GatherOp>(
+        nc, {nc.operand(2), index}, {b.getNamedAttr("axis", b.getI64IntegerAttr(0))}));
+  };
+  return buildInferred<WhereOp>(nc, {eq, pick(1), pick(0)});
+}
+
+} // namespace
+
+void dlc::addCompositeImporters(NodeImporterTable &t) {
+  t["BitShift"] = importBitShift;
+  t["CumSum"] = importCumSum;
+  t["Hardmax"] = importHardmax;
+  t["EyeLike"] = importEyeLike;
+  t["DepthToSpace"] = importDepthToSpace;
+  t["SpaceToDepth"] = importSpaceToDepth;
+  t["GlobalMaxPool"] = importGlobalMaxPool;
+  t["InstanceNormalization"] = importInstanceNormalization;
+  t["MeanVarianceNormalization"] = importMeanVarianceNormalization;
+  t["OneHot"] = importOneHot;
+}
