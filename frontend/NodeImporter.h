@@ -76,6 +76,7 @@ void addElementwiseImporters(NodeImporterTable &table);
 void addTensorImporters(NodeImporterTable &table);
 void addLossImporters(NodeImporterTable &table);
 void addCompositeImporters(NodeImporterTable &table);
+void addResizeImporters(NodeImporterTable &table);
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the op importers

@@ -535,6 +535,7 @@ dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
     addTensorImporters(t);
     addLossImporters(t);
     addCompositeImporters(t);
+    addResizeImporters(t);
     return t;
   }();
   auto it = table.find(opType);

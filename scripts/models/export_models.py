@@ -1,0 +1,221 @@
+#!/usr/bin/python3
+"""Export reference models to ONNX with torch.onnx.export, for dlc's model tests.
+
+  /usr/bin/python3 scripts/models/export_models.py OUTDIR [--only NAME ...] [--force] [--list]
+
+Writes OUTDIR/NAME.onnx for each model (all of them, or the --only ones) and skips
+files that already exist (--force re-exports). Files are written under a temporary
+name and renamed, so concurrent runs (lit runs tests in parallel) never see a partial
+model. OUTDIR is a build directory: resnet50 is ~100 MB.
+
+Models (random weights, torch.manual_seed(0) before each model is built, so a model
+is the same whether exported alone or with the others; eval mode; static shapes;
+opset 17, or the highest below it that torch can export; do_constant_folding=True):
+
+  resnet18, resnet50, mobilenet_v2, efficientnet_b0
+      torchvision 0.14 architectures (weights=None), input "input" f32[1,3,224,224],
+      output "logits" f32[1,1000]. BatchNorm running statistics are calibrated on a
+      few random batches (train-mode forward passes, cumulative average) before
+      switching to eval mode, so activations keep a trained-network-like scale
+      instead of growing through every block (BN with mean 0 / var 1 is a no-op).
+  bert
+      a BERT-style encoder in plain torch: vocab 1000, seq 128, hidden 128, 2 layers,
+      4 heads, FFN 512; token (nn.Embedding -> Gather) + learned position embedding,
+      LayerNorm, multi-head self-attention (MatMul, scale, additive mask, Softmax),
+      GELU (erf, nn.GELU()), residuals, post-LN; a tanh pooler on the first token
+      and a 2-way classifier. Inputs "input_ids" i64[1,128] and "attention_mask"
+      bool[1,128] (True = attend); outputs "last_hidden_state" f32[1,128,128] and
+      "logits" f32[1,2].
+  lstm
+      nn.LSTM(input 32, hidden 64, 2 layers, batch_first) over x f32[1,16,32] and a
+      Linear(64, 10) head on the last time step: output "logits" f32[1,10].
+"""
+import argparse
+import math
+import os
+import sys
+import tempfile
+import warnings
+
+import torch
+import torch.nn as nn
+
+OPSETS = (17, 16, 15, 14, 13, 12, 11)  # tried in this order
+SEED = 0
+
+
+# ---------------------------------------------------------------------------
+# BERT-style encoder
+
+
+class SelfAttention(nn.Module):
+    def __init__(self, hidden, heads, seq):
+        super().__init__()
+        self.heads, self.head_dim, self.seq = heads, hidden // heads, seq
+        self.query = nn.Linear(hidden, hidden)
+        self.key = nn.Linear(hidden, hidden)
+        self.value = nn.Linear(hidden, hidden)
+        self.out = nn.Linear(hidden, hidden)
+
+    def split(self, x):  # [B, S, H*D] -> [B, H, S, D]
+        return x.view(x.shape[0], self.seq, self.heads, self.head_dim).transpose(1, 2)
+
+    def forward(self, x, mask_bias):
+        q, k, v = self.split(self.query(x)), self.split(self.key(x)), self.split(self.value(x))
+        scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(self.head_dim)
+        probs = torch.softmax(scores + mask_bias, dim=-1)
+        ctx = torch.matmul(probs, v).transpose(1, 2).reshape(x.shape[0], self.seq, -1)
+        return self.out(ctx)
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self, hidden, heads, ffn, seq):
+        super().__init__()
+        self.attn = SelfAttention(hidden, heads, seq)
+        self.ln1 = nn.LayerNorm(hidden, eps=1e-12)
+        self.ffn = nn.Sequential(nn.Linear(hidden, ffn), nn.GELU(), nn.Linear(ffn, hidden))
+        self.ln2 = nn.LayerNorm(hidden, eps=1e-12)
+
+    def forward(self, x, mask_bias):
+        x = self.ln1(x + self.attn(x, mask_bias))
+        return self.ln2(x + self.ffn(x))
+
+
+class BertEncoder(nn.Module):
+    def __init__(self, vocab=1000, seq=128, hidden=128, layers=2, heads=4, ffn=512, classes=2):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, hidden)
+        self.pos = nn.Embedding(seq, hidden)
+        self.register_buffer("position_ids", torch.arange(seq).unsqueeze(0), persistent=False)
+        self.ln = nn.LayerNorm(hidden, eps=1e-12)
+        self.layers = nn.ModuleList(EncoderLayer(hidden, heads, ffn, seq) for _ in range(layers))
+        self.pooler = nn.Linear(hidden, hidden)
+        self.classifier = nn.Linear(hidden, classes)
+
+    def forward(self, input_ids, attention_mask):
+        x = self.ln(self.tok(input_ids) + self.pos(self.position_ids))
+        # [B, S] bool -> additive bias [B, 1, 1, S]: 0 where attended, -10000 where masked.
+        mask_bias = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * -10000.0
+        for layer in self.layers:
+            x = layer(x, mask_bias)
+        pooled = torch.tanh(self.pooler(x[:, 0]))
+        return x, self.classifier(pooled)
+
+
+# ---------------------------------------------------------------------------
+# LSTM
+
+
+class LstmNet(nn.Module):
+    def __init__(self, inputs=32, hidden=64, layers=2, classes=10):
+        super().__init__()
+        self.lstm = nn.LSTM(inputs, hidden, num_layers=layers, batch_first=True)
+        self.head = nn.Linear(hidden, classes)
+
+    def forward(self, x):
+        y, _ = self.lstm(x)
+        return self.head(y[:, -1])
+
+
+# ---------------------------------------------------------------------------
+
+
+def calibrate_batchnorm(model, make_batch, batches=2):
+    """Sets BN running statistics from train-mode passes over random batches."""
+    bns = [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
+    for bn in bns:
+        bn.reset_running_stats()
+        bn.momentum = None  # cumulative moving average
+    model.train()
+    with torch.no_grad():
+        for _ in range(batches):
+            model(make_batch())
+    model.eval()
+
+
+def torchvision_model(arch):
+    def build():
+        import torchvision
+        model = getattr(torchvision.models, arch)(weights=None)
+        calibrate_batchnorm(model, lambda: torch.rand(4, 3, 224, 224))
+        return model, (torch.rand(1, 3, 224, 224),), ["input"], ["logits"]
+    return build
+
+
+def bert():
+    model = BertEncoder().eval()
+    ids = torch.randint(0, 1000, (1, 128), dtype=torch.int64)
+    mask = torch.ones(1, 128, dtype=torch.bool)
+    return model, (ids, mask), ["input_ids", "attention_mask"], ["last_hidden_state", "logits"]
+
+
+def lstm():
+    return LstmNet().eval(), (torch.rand(1, 16, 32),), ["x"], ["logits"]
+
+
+MODELS = {
+    "resnet18": torchvision_model("resnet18"),
+    "resnet50": torchvision_model("resnet50"),
+    "mobilenet_v2": torchvision_model("mobilenet_v2"),
+    "efficientnet_b0": torchvision_model("efficientnet_b0"),
+    "bert": bert,
+    "lstm": lstm,
+}
+
+
+def export(name, path):
+    torch.manual_seed(SEED)
+    model, args, input_names, output_names = MODELS[name]()
+    model.eval()
+    errors = []
+    for opset in OPSETS:
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".onnx.tmp",
+                                   dir=os.path.dirname(path))
+        os.close(fd)
+        try:
+            with torch.no_grad():
+                torch.onnx.export(model, args, tmp, opset_version=opset,
+                                  do_constant_folding=True, input_names=input_names,
+                                  output_names=output_names)
+            os.replace(tmp, path)
+            return opset, errors
+        except Exception as e:  # this opset is not exportable: try the next one
+            errors.append(f"opset {opset}: {type(e).__name__}: {str(e).splitlines()[0]}")
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    raise RuntimeError(f"{name}: no opset in {OPSETS} exports:\n  " + "\n  ".join(errors))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("outdir", nargs="?", help="where NAME.onnx files go")
+    ap.add_argument("--only", nargs="+", choices=sorted(MODELS), metavar="NAME",
+                    help=f"export only these ({', '.join(MODELS)})")
+    ap.add_argument("--force", action="store_true", help="re-export existing files")
+    ap.add_argument("--list", action="store_true", help="print the model names and exit")
+    args = ap.parse_args()
+    if args.list:
+        print("\n".join(MODELS))
+        return 0
+    if not args.outdir:
+        ap.error("OUTDIR is required")
+    os.makedirs(args.outdir, exist_ok=True)
+    # The exporter's notes on missing prim::Constant shape inference and LSTM batch sizes
+    # do not apply to these static-shape, batch-1 models.
+    warnings.filterwarnings("ignore", category=UserWarning, module=r"torch\.onnx")
+    torch.set_num_threads(min(2, os.cpu_count() or 1))
+    for name in args.only or MODELS:
+        path = os.path.join(args.outdir, f"{name}.onnx")
+        if os.path.exists(path) and not args.force:
+            print(f"{name}: {path} exists, skipped")
+            continue
+        opset, skipped = export(name, path)
+        for line in skipped:
+            print(f"{name}: {line}")
+        print(f"{name}: wrote {path} (opset {opset}, {os.path.getsize(path) / 1e6:.1f} MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
