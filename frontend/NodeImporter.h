@@ -77,6 +77,7 @@ void addTensorImporters(NodeImporterTable &table);
 void addLossImporters(NodeImporterTable &table);
 void addCompositeImporters(NodeImporterTable &table);
 void addResizeImporters(NodeImporterTable &table);
+void addConvTransposeImporters(NodeImporterTable &table);
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the op importers

@@ -536,6 +536,7 @@ dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
     addLossImporters(t);
     addCompositeImporters(t);
     addResizeImporters(t);
+    addConvTransposeImporters(t);
     return t;
   }();
   auto it = table.find(opType);

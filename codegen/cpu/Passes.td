@@ -80,4 +80,16 @@ def LowerVectors : Pass<"dlc-cpu-lower-vectors", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::vector::VectorDialect"];
 }
 
+def FuseElementwise : Pass<"dlc-fuse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "fuse elementwise linalg producers into their consumers";
+  let description = [{
+    Upstream elementwise fusion, restricted to producers whose operands are
+    read through projected permutations (plain or broadcast reads): fusing a
+    producer that reverses or strides its input into a consumer with
+    computed indices (a convolution window) would need a non-invertible
+    indexing map.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 #endif

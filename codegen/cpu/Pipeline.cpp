@@ -10,7 +10,7 @@ using namespace mlir;
 
 /// Graph level: dlc ops to linalg on tensors, fused elementwise.
 static const char *kToLinalg = "dlc-lower-to-linalg,canonicalize,cse,"
-                               "func.func(linalg-fuse-elementwise-ops),"
+                               "func.func(dlc-fuse-elementwise),"
                                "canonicalize,cse";
 
 /// Tile, fuse and vectorize on tensors, then bufferize into a static

@@ -19,6 +19,20 @@ static int64_t divisorAtMost(int64_t size, int64_t limit) {
   return 1;
 }
 
+/// Upstream tiling assumes indices grow with the loops; a reversed read
+/// (`n - 1 - d`) cannot be tiled.
+static bool hasNegativeCoefficient(AffineMap map) {
+  bool negative = false;
+  for (AffineExpr e : map.getResults())
+    e.walk([&](AffineExpr sub) {
+      if (auto bin = dyn_cast<AffineBinaryOpExpr>(sub))
+        if (bin.getKind() == AffineExprKind::Mul)
+          if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+            negative |= c.getValue() < 0;
+    });
+  return negative;
+}
+
 namespace {
 struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
   using Base::Base;
@@ -26,6 +40,8 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
   void runOnOperation() override {
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::FillOp>(op) || op.getNumLoops() == 0)
+        return;
+      if (llvm::any_of(op.getIndexingMapsArray(), hasNegativeCoefficient))
         return;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       if (llvm::any_of(ranges, ShapedType::isDynamic))

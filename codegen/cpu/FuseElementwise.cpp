@@ -1,0 +1,38 @@
+//===- FuseElementwise.cpp - guarded elementwise fusion -------------------===//
+#include "codegen/cpu/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_FUSEELEMENTWISE
+#include "codegen/cpu/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+
+namespace {
+struct FuseElementwisePass
+    : dlc::impl::FuseElementwiseBase<FuseElementwisePass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    linalg::ControlFusionFn control = [](OpOperand *fused) {
+      auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
+      auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
+      if (!producer || !consumer)
+        return false;
+      auto permutations = [](linalg::GenericOp op) {
+        return llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) {
+          return m.isProjectedPermutation();
+        });
+      };
+      return permutations(producer) &&
+             consumer.getMatchingIndexingMap(fused).isProjectedPermutation();
+    };
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
