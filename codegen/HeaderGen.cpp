@@ -16,8 +16,8 @@ static std::string shapeString(const std::vector<int64_t> &shape) {
 static const char *dtypeShortName(int dtype) {
   static const char *names[] = {"invalid", "f32", "f64", "f16", "i8",
                                 "u8",      "i16", "i32", "i64", "bool",
-                                "u16",     "u32", "u64"};
-  return dtype >= 0 && dtype <= 12 ? names[dtype] : "invalid";
+                                "u16",     "u32", "u64", "bf16"};
+  return dtype >= 0 && dtype <= 13 ? names[dtype] : "invalid";
 }
 
 std::string dlc::generateHeader(const ModelInfo &info) {

@@ -9,7 +9,7 @@ uint64_t dlc::dtypeSize(int dtype) {
   switch (dtype) {
   case 2: case 8: case 12: return 8;
   case 1: case 7: case 11: return 4;
-  case 3: case 6: case 10: return 2;
+  case 3: case 6: case 10: case 13: return 2;
   case 4: case 5: case 9: return 1;
   default: return 0;
   }
@@ -29,6 +29,7 @@ const char *dlc::dtypeCName(int dtype) {
   case 10: return "uint16_t";
   case 11: return "uint32_t";
   case 12: return "uint64_t";
+  case 13: return "uint16_t /* bf16 */";
   default: return "void";
   }
 }

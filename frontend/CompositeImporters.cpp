@@ -9,6 +9,8 @@
 #include "frontend/NodeImporter.h"
 #include "ir/DlcOps.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace dlc;
 
@@ -260,9 +262,40 @@ NodeResults importOneHot(NodeContext &nc) {
   return buildInferred<WhereOp>(nc, {eq, pick(1), pick(0)});
 }
 
+/// HannWindow / HammingWindow / BlackmanWindow: a constant of the given
+/// (constant) size, as ONNX's function bodies compute it.
+NodeResults importWindow(NodeContext &nc) {
+  auto size = nc.constantInts(0);
+  if (!size || size->size() != 1 || (*size)[0] < 0)
+    return nc.error() << "size must be a constant scalar", failure();
+  int64_t n = (*size)[0];
+  bool periodic = nc.intAttr("periodic", 1);
+  Type et = convertElementType(nc.builder.getContext(),
+                               nc.intAttr("output_datatype", 1));
+  if (!et || !isa<FloatType>(et))
+    return nc.error() << "output_datatype must be a float type", failure();
+  StringRef op = nc.node.op_type();
+  double a0 = op == "HannWindow" ? 0.5 : op == "HammingWindow" ? 25.0 / 46 : 0.42;
+  double a1 = 1 - a0, a2 = op == "BlackmanWindow" ? 0.08 : 0;
+  if (op == "BlackmanWindow")
+    a1 = 0.5;
+  double denom = periodic ? n : n - 1;
+  const double tau = 6.283185307179586;
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < n; ++i) {
+    double v = a0 - a1 * std::cos(tau * i / denom) + a2 * std::cos(2 * tau * i / denom);
+    values.push_back(nc.builder.getFloatAttr(et, v));
+  }
+  return SmallVector<Value>{constant(
+      nc, DenseElementsAttr::get(RankedTensorType::get({n}, et), values))};
+}
+
 } // namespace
 
 void dlc::addCompositeImporters(NodeImporterTable &t) {
+  t["HannWindow"] = importWindow;
+  t["HammingWindow"] = importWindow;
+  t["BlackmanWindow"] = importWindow;
   t["BitShift"] = importBitShift;
   t["CumSum"] = importCumSum;
   t["Hardmax"] = importHardmax;

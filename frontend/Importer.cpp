@@ -240,6 +240,26 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
                     builder.getI32IntegerAttr(dlc::toDlcDtype(
                         input->type().tensor_type().elem_type())));
   }
+  // Small integer inputs with known values (sizes, counts, axes) become
+  // constants so that shape arithmetic on them folds; the model is then
+  // specialized to those values (see ImportOptions::knownInputs).
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    if (i >= options.knownInputs.size() || !options.knownInputs[i])
+      continue;
+    const onnx::TensorProto &known = *options.knownInputs[i];
+    int64_t n = 1;
+    for (int64_t d : known.dims())
+      n *= d;
+    auto argType = cast<RankedTensorType>(entry->getArgument(i).getType());
+    if (n > 8 || !isa<IntegerType>(argType.getElementType()) ||
+        argType.getElementType().isInteger(1))
+      continue;
+    std::string error;
+    auto attr = dyn_cast_or_null<DenseElementsAttr>(
+        dlc::convertTensor(&ctx, known, error));
+    if (attr && attr.getType() == argType)
+      values[input->name()] = dlc::ConstantOp::create(builder, fileLoc, attr);
+  }
   for (const auto &init : graph.initializer())
     if (failed(importConstant(init, NameLoc::get(
                                         builder.getStringAttr(init.name()),

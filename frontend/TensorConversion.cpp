@@ -44,6 +44,7 @@ int dlc::toDlcDtype(int t) {
   case TensorProto::INT32: return 7;
   case TensorProto::INT64: return 8;
   case TensorProto::BOOL: return 9;
+  case TensorProto::BFLOAT16: return 13;
   case TensorProto::UINT16: return 10;
   case TensorProto::UINT32: return 11;
   case TensorProto::UINT64: return 12;

@@ -62,6 +62,7 @@ size_t dlc_dtype_size(dlc_dtype dtype) {
   case DLC_DTYPE_U32:
     return 4;
   case DLC_DTYPE_F16:
+  case DLC_DTYPE_BF16:
   case DLC_DTYPE_I16:
   case DLC_DTYPE_U16:
     return 2;
@@ -79,6 +80,7 @@ const char *dlc_dtype_name(dlc_dtype dtype) {
   case DLC_DTYPE_F32: return "f32";
   case DLC_DTYPE_F64: return "f64";
   case DLC_DTYPE_F16: return "f16";
+  case DLC_DTYPE_BF16: return "bf16";
   case DLC_DTYPE_I8: return "i8";
   case DLC_DTYPE_U8: return "u8";
   case DLC_DTYPE_I16: return "i16";

@@ -40,6 +40,7 @@ typedef enum dlc_dtype {
   DLC_DTYPE_U16 = 10,
   DLC_DTYPE_U32 = 11,
   DLC_DTYPE_U64 = 12,
+  DLC_DTYPE_BF16 = 13,
 } dlc_dtype;
 
 /* Returns the size in bytes of one element of `dtype`, 0 if invalid. */
