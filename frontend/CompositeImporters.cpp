@@ -10,6 +10,7 @@
 #include "ir/DlcOps.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace dlc;
@@ -290,9 +291,98 @@ NodeResults importWindow(NodeContext &nc) {
       nc, DenseElementsAttr::get(RankedTensorType::get({n}, et), values))};
 }
 
+/// TopK with a constant k: k rounds of arg-max (or min) and masking, which
+/// orders ties by index as ONNX does.
+NodeResults importTopK(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)))
+    return failure();
+  Value x = nc.operand(0);
+  auto t = typeOf(x);
+  Type et = t.getElementType();
+  auto kv = nc.constantInts(1);
+  if (!kv || kv->size() != 1)
+    return nc.error() << "k must be a constant", failure();
+  int64_t k = (*kv)[0];
+  auto axis = normalizeAxis(nc, nc.intAttr("axis", -1), t.getRank());
+  if (failed(axis))
+    return failure();
+  if (k < 1 || k > 64 || k > t.getDimSize(*axis))
+    return nc.error() << "k = " << k << " is not supported (1..64, at most "
+                      << "the axis size)",
+           failure();
+  if (!isa<FloatType>(et))
+    return nc.error() << "only floating-point inputs are supported",
+           failure();
+  bool largest = nc.intAttr("largest", 1);
+  OpBuilder &b = nc.builder;
+  Type i64 = b.getI64Type();
+  Value positions = iota(nc, t.getDimSize(*axis), *axis, t.getRank());
+  double fill = largest ? -std::numeric_limits<double>::infinity()
+                        : std::numeric_limits<double>::infinity();
+  SmallVector<Value> vals, idxs;
+  for (int64_t i = 0; i < k; ++i) {
+    Value idx = one(buildInferred<ArgReduceOp>(
+        nc, {x},
+        {b.getNamedAttr("is_max", b.getBoolAttr(largest)),
+         b.getNamedAttr("axis", b.getI64IntegerAttr(*axis)),
+         b.getNamedAttr("keepdims", b.getBoolAttr(true)),
+         b.getNamedAttr("select_last_index", b.getBoolAttr(false))}));
+    Value hit = one(buildInferred<EqualOp>(nc, {idx, positions}));
+    Value val = reduce(nc, x, largest ? "max" : "min", {*axis});
+    vals.push_back(val);
+    idxs.push_back(idx);
+    x = one(buildInferred<WhereOp>(nc, {hit, scalar(nc, et, fill), x}));
+  }
+  auto concat = [&](ArrayRef<Value> parts) {
+    return one(buildInferred<ConcatOp>(
+        nc, parts, {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis))}));
+  };
+  (void)i64;
+  return SmallVector<Value>{concat(vals), concat(idxs)};
+}
+
+/// LRN: x / (bias + alpha / size * sum of squares over a channel window)^beta;
+/// the window sum is an average pool over [C, H*W] times the size.
+NodeResults importLRN(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)) || failed(requireFloat(nc, 1)))
+    return failure();
+  Value x = nc.operand(0);
+  auto t = typeOf(x);
+  if (t.getRank() < 3 || !t.hasStaticShape())
+    return nc.error() << "needs a static input of rank >= 3", failure();
+  int64_t size = nc.intAttr("size", 0);
+  if (size < 1)
+    return nc.error() << "size must be >= 1", failure();
+  double alpha = nc.floatAttr("alpha", 1e-4f), beta = nc.floatAttr("beta", 0.75f),
+         bias = nc.floatAttr("bias", 1.0f);
+  Type et = t.getElementType();
+  int64_t n = t.getDimSize(0), c = t.getDimSize(1), rest = 1;
+  for (int64_t d = 2; d < t.getRank(); ++d)
+    rest *= t.getDimSize(d);
+  Value sq = one(buildInferred<MulOp>(nc, {x, x}));
+  sq = one(reshapeTo(nc, sq, {n, 1, c, rest}));
+  OpBuilder &b = nc.builder;
+  int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
+  Value avg = one(buildInferred<AvgPoolOp>(
+      nc, {sq},
+      {b.getNamedAttr("kernel_shape", b.getDenseI64ArrayAttr({size, 1})),
+       b.getNamedAttr("strides", b.getDenseI64ArrayAttr({1, 1})),
+       b.getNamedAttr("pads", b.getDenseI64ArrayAttr({lo, 0, hi, 0})),
+       b.getNamedAttr("dilations", b.getDenseI64ArrayAttr({1, 1})),
+       b.getNamedAttr("count_include_pad", b.getBoolAttr(true))}));
+  avg = one(reshapeTo(nc, avg, t.getShape()));
+  // bias + alpha / size * (avg * size) = bias + alpha * avg
+  Value den = one(buildInferred<MulOp>(nc, {avg, scalar(nc, et, alpha)}));
+  den = one(buildInferred<AddOp>(nc, {den, scalar(nc, et, bias)}));
+  den = one(buildInferred<PowOp>(nc, {den, scalar(nc, et, beta)}));
+  return buildInferred<DivOp>(nc, {x, den});
+}
+
 } // namespace
 
 void dlc::addCompositeImporters(NodeImporterTable &t) {
+  t["TopK"] = importTopK;
+  t["LRN"] = importLRN;
   t["HannWindow"] = importWindow;
   t["HammingWindow"] = importWindow;
   t["BlackmanWindow"] = importWindow;

@@ -102,6 +102,7 @@ NodeResults buildInferred(NodeContext &nc, mlir::ValueRange operands,
   mlir::MLIRContext *ctx = nc.builder.getContext();
   mlir::DictionaryAttr dict = state.attributes.getDictionary(ctx);
   typename OpTy::Properties props;
+  OpTy::populateDefaultProperties(state.name, props);
   if (mlir::failed(OpTy::setPropertiesFromAttr(
           props, dict, [&] { return mlir::emitError(nc.loc); })) ||
       mlir::failed(OpTy::inferReturnTypes(ctx, nc.loc, operands, dict,

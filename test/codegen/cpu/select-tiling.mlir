@@ -203,3 +203,22 @@ func.func @fill_only(%o: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %0 = linalg.fill ins(%cst : f32) outs(%o : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
+
+// -----
+
+// A reversed read (n - 1 - d, from a Slice with a negative step) cannot be
+// tiled upstream (tiling assumes indices grow with the loops): no tile
+// sizes, the op stays whole.
+// CHECK-LABEL: func.func @reversed_read
+// CHECK:         linalg.generic
+// CHECK-NOT:     dlc.tile_sizes
+// CHECK:         return
+func.func @reversed_read(%a: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  %e = tensor.empty() : tensor<4x32xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, -d1 + 31)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x32xf32>) outs(%e : tensor<4x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<4x32xf32>
+  return %0 : tensor<4x32xf32>
+}

@@ -2,7 +2,7 @@
 // ops lowered to linalg, tiled, fused and vectorized, with the accumulators
 // hoisted out of the reduction loops into vector registers.
 // RUN: dlc-opt %s -split-input-file --mlir-print-local-scope \
-// RUN:   --pass-pipeline='builtin.module(dlc-lower-to-linalg,canonicalize,cse,func.func(linalg-fuse-elementwise-ops),canonicalize,cse,func.func(dlc-cpu-select-tiling{vector-width=16},dlc-cpu-tile-and-fuse,canonicalize,cse,dlc-cpu-vectorize,canonicalize,cse,loop-invariant-subset-hoisting))' \
+// RUN:   --pass-pipeline='builtin.module(dlc-lower-to-linalg,canonicalize,cse,func.func(dlc-fuse-elementwise),canonicalize,cse,func.func(dlc-cpu-select-tiling{vector-width=16},dlc-cpu-tile-and-fuse,canonicalize,cse,dlc-cpu-vectorize,canonicalize,cse,loop-invariant-subset-hoisting))' \
 // RUN:   | FileCheck %s
 
 // 64x64x64 matmul: 8x32 register tiles; the k loop carries the 8x32

@@ -125,8 +125,8 @@ def where_less():
 
 
 def data_movement():
-    """Slice (strided), Gather (negative indices), Tile, Pad, Expand and
-    ArgMax (select_last_index) of one input."""
+    """Slice (negative and positive steps), Gather (negative indices),
+    Tile, Pad, Expand and ArgMax (select_last_index) of one input."""
     rng = np.random.default_rng(5)
     x = rng.normal(0, 1, (5, 6, 7)).astype(np.float32)
     x[2, 3, 1] = x[2, 3, 5] = 9.0  # a tie for ArgMax
@@ -137,6 +137,7 @@ def data_movement():
         return numpy_helper.from_array(np.array(v, np.int64), name)
     nodes = [
         helper.make_node("Slice", ["x", "s", "e", "ax", "st"], ["sl"]),
+        helper.make_node("Slice", ["x", "rs", "re", "rax", "rst"], ["rev"]),
         helper.make_node("Gather", ["x", "idx"], ["g"], axis=1),
         helper.make_node("Tile", ["sl", "rep"], ["t"]),
         helper.make_node("Pad", ["x", "pads", "pv"], ["p"]),
@@ -145,13 +146,16 @@ def data_movement():
                          select_last_index=1),
     ]
     inits = [ints("s", [0, 1]), ints("e", [100, 7]), ints("ax", [0, -1]),
-             ints("st", [2, 3]), numpy_helper.from_array(idx, "idx"),
+             ints("st", [2, 3]), ints("rs", [4, -1]), ints("re", [-100, 0]),
+             ints("rax", [0, 2]), ints("rst", [-2, -3]),
+             numpy_helper.from_array(idx, "idx"),
              ints("rep", [1, 2, 3]), ints("pads", [1, 0, 2, 0, 1, 1]),
              numpy_helper.from_array(np.array(0.5, np.float32), "pv"),
              numpy_helper.from_array(col, "col"), ints("shape", [2, 6, 4])]
     sl = x[0::2, :, 1:7:3]
     outputs = [
         ("sl", sl),
+        ("rev", x[4::-2, :, 6:0:-3]),
         ("g", np.take(x, np.where(idx < 0, idx + 6, idx), axis=1)),
         ("t", np.tile(sl, (1, 2, 3))),
         ("p", np.pad(x, ((1, 0), (0, 1), (2, 1)), constant_values=0.5)),
