@@ -78,6 +78,7 @@ void addLossImporters(NodeImporterTable &table);
 void addCompositeImporters(NodeImporterTable &table);
 void addResizeImporters(NodeImporterTable &table);
 void addConvTransposeImporters(NodeImporterTable &table);
+void addRecurrentImporters(NodeImporterTable &table);
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the op importers

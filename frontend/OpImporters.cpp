@@ -537,6 +537,7 @@ dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
     addCompositeImporters(t);
     addResizeImporters(t);
     addConvTransposeImporters(t);
+    addRecurrentImporters(t);
     return t;
   }();
   auto it = table.find(opType);

@@ -58,6 +58,12 @@ NodeResults importReduce(NodeContext &nc, StringRef kind) {
     return failure();
   Value x = nc.operand(0);
   int64_t rank = typeOf(x).getRank();
+  if (!isa<FloatType>(typeOf(x).getElementType()) &&
+      (kind == "mean" || kind == "l2" || kind == "log_sum" ||
+       kind == "log_sum_exp"))
+    return nc.error() << "integer inputs are not supported for this "
+                         "reduction (floating point only)",
+           failure();
   int64_t inputFrom = kind == "sum" ? 13 : 18;
   auto axes = readAxes(nc, inputFrom, 1);
   if (failed(axes))

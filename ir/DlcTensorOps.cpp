@@ -86,7 +86,8 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
     return input.mapValues(to, [&](const APInt &v) {
       if (width == 1)
         return APInt(1, !v.isZero());
-      return srcUnsigned ? v.zextOrTrunc(width) : v.sextOrTrunc(width);
+      return srcUnsigned || v.getBitWidth() == 1 ? v.zextOrTrunc(width)
+                                                  : v.sextOrTrunc(width);
     });
   }
   if (isa<IntegerType>(from) && isa<FloatType>(to)) {

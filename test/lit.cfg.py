@@ -3,6 +3,7 @@
 # end-to-end tests).
 import os
 import shutil
+import subprocess
 
 import lit.formats
 import lit.util
@@ -36,3 +37,13 @@ if os.path.isdir(os.path.join(ort_dir, "node_modules", "onnxruntime-node")):
     config.available_features.add("ort")
 if os.path.isdir(os.path.join(config.onnx_data_dir, "node")):
     config.available_features.add("onnx-node-data")
+
+# The model tests (e2e/models) export with PyTorch and torchvision: one import check per
+# lit run (a few seconds), with config.python_executable, which runs the export script.
+try:
+    if subprocess.run([config.python_executable, "-c", "import torch, torchvision"],
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                      timeout=120).returncode == 0:
+        config.available_features.add("torch")
+except (OSError, subprocess.TimeoutExpired):
+    pass

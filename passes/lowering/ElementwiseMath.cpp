@@ -76,7 +76,11 @@ Value buildHardSwish(OpBuilder &b, Location l, ValueRange a, Operation *) {
 Value buildAbs(OpBuilder &b, Location l, ValueRange a, Operation *) {
   if (isFloat(a[0]))
     return math::AbsFOp::create(b, l, a[0]);
-  return math::AbsIOp::create(b, l, a[0]);
+  // select(x < 0, -x, x): math.absi only lowers on 1-D vectors.
+  Value zero = iconst(b, l, a[0].getType(), 0);
+  Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, a[0], zero);
+  return arith::SelectOp::create(b, l, neg,
+                                 arith::SubIOp::create(b, l, zero, a[0]), a[0]);
 }
 Value buildNeg(OpBuilder &b, Location l, ValueRange a, Operation *) {
   if (isFloat(a[0]))

@@ -4,7 +4,7 @@
   /usr/bin/python3 scripts/models/export_models.py OUTDIR [--only NAME ...] [--force] [--list]
 
 Writes OUTDIR/NAME.onnx for each model (all of them, or the --only ones) and skips
-files that already exist (--force re-exports). Files are written under a temporary
+files that already exist and are newer than this script (--force re-exports). Files are written under a temporary
 name and renamed, so concurrent runs (lit runs tests in parallel) never see a partial
 model. OUTDIR is a build directory: resnet50 is ~100 MB.
 
@@ -177,6 +177,9 @@ def export(name, path):
                 torch.onnx.export(model, args, tmp, opset_version=opset,
                                   do_constant_folding=True, input_names=input_names,
                                   output_names=output_names)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp made it 0600
             os.replace(tmp, path)
             return opset, errors
         except Exception as e:  # this opset is not exportable: try the next one
@@ -207,7 +210,8 @@ def main():
     torch.set_num_threads(min(2, os.cpu_count() or 1))
     for name in args.only or MODELS:
         path = os.path.join(args.outdir, f"{name}.onnx")
-        if os.path.exists(path) and not args.force:
+        if (os.path.exists(path) and not args.force
+                and os.path.getmtime(path) >= os.path.getmtime(__file__)):
             print(f"{name}: {path} exists, skipped")
             continue
         opset, skipped = export(name, path)
