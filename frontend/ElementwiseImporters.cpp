@@ -151,9 +151,7 @@ NodeResults castWithType(NodeContext &nc, int onnxType) {
     return nc.error() << "cast to " << onnxTypeName(onnxType)
                       << " is not supported",
            failure();
-  // The source's signedness is only known from the graph's types; dlc
-  // tracks unsigned integers at the model boundary, so assume signed.
-  return SmallVector<Value>{castTo(nc, nc.operand(0), et, false,
+  return SmallVector<Value>{castTo(nc, nc.operand(0), et, nc.isUnsigned(0),
                                    isUnsignedOnnxType(onnxType))};
 }
 

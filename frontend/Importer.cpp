@@ -45,6 +45,7 @@ private:
   llvm::StringMap<const onnx::TensorProto *> constants;
   std::vector<std::unique_ptr<onnx::TensorProto>> ownedTensors;
   llvm::StringMap<const onnx::ValueInfoProto *> inferredTypes;
+  llvm::StringMap<int> onnxElemTypes;
   unsigned unsupportedNodes = 0;
 
   /// keepGoing mode: zero constants of ONNX's inferred types stand in for a
@@ -181,6 +182,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     return failure(); // not handled: pass it on
   });
   dlc::NodeContext nc(builder, loc, node, opset, operands, constOperands);
+  nc.onnxTypes = &onnxElemTypes;
   dlc::NodeImportFn importFn =
       (node.domain().empty() || node.domain() == "ai.onnx")
           ? dlc::lookupNodeImporter(node.op_type())
@@ -209,6 +211,17 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
     inferredTypes[info.name()] = &info;
   for (const auto &info : graph.output())
     inferredTypes[info.name()] = &info;
+  for (const auto &list : {graph.value_info(), graph.output(), graph.input()})
+    for (const auto &info : list)
+      if (info.type().has_tensor_type())
+        onnxElemTypes[info.name()] = info.type().tensor_type().elem_type();
+  for (const auto &init : graph.initializer())
+    onnxElemTypes[init.name()] = init.data_type();
+  for (const auto &node : graph.node())
+    if (node.op_type() == "Constant")
+      for (const auto &attr : node.attribute())
+        if (attr.name() == "value" && node.output_size() == 1)
+          onnxElemTypes[node.output(0)] = attr.t().data_type();
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
 

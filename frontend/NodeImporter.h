@@ -44,6 +44,13 @@ public:
   /// Number of node outputs that are used (non-empty names).
   size_t numUsedOutputs() const;
 
+  /// ONNX element types of graph values where known (graph inputs,
+  /// initializers, ONNX's inferred value_info): signedness is not in MLIR's
+  /// signless integers.
+  const llvm::StringMap<int> *onnxTypes = nullptr;
+  /// True when operand i is an ONNX unsigned integer (UINT8 ... UINT64).
+  bool isUnsigned(size_t i) const;
+
   const onnx::AttributeProto *attr(llvm::StringRef name) const;
   int64_t intAttr(llvm::StringRef name, int64_t dflt) const;
   float floatAttr(llvm::StringRef name, float dflt) const;
@@ -79,6 +86,7 @@ void addCompositeImporters(NodeImporterTable &table);
 void addResizeImporters(NodeImporterTable &table);
 void addConvTransposeImporters(NodeImporterTable &table);
 void addRecurrentImporters(NodeImporterTable &table);
+void addQuantizationImporters(NodeImporterTable &table);
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the op importers

@@ -27,6 +27,17 @@ size_t NodeContext::numUsedOutputs() const {
   return n;
 }
 
+bool NodeContext::isUnsigned(size_t i) const {
+  if (!onnxTypes || i >= (size_t)node.input_size())
+    return false;
+  auto it = onnxTypes->find(node.input(i));
+  if (it == onnxTypes->end())
+    return false;
+  int t = it->second;
+  return t == onnx::TensorProto::UINT8 || t == onnx::TensorProto::UINT16 ||
+         t == onnx::TensorProto::UINT32 || t == onnx::TensorProto::UINT64;
+}
+
 const onnx::AttributeProto *NodeContext::attr(StringRef name) const {
   for (const auto &a : node.attribute())
     if (a.name() == name)
@@ -538,6 +549,7 @@ dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
     addResizeImporters(t);
     addConvTransposeImporters(t);
     addRecurrentImporters(t);
+    addQuantizationImporters(t);
     return t;
   }();
   auto it = table.find(opType);
