@@ -12,6 +12,8 @@
 #include <cmath>
 #include <limits>
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace mlir;
 using namespace dlc;
 
@@ -378,9 +380,157 @@ NodeResults importLRN(NodeContext &nc) {
   return buildInferred<DivOp>(nc, {x, den});
 }
 
+/// Einsum: the equation made explicit (ellipses expanded to letters, the
+/// implicit output spelled out), then one dlc.einsum.
+NodeResults importEinsum(NodeContext &nc) {
+  std::string eq;
+  for (char c : nc.stringAttr("equation", ""))
+    if (c != ' ')
+      eq.push_back(c);
+  SmallVector<Value> inputs;
+  for (size_t i = 0; i < nc.numOperands(); ++i)
+    if (nc.operand(i))
+      inputs.push_back(nc.operand(i));
+  StringRef lhs = eq, out;
+  bool explicitOut = StringRef(eq).contains("->");
+  if (explicitOut)
+    std::tie(lhs, out) = StringRef(eq).split("->");
+  SmallVector<StringRef> terms;
+  lhs.split(terms, ',');
+  if (terms.size() != inputs.size())
+    return nc.error() << "equation has " << terms.size() << " inputs, node has "
+                      << inputs.size(),
+           failure();
+  // Letters not used by the equation stand for ellipsis dimensions.
+  std::string spare;
+  for (char c = 'A'; c <= 'Z'; ++c)
+    if (eq.find(c) == std::string::npos)
+      spare.push_back(c);
+  int64_t ellipsisRank = 0;
+  SmallVector<std::string> subs;
+  struct EllipsisAt { size_t term, pos; int64_t n; };
+  SmallVector<EllipsisAt> ellipsisTerms;
+  for (auto [term, v] : llvm::zip(terms, inputs)) {
+    int64_t rank = typeOf(v).getRank();
+    std::string t = term.str();
+    size_t pos = t.find("...");
+    if (pos != std::string::npos) {
+      int64_t n = rank - (int64_t)(t.size() - 3);
+      ellipsisRank = std::max(ellipsisRank, n);
+      t.erase(pos, 3);
+      ellipsisTerms.push_back({subs.size(), pos, n});
+    }
+    subs.push_back(t);
+  }
+  // Ellipses align to the right: the last n of the ellipsisRank letters.
+  for (const EllipsisAt &e : ellipsisTerms)
+    subs[e.term].insert(e.pos, spare.substr(ellipsisRank - e.n, e.n));
+  for (auto [t, term, v] : llvm::zip(subs, terms, inputs))
+    if ((int64_t)t.size() != typeOf(v).getRank())
+      return nc.error() << "term '" << term << "' does not match rank "
+                        << typeOf(v).getRank(),
+             failure();
+  std::string ellipsis = spare.substr(0, ellipsisRank);
+  std::string outSubs;
+  if (explicitOut) {
+    outSubs = out.str();
+    size_t pos = outSubs.find("...");
+    if (pos != std::string::npos)
+      outSubs.replace(pos, 3, ellipsis);
+  } else {
+    std::string counts;
+    for (const std::string &t : subs)
+      counts += t;
+    outSubs = ellipsis;
+    std::string letters;
+    for (char c : counts)
+      if (ellipsis.find(c) == std::string::npos &&
+          std::count(counts.begin(), counts.end(), c) == 1)
+        letters.push_back(c);
+    llvm::sort(letters);
+    outSubs += letters;
+  }
+  // Result shape from the letters' sizes (checked consistent).
+  llvm::DenseMap<char, int64_t> sizes;
+  for (auto [t, v] : llvm::zip(subs, inputs))
+    for (auto [i, c] : llvm::enumerate(t)) {
+      int64_t n = typeOf(v).getDimSize(i);
+      auto [it, inserted] = sizes.insert({c, n});
+      if (!inserted && it->second != n) {
+        if (it->second == 1)
+          it->second = n;
+        else if (n != 1)
+          return nc.error() << "dimension '" << c << "' has sizes "
+                            << it->second << " and " << n,
+                 failure();
+      }
+    }
+  SmallVector<int64_t> shape;
+  for (char c : outSubs) {
+    if (!sizes.count(c))
+      return nc.error() << "output letter '" << c << "' is not in the inputs",
+             failure();
+    shape.push_back(sizes[c]);
+  }
+  std::string canonical = llvm::join(subs, ",") + "->" + outSubs;
+  return buildTyped<EinsumOp>(
+      nc, RankedTensorType::get(shape, typeOf(inputs[0]).getElementType()),
+      inputs,
+      {nc.builder.getNamedAttr("equation", nc.builder.getStringAttr(canonical))});
+}
+
+/// GatherND (batch_dims = 0): flatten the indexed dims and gather by the
+/// linear index sum(idx[j] * stride[j]).
+NodeResults importGatherND(NodeContext &nc) {
+  if (failed(requireOperands(nc, 2)))
+    return failure();
+  if (nc.intAttr("batch_dims", 0) != 0)
+    return nc.error() << "batch_dims > 0 is not supported", failure();
+  Value data = nc.operand(0), idx = nc.operand(1);
+  auto dt = typeOf(data), it = typeOf(idx);
+  int64_t r = it.getDimSize(it.getRank() - 1);
+  if (!dt.hasStaticShape() || !it.hasStaticShape() || r > dt.getRank())
+    return nc.error() << "needs static shapes and index depth <= data rank",
+           failure();
+  Type i64 = nc.builder.getI64Type();
+  if (it.getElementType() != i64)
+    idx = one(buildTyped<CastOp>(nc, RankedTensorType::get(it.getShape(), i64), {idx}));
+  // Linear index = idx @ strides (negative indices wrap per dimension).
+  SmallVector<int64_t> strides(r);
+  int64_t flat = 1;
+  for (int64_t j = r - 1; j >= 0; --j) {
+    strides[j] = flat;
+    flat *= dt.getDimSize(j);
+  }
+  SmallVector<int64_t> dims(dt.getShape().take_front(r));
+  Value dimSizes = constant(nc, DenseElementsAttr::get(
+                                    RankedTensorType::get({r}, i64),
+                                    ArrayRef<int64_t>(dims)));
+  Value neg = one(buildInferred<LessOp>(nc, {idx, scalar(nc, i64, 0)}));
+  idx = one(buildInferred<WhereOp>(
+      nc, {neg, one(buildInferred<AddOp>(nc, {idx, dimSizes})), idx}));
+  Value strideVec = constant(nc, DenseElementsAttr::get(
+                                     RankedTensorType::get({r}, i64),
+                                     ArrayRef<int64_t>(strides)));
+  Value weighted = one(buildInferred<MulOp>(nc, {idx, strideVec}));
+  OpBuilder &b = nc.builder;
+  Value linear = one(buildInferred<ReduceOp>(
+      nc, {weighted},
+      {b.getNamedAttr("kind", b.getStringAttr("sum")),
+       b.getNamedAttr("axes", b.getDenseI64ArrayAttr({it.getRank() - 1})),
+       b.getNamedAttr("keepdims", b.getBoolAttr(false))}));
+  SmallVector<int64_t> flatShape{flat};
+  llvm::append_range(flatShape, dt.getShape().drop_front(r));
+  Value flatData = one(reshapeTo(nc, data, flatShape));
+  return buildInferred<GatherOp>(
+      nc, {flatData, linear}, {b.getNamedAttr("axis", b.getI64IntegerAttr(0))});
+}
+
 } // namespace
 
 void dlc::addCompositeImporters(NodeImporterTable &t) {
+  t["Einsum"] = importEinsum;
+  t["GatherND"] = importGatherND;
   t["TopK"] = importTopK;
   t["LRN"] = importLRN;
   t["HannWindow"] = importWindow;

@@ -144,3 +144,18 @@ def Dlc_CumSumOp : Dlc_Op<"cumsum", [SameOperandsAndResultType]> {
   let results = (outs Dlc_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
+
+def Dlc_EinsumOp : Dlc_Op<"einsum"> {
+  let summary = "Einstein summation (ONNX Einsum)";
+  let description = [{
+    `equation` is explicit, without ellipses: one letter per dimension,
+    `in0,in1,...->out` (the importer expands `...` and the implicit form).
+
+    ```mlir
+    %y = dlc.einsum %a, %b {equation = "ij,jk->ik"} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Dlc_Tensor>:$inputs, StrAttr:$equation);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, results)";
+}

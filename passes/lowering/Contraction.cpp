@@ -155,8 +155,62 @@ struct GemmLowering : OpRewritePattern<dlc::GemmOp> {
   }
 };
 
+/// One loop per equation letter (output letters first, then the summed
+/// ones); each operand reads its letters; the body multiplies and adds.
+struct EinsumLowering : OpRewritePattern<dlc::EinsumOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::EinsumOp op,
+                                PatternRewriter &rewriter) const override {
+    MLIRContext *ctx = rewriter.getContext();
+    auto [lhs, out] = op.getEquation().split("->");
+    SmallVector<StringRef> ins;
+    lhs.split(ins, ',');
+    std::string letters = out.str();
+    for (StringRef in : ins)
+      for (char c : in)
+        if (letters.find(c) == std::string::npos)
+          letters.push_back(c);
+    unsigned numLoops = letters.size();
+    auto mapOf = [&](StringRef subs) {
+      SmallVector<AffineExpr> exprs;
+      for (char c : subs)
+        exprs.push_back(getAffineDimExpr(letters.find(c), ctx));
+      return AffineMap::get(numLoops, 0, exprs, ctx);
+    };
+    SmallVector<AffineMap> maps;
+    for (StringRef in : ins)
+      maps.push_back(mapOf(in));
+    maps.push_back(mapOf(out));
+    SmallVector<utils::IteratorType> iters(numLoops,
+                                           utils::IteratorType::reduction);
+    for (size_t i = 0; i < out.size(); ++i)
+      iters[i] = utils::IteratorType::parallel;
+    auto type = op.getType();
+    Type et = type.getElementType();
+    bool isFloat = isa<FloatType>(et);
+    Value init = dlc::buildFilled(rewriter, op.getLoc(), type,
+                                  rewriter.getZeroAttr(et));
+    rewriter.replaceOp(
+        op, linalg::GenericOp::create(
+                rewriter, op.getLoc(), type, op.getInputs(), init, maps, iters,
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value prod = args[0];
+                  for (Value v : args.drop_front().drop_back())
+                    prod = isFloat ? Value(arith::MulFOp::create(b, l, prod, v))
+                                   : Value(arith::MulIOp::create(b, l, prod, v));
+                  Value sum =
+                      isFloat ? Value(arith::AddFOp::create(b, l, args.back(), prod))
+                              : Value(arith::AddIOp::create(b, l, args.back(), prod));
+                  linalg::YieldOp::create(b, l, sum);
+                })
+                .getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void dlc::populateContractionLoweringPatterns(RewritePatternSet &patterns) {
-  patterns.add<MatMulLowering, GemmLowering>(patterns.getContext());
+  patterns.add<MatMulLowering, GemmLowering, EinsumLowering>(
+      patterns.getContext());
 }
