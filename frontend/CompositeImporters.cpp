@@ -19,17 +19,9 @@ using namespace dlc;
 
 namespace {
 
-Value one(NodeResults r) { return succeeded(r) ? (*r)[0] : Value(); }
 
 Value constant(NodeContext &nc, DenseElementsAttr value) {
   return ConstantOp::create(nc.builder, nc.loc, value);
-}
-
-Value scalar(NodeContext &nc, Type et, double v) {
-  OpBuilder &b = nc.builder;
-  TypedAttr a = isa<FloatType>(et) ? TypedAttr(b.getFloatAttr(et, v))
-                                   : TypedAttr(b.getIntegerAttr(et, (int64_t)v));
-  return constant(nc, DenseElementsAttr::get(RankedTensorType::get({}, et), a));
 }
 
 /// 0, 1, ..., n-1 as i64, laid along `axis` of a rank-`rank` tensor.
@@ -196,7 +188,7 @@ Value normalize(NodeContext &nc, Value x, ArrayRef<int64_t> axes, double eps) {
   Value mean = reduce(nc, x, "mean", axes);
   Value d = one(buildInferred<SubOp>(nc, {x, mean}));
   Value var = reduce(nc, one(buildInferred<MulOp>(nc, {d, d})), "mean", axes);
-  Value ve = one(buildInferred<AddOp>(nc, {var, scalar(nc, et, eps)}));
+  Value ve = one(buildInferred<AddOp>(nc, {var, scalarConstant(nc, et, eps)}));
   Value sd = one(buildTyped<SqrtOp>(nc, ve.getType(), {ve}));
   return one(buildInferred<DivOp>(nc, {d, sd}));
 }
@@ -248,8 +240,8 @@ NodeResults importOneHot(NodeContext &nc) {
     idx = one(buildTyped<CastOp>(
         nc, RankedTensorType::get(it.getShape(), nc.builder.getI64Type()), {idx}));
   Type i64 = nc.builder.getI64Type();
-  Value isNeg = one(buildInferred<LessOp>(nc, {idx, scalar(nc, i64, 0)}));
-  Value wrapped = one(buildInferred<AddOp>(nc, {idx, scalar(nc, i64, depth)}));
+  Value isNeg = one(buildInferred<LessOp>(nc, {idx, scalarConstant(nc, i64, 0)}));
+  Value wrapped = one(buildInferred<AddOp>(nc, {idx, scalarConstant(nc, i64, depth)}));
   idx = one(buildInferred<WhereOp>(nc, {isNeg, wrapped, idx}));
   SmallVector<int64_t> shape(it.getShape());
   shape.insert(shape.begin() + *axis, 1);
@@ -333,7 +325,7 @@ NodeResults importTopK(NodeContext &nc) {
     Value val = reduce(nc, x, largest ? "max" : "min", {*axis});
     vals.push_back(val);
     idxs.push_back(idx);
-    x = one(buildInferred<WhereOp>(nc, {hit, scalar(nc, et, fill), x}));
+    x = one(buildInferred<WhereOp>(nc, {hit, scalarConstant(nc, et, fill), x}));
   }
   auto concat = [&](ArrayRef<Value> parts) {
     return one(buildInferred<ConcatOp>(
@@ -374,9 +366,9 @@ NodeResults importLRN(NodeContext &nc) {
        b.getNamedAttr("count_include_pad", b.getBoolAttr(true))}));
   avg = one(reshapeTo(nc, avg, t.getShape()));
   // bias + alpha / size * (avg * size) = bias + alpha * avg
-  Value den = one(buildInferred<MulOp>(nc, {avg, scalar(nc, et, alpha)}));
-  den = one(buildInferred<AddOp>(nc, {den, scalar(nc, et, bias)}));
-  den = one(buildInferred<PowOp>(nc, {den, scalar(nc, et, beta)}));
+  Value den = one(buildInferred<MulOp>(nc, {avg, scalarConstant(nc, et, alpha)}));
+  den = one(buildInferred<AddOp>(nc, {den, scalarConstant(nc, et, bias)}));
+  den = one(buildInferred<PowOp>(nc, {den, scalarConstant(nc, et, beta)}));
   return buildInferred<DivOp>(nc, {x, den});
 }
 
@@ -506,7 +498,7 @@ NodeResults importGatherND(NodeContext &nc) {
   Value dimSizes = constant(nc, DenseElementsAttr::get(
                                     RankedTensorType::get({r}, i64),
                                     ArrayRef<int64_t>(dims)));
-  Value neg = one(buildInferred<LessOp>(nc, {idx, scalar(nc, i64, 0)}));
+  Value neg = one(buildInferred<LessOp>(nc, {idx, scalarConstant(nc, i64, 0)}));
   idx = one(buildInferred<WhereOp>(
       nc, {neg, one(buildInferred<AddOp>(nc, {idx, dimSizes})), idx}));
   Value strideVec = constant(nc, DenseElementsAttr::get(

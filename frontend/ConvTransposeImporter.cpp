@@ -13,7 +13,6 @@ using namespace dlc;
 
 namespace {
 
-Value one(NodeResults r) { return succeeded(r) ? (*r)[0] : Value(); }
 
 Value sliceTo(NodeContext &nc, Value v, ArrayRef<int64_t> starts,
               ArrayRef<int64_t> steps, ArrayRef<int64_t> shape) {

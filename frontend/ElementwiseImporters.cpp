@@ -72,22 +72,6 @@ NodeResults variadic(NodeContext &nc) {
   return SmallVector<Value>{acc};
 }
 
-/// Cast `v` to element type `et` (same shape).
-Value castTo(NodeContext &nc, Value v, Type et, bool unsignedSource = false,
-             bool unsignedResult = false) {
-  auto t = typeOf(v);
-  if (t.getElementType() == et)
-    return v;
-  OpBuilder &b = nc.builder;
-  SmallVector<NamedAttribute> attrs;
-  if (unsignedSource)
-    attrs.push_back(b.getNamedAttr("unsigned_source", b.getUnitAttr()));
-  if (unsignedResult)
-    attrs.push_back(b.getNamedAttr("unsigned_result", b.getUnitAttr()));
-  return (*buildTyped<CastOp>(nc, RankedTensorType::get(t.getShape(), et), v,
-                              attrs))[0];
-}
-
 bool isUnsignedOnnxType(int t) {
   return t == onnx::TensorProto::UINT8 || t == onnx::TensorProto::UINT16 ||
          t == onnx::TensorProto::UINT32 || t == onnx::TensorProto::UINT64;
@@ -97,7 +81,7 @@ NodeResults importPow(NodeContext &nc) {
   if (failed(requireOperands(nc, 2)))
     return failure();
   Value base = nc.operand(0);
-  Value exponent = castTo(nc, nc.operand(1), typeOf(base).getElementType());
+  Value exponent = castValue(nc, nc.operand(1), typeOf(base).getElementType());
   return buildInferred<PowOp>(nc, {base, exponent});
 }
 
@@ -151,7 +135,7 @@ NodeResults castWithType(NodeContext &nc, int onnxType) {
     return nc.error() << "cast to " << onnxTypeName(onnxType)
                       << " is not supported",
            failure();
-  return SmallVector<Value>{castTo(nc, nc.operand(0), et, nc.isUnsigned(0),
+  return SmallVector<Value>{castValue(nc, nc.operand(0), et, nc.isUnsigned(0),
                                    isUnsignedOnnxType(onnxType))};
 }
 
@@ -167,7 +151,7 @@ NodeResults importCastLike(NodeContext &nc) {
   if (failed(requireOperands(nc, 2)))
     return failure();
   Type et = typeOf(nc.operand(1)).getElementType();
-  return SmallVector<Value>{castTo(nc, nc.operand(0), et)};
+  return SmallVector<Value>{castValue(nc, nc.operand(0), et)};
 }
 
 NodeResults importClip(NodeContext &nc) {

@@ -12,16 +12,7 @@ using namespace dlc;
 
 namespace {
 
-Value scalarConst(NodeContext &nc, Type et, double v) {
-  OpBuilder &b = nc.builder;
-  TypedAttr a = isa<FloatType>(et) ? TypedAttr(b.getFloatAttr(et, v))
-                                   : TypedAttr(b.getIntegerAttr(et, (int64_t)v));
-  return ConstantOp::create(b, nc.loc,
-                            DenseElementsAttr::get(RankedTensorType::get({}, et), a));
-}
-
 /// Unwraps a one-result builder call; null on failure.
-Value one(NodeResults r) { return succeeded(r) ? (*r)[0] : Value(); }
 
 /// loss = -input[n, target[n, d...], d...] * weight[target], masked by
 /// ignore_index, then reduced. `input` is (N, C, d...) log-probabilities.
@@ -35,10 +26,10 @@ Value buildNll(NodeContext &nc, Value input, Value target, Value weight,
   // Ignored targets may be out of range: gather class 0 for them.
   Value mask, safeTarget = target;
   if (ignoreAttr) {
-    Value ignore = scalarConst(nc, it, ignoreAttr->i());
+    Value ignore = scalarConstant(nc, it, ignoreAttr->i());
     Value isIgnored = one(buildInferred<EqualOp>(nc, {target, ignore}));
     safeTarget = one(buildInferred<WhereOp>(
-        nc, {isIgnored, scalarConst(nc, it, 0), target}));
+        nc, {isIgnored, scalarConstant(nc, it, 0), target}));
     Value keep = one(buildTyped<NotOp>(nc, isIgnored.getType(), {isIgnored}));
     mask = one(buildTyped<CastOp>(
         nc, RankedTensorType::get(tType.getShape(), et), {keep}));
@@ -77,7 +68,7 @@ Value buildNll(NodeContext &nc, Value input, Value target, Value weight,
   if (reduction == "sum")
     return total;
   Value count = w ? sum(w)
-                  : scalarConst(nc, et, (double)tType.getNumElements());
+                  : scalarConstant(nc, et, (double)tType.getNumElements());
   return one(buildInferred<DivOp>(nc, {total, count}));
 }
 

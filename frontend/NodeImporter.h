@@ -134,6 +134,17 @@ NodeResults buildTyped(NodeContext &nc, mlir::Type resultType,
   return finishOp(nc, state);
 }
 
+/// The first result of a builder call; null when it failed.
+inline mlir::Value one(NodeResults r) {
+  return mlir::succeeded(r) ? (*r)[0] : mlir::Value();
+}
+/// A rank-0 constant of `et` (float or integer) holding `v`.
+mlir::Value scalarConstant(NodeContext &nc, mlir::Type et, double v);
+/// `v` converted to element type `et` (same shape); ONNX unsignedness of
+/// the source/result picks the conversion.
+mlir::Value castValue(NodeContext &nc, mlir::Value v, mlir::Type et,
+                      bool unsignedSource = false, bool unsignedResult = false);
+
 mlir::LogicalResult requireOperands(NodeContext &nc, size_t min);
 mlir::LogicalResult requireFloat(NodeContext &nc, size_t numOperands);
 /// Resolves a possibly negative axis against `rank`.

@@ -88,6 +88,29 @@ NodeResults dlc::finishOp(NodeContext &nc, OperationState &state) {
   return SmallVector<Value>(op->getResults());
 }
 
+Value dlc::scalarConstant(NodeContext &nc, Type et, double v) {
+  OpBuilder &b = nc.builder;
+  TypedAttr a = isa<FloatType>(et) ? TypedAttr(b.getFloatAttr(et, v))
+                                   : TypedAttr(b.getIntegerAttr(et, (int64_t)v));
+  return ConstantOp::create(
+      b, nc.loc, DenseElementsAttr::get(RankedTensorType::get({}, et), a));
+}
+
+Value dlc::castValue(NodeContext &nc, Value v, Type et, bool unsignedSource,
+                     bool unsignedResult) {
+  auto t = typeOf(v);
+  if (t.getElementType() == et)
+    return v;
+  OpBuilder &b = nc.builder;
+  SmallVector<NamedAttribute> attrs;
+  if (unsignedSource)
+    attrs.push_back(b.getNamedAttr("unsigned_source", b.getUnitAttr()));
+  if (unsignedResult)
+    attrs.push_back(b.getNamedAttr("unsigned_result", b.getUnitAttr()));
+  return one(buildTyped<CastOp>(nc, RankedTensorType::get(t.getShape(), et),
+                                {v}, attrs));
+}
+
 LogicalResult dlc::requireOperands(NodeContext &nc, size_t min) {
   for (size_t i = 0; i < min; ++i)
     if (!nc.operand(i))

@@ -16,36 +16,12 @@ using namespace dlc;
 
 namespace {
 
-Value one(NodeResults r) { return succeeded(r) ? (*r)[0] : Value(); }
-
-Value scalar(NodeContext &nc, Type et, double v) {
-  OpBuilder &b = nc.builder;
-  TypedAttr a = isa<FloatType>(et) ? TypedAttr(b.getFloatAttr(et, v))
-                                   : TypedAttr(b.getIntegerAttr(et, (int64_t)v));
-  return ConstantOp::create(b, nc.loc,
-                            DenseElementsAttr::get(RankedTensorType::get({}, et), a));
-}
-
-Value castTo(NodeContext &nc, Value v, Type et, bool unsignedSource,
-             bool unsignedResult = false) {
-  auto t = typeOf(v);
-  if (t.getElementType() == et)
-    return v;
-  OpBuilder &b = nc.builder;
-  SmallVector<NamedAttribute> attrs;
-  if (unsignedSource)
-    attrs.push_back(b.getNamedAttr("unsigned_source", b.getUnitAttr()));
-  if (unsignedResult)
-    attrs.push_back(b.getNamedAttr("unsigned_result", b.getUnitAttr()));
-  return one(buildTyped<CastOp>(nc, RankedTensorType::get(t.getShape(), et),
-                                {v}, attrs));
-}
 
 /// Operand i as `et`, or `dflt` (a scalar) when absent.
 Value operandAs(NodeContext &nc, size_t i, Type et, double dflt = 0) {
   if (!nc.operand(i))
-    return scalar(nc, et, dflt);
-  return castTo(nc, nc.operand(i), et, nc.isUnsigned(i));
+    return scalarConstant(nc, et, dflt);
+  return castValue(nc, nc.operand(i), et, nc.isUnsigned(i));
 }
 
 /// A per-axis parameter (1-D of the axis' size) shaped to broadcast against
@@ -67,9 +43,9 @@ Value quantize(NodeContext &nc, Value v, Value zp, Type qt, bool isUnsigned) {
   unsigned w = qt.getIntOrFloatBitWidth();
   double lo = isUnsigned ? 0 : -std::ldexp(1.0, w - 1);
   double hi = isUnsigned ? std::ldexp(1.0, w) - 1 : std::ldexp(1.0, w - 1) - 1;
-  v = one(buildInferred<MaxOp>(nc, {v, scalar(nc, et, lo)}));
-  v = one(buildInferred<MinOp>(nc, {v, scalar(nc, et, hi)}));
-  return castTo(nc, v, qt, false, isUnsigned);
+  v = one(buildInferred<MaxOp>(nc, {v, scalarConstant(nc, et, lo)}));
+  v = one(buildInferred<MinOp>(nc, {v, scalarConstant(nc, et, hi)}));
+  return castValue(nc, v, qt, false, isUnsigned);
 }
 
 /// The quantized type and signedness of zero point operand `i` (uint8 when
@@ -91,7 +67,7 @@ NodeResults importDequantizeLinear(NodeContext &nc) {
     axis = normalizeAxis(nc, nc.intAttr("axis", 1), t.getRank());
   if (failed(axis))
     return failure();
-  Value x = castTo(nc, nc.operand(0), f, nc.isUnsigned(0));
+  Value x = castValue(nc, nc.operand(0), f, nc.isUnsigned(0));
   Value zp = alongAxis(nc, operandAs(nc, 2, f), *axis, t.getRank());
   Value scale = alongAxis(nc, nc.operand(1), *axis, t.getRank());
   return buildInferred<MulOp>(nc, {one(buildInferred<SubOp>(nc, {x, zp})), scale});
@@ -132,15 +108,15 @@ NodeResults importDynamicQuantizeLinear(NodeContext &nc) {
          b.getNamedAttr("axes", b.getDenseI64ArrayAttr(all)),
          b.getNamedAttr("keepdims", b.getBoolAttr(false))}));
   };
-  Value zero = scalar(nc, f, 0);
+  Value zero = scalarConstant(nc, f, 0);
   Value hi = one(buildInferred<MaxOp>(nc, {reduce("max"), zero}));
   Value lo = one(buildInferred<MinOp>(nc, {reduce("min"), zero}));
   Value scale = one(buildInferred<DivOp>(
-      nc, {one(buildInferred<SubOp>(nc, {hi, lo})), scalar(nc, f, 255)}));
+      nc, {one(buildInferred<SubOp>(nc, {hi, lo})), scalarConstant(nc, f, 255)}));
   Type u8 = b.getIntegerType(8);
   Value zpF = one(buildInferred<SubOp>(nc, {zero, one(buildInferred<DivOp>(nc, {lo, scale}))}));
   Value zp = quantize(nc, zpF, zero, u8, true);
-  Value zpBack = castTo(nc, zp, f, true);
+  Value zpBack = castValue(nc, zp, f, true);
   Value y = quantize(nc, one(buildInferred<DivOp>(nc, {x, scale})), zpBack, u8, true);
   return SmallVector<Value>{y, scale, zp};
 }
@@ -149,13 +125,13 @@ NodeResults importDynamicQuantizeLinear(NodeContext &nc) {
 Value integerMatMul(NodeContext &nc, size_t a, size_t azp, size_t b, size_t bzp) {
   Type f64 = nc.builder.getF64Type();
   Value av = one(buildInferred<SubOp>(
-      nc, {castTo(nc, nc.operand(a), f64, nc.isUnsigned(a)), operandAs(nc, azp, f64)}));
+      nc, {castValue(nc, nc.operand(a), f64, nc.isUnsigned(a)), operandAs(nc, azp, f64)}));
   Value bzpv = operandAs(nc, bzp, f64);
   auto bt = typeOf(nc.operand(b));
   if (typeOf(bzpv).getRank() == 1 && bt.getRank() >= 2) // per column
     bzpv = alongAxis(nc, bzpv, bt.getRank() - 1, bt.getRank());
   Value bv = one(buildInferred<SubOp>(
-      nc, {castTo(nc, nc.operand(b), f64, nc.isUnsigned(b)), bzpv}));
+      nc, {castValue(nc, nc.operand(b), f64, nc.isUnsigned(b)), bzpv}));
   return one(buildInferred<MatMulOp>(nc, {av, bv}));
 }
 
@@ -163,7 +139,7 @@ NodeResults importMatMulInteger(NodeContext &nc) {
   if (failed(requireOperands(nc, 2)))
     return failure();
   Value y = integerMatMul(nc, 0, 2, 1, 3);
-  return SmallVector<Value>{castTo(nc, y, nc.builder.getI32Type(), false)};
+  return SmallVector<Value>{castValue(nc, y, nc.builder.getI32Type(), false)};
 }
 
 NodeResults importQLinearMatMul(NodeContext &nc) {
@@ -183,11 +159,11 @@ NodeResults importQLinearMatMul(NodeContext &nc) {
 Value integerConv(NodeContext &nc, size_t x, size_t xzp, size_t w, size_t wzp) {
   Type f64 = nc.builder.getF64Type();
   Value xv = one(buildInferred<SubOp>(
-      nc, {castTo(nc, nc.operand(x), f64, nc.isUnsigned(x)), operandAs(nc, xzp, f64)}));
+      nc, {castValue(nc, nc.operand(x), f64, nc.isUnsigned(x)), operandAs(nc, xzp, f64)}));
   auto wt = typeOf(nc.operand(w));
   Value wzpv = alongAxis(nc, operandAs(nc, wzp, f64), 0, wt.getRank());
   Value wv = one(buildInferred<SubOp>(
-      nc, {castTo(nc, nc.operand(w), f64, nc.isUnsigned(w)), wzpv}));
+      nc, {castValue(nc, nc.operand(w), f64, nc.isUnsigned(w)), wzpv}));
   int64_t spatial = wt.getRank() - 2;
   auto ints = [&](StringRef name, int64_t dflt, int64_t n) {
     return nc.intsAttr(name).value_or(SmallVector<int64_t>(n, dflt));
@@ -211,7 +187,7 @@ NodeResults importConvInteger(NodeContext &nc) {
   Value y = integerConv(nc, 0, 2, 1, 3);
   if (!y)
     return failure();
-  return SmallVector<Value>{castTo(nc, y, nc.builder.getI32Type(), false)};
+  return SmallVector<Value>{castValue(nc, y, nc.builder.getI32Type(), false)};
 }
 
 NodeResults importQLinearConv(NodeContext &nc) {
@@ -223,7 +199,7 @@ NodeResults importQLinearConv(NodeContext &nc) {
     return failure();
   int64_t rank = typeOf(acc).getRank();
   if (nc.operand(8)) { // int32 bias, already in the accumulator's scale
-    Value bias = alongAxis(nc, castTo(nc, nc.operand(8), f64, false), 1, rank);
+    Value bias = alongAxis(nc, castValue(nc, nc.operand(8), f64, false), 1, rank);
     acc = one(buildInferred<AddOp>(nc, {acc, bias}));
   }
   Value wScale = alongAxis(nc, operandAs(nc, 4, f64), 1, rank);

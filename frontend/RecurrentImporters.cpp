@@ -13,7 +13,6 @@ using namespace dlc;
 
 namespace {
 
-Value one(NodeResults r) { return succeeded(r) ? (*r)[0] : Value(); }
 
 class Recurrence {
 public:
