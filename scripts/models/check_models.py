@@ -2,13 +2,14 @@
 """Run dlc on the exported reference models and print a results table.
 
   /usr/bin/python3 scripts/models/check_models.py [--dlc build/bin/dlc]
-      [--models build/models] [--only NAME ...] [--rtol 1e-3] [--atol 1e-4]
+      [--models build/models] [--only NAME ...] [--rtol 1e-3] [--atol 1e-4] [--timeout S]
 
 For each model (exported first by export_models.py into --models if missing):
 `dlc check`, then test/e2e/ort/compare_with_ort.py (dlc run vs ONNX Runtime on random
-inputs). Prints one row per model: status, max abs/rel difference over all outputs,
-the wall and CPU time of `dlc run` (compile + run;
-the CPU time is steadier on a busy machine), and the first error line when dlc fails.
+inputs; --timeout is its limit per tool run). Prints one row per model: status, max
+abs/rel difference over all outputs, the wall and CPU time of `dlc run` (compile +
+run; the CPU time is steadier on a busy machine), and the first error line when dlc
+fails. Exit 0 when every model passes.
 """
 import argparse
 import os
@@ -17,7 +18,6 @@ import shlex
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -66,23 +66,19 @@ def main():
         os.chmod(wrapper, 0o755)
         for name in names:
             model = os.path.join(args.models, f"{name}.onnx")
-            t0 = time.time()
             chk = subprocess.run([args.dlc, "check", model], stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT, text=True)
-            check_s = time.time() - t0
             row = {"name": name, "check": "ok" if chk.returncode == 0 else "unsupported",
-                   "check_s": check_s, "status": "", "abs": "", "rel": "", "run_s": "",
+                   "status": "", "abs": "", "rel": "", "run_s": "",
                    "error": ""}
             if chk.returncode != 0:
                 row["error"] = first_error(chk.stdout)
             if os.path.exists(timing):
                 os.unlink(timing)
-            t0 = time.time()
             cmp = subprocess.run([sys.executable, COMPARE, "--dlc", wrapper, "--model", model,
                                   "--rtol", args.rtol, "--atol", args.atol,
                                   "--timeout", args.timeout, *COMPARE_ARGS.get(name, [])],
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            row["total_s"] = time.time() - t0
             if os.path.exists(timing):
                 wall_ms, user, sys_ = open(timing).read().split()
                 cpu = sum(float(m) * 60 + float(s) for m, s in
