@@ -22,6 +22,11 @@ struct FuseElementwisePass
       auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
       if (!producer || !consumer)
         return false;
+      // Fusing a producer with other users duplicates its computation into
+      // every consumer: residual chains then recompute quadratically.
+      if (!llvm::all_of(producer->getUsers(),
+                        [&](Operation *user) { return user == consumer; }))
+        return false;
       auto permutations = [](linalg::GenericOp op) {
         return llvm::all_of(op.getIndexingMapsArray(), [](AffineMap m) {
           return m.isProjectedPermutation();

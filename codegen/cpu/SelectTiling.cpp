@@ -11,6 +11,10 @@ namespace dlc {
 
 using namespace mlir;
 
+/// Upper bound on the reduction elements one elementwise/pooling/reduction
+/// tile covers: the vectorized tile is unrolled over them.
+static constexpr int64_t kReductionBudget = 64;
+
 /// The largest divisor of `size` that is at most `limit` (tiles stay static).
 static int64_t divisorAtMost(int64_t size, int64_t limit) {
   for (int64_t t = std::min(size, limit); t > 1; --t)
@@ -78,10 +82,20 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         if (!parallel.empty())
           sizes[parallel.back()] =
               divisorAtMost(ranges[parallel.back()], vectorWidth);
-        for (unsigned d : reduction)
-          sizes[d] = ranges[d] > 4 * vectorWidth
-                         ? divisorAtMost(ranges[d], vectorWidth)
-                         : 0;
+        // Innermost reductions stay whole while the tile's reduction volume
+        // fits kReductionBudget; outer ones are tiled so that a window of
+        // 56x56 does not become one unrolled vector tile.
+        int64_t volume = 1;
+        for (unsigned d : llvm::reverse(reduction)) {
+          if (volume * ranges[d] <= kReductionBudget) {
+            sizes[d] = 0;
+            volume *= ranges[d];
+          } else {
+            sizes[d] = divisorAtMost(ranges[d],
+                                     std::max<int64_t>(1, kReductionBudget / volume));
+            volume *= sizes[d];
+          }
+        }
       }
       op->setAttr("dlc.tile_sizes",
                   DenseI64ArrayAttr::get(op->getContext(), sizes));

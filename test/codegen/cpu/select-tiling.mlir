@@ -141,11 +141,11 @@ func.func @elementwise_prime(%a: tensor<7x17xf32>, %b: tensor<7x13xf32>) -> (ten
 
 // -----
 
-// Reductions: long reduction loops (> 4 vectors) are tiled by a vector,
-// short ones are left whole (0).
+// Reductions: a reduction loop of up to 64 iterations is left whole (0);
+// a longer one is tiled by its largest divisor up to 64.
 // CHECK-LABEL: func.func @reductions
 // CHECK:         linalg.generic
-// CHECK-SAME:      dlc.tile_sizes = array<i64: 4, 16>
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 4, 64>
 // CHECK:         linalg.generic
 // CHECK-SAME:      dlc.tile_sizes = array<i64: 4, 0>
 func.func @reductions(%a: tensor<4x128xf32>, %b: tensor<4x48xf32>, %c: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
@@ -179,6 +179,25 @@ func.func @pool(%x: tensor<1x2x6x6xf32>, %w: tensor<3x3xf32>, %o: tensor<1x2x2x2
     linalg.yield %m : f32
   } -> tensor<1x2x2x2xf32>
   return %0 : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// A global pool over 56x56: the inner reduction loop (56) stays whole, the
+// outer one is tiled by 1 so that one tile covers at most 64 reduction
+// elements (not 3136 unrolled vector ops).
+// CHECK-LABEL: func.func @global_pool
+// CHECK:         linalg.generic
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 16, 1, 0>
+func.func @global_pool(%x: tensor<1x64x56x56xf32>, %o: tensor<1x64xf32>) -> tensor<1x64xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : tensor<1x64x56x56xf32>) outs(%o : tensor<1x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64xf32>
+  return %0 : tensor<1x64xf32>
 }
 
 // -----

@@ -1,0 +1,85 @@
+// RUN: dlc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(dlc-fuse-elementwise))' | FileCheck %s
+
+#id = affine_map<(d0) -> (d0)>
+
+// A single-use producer fuses into its consumer: one generic, add then relu.
+// CHECK-LABEL: func.func @single_use
+// CHECK:         linalg.generic
+// CHECK:           arith.addf
+// CHECK:           arith.maximumf
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @single_use(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%a, %b : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%0 : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  return %1 : tensor<64xf32>
+}
+
+// -----
+
+// Residual chain: each block's result feeds the next block twice (the
+// multiply, standing in for a convolution, and the skip connection).
+// Fusing a multi-use producer would copy its whole computation into each
+// user, so the additions would grow quadratically; with the guard there is
+// one generic and one addition per block.
+// CHECK-LABEL: func.func @residual_chain
+// CHECK-COUNT-3: arith.addf
+// CHECK-NOT:     arith.addf
+// CHECK:         return
+#id = affine_map<(d0) -> (d0)>
+func.func @residual_chain(%b0: tensor<64xf32>, %w: tensor<64xf32>) -> tensor<64xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %t1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%b0, %w : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    linalg.yield %m : f32
+  } -> tensor<64xf32>
+  %b1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%t1, %b0 : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    %r = arith.maximumf %s, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %t2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%b1, %w : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    linalg.yield %m : f32
+  } -> tensor<64xf32>
+  %b2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%t2, %b1 : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    %r = arith.maximumf %s, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %t3 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%b2, %w : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    linalg.yield %m : f32
+  } -> tensor<64xf32>
+  %b3 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%t3, %b2 : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    %r = arith.maximumf %s, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  return %b3 : tensor<64xf32>
+}
