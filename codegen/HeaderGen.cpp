@@ -41,7 +41,9 @@ std::string dlc::generateHeader(const ModelInfo &info) {
         " * (all intermediate tensors, one static plan, allocated at create or\n"
         " * given by the caller). Run allocates nothing.\n"
         " *\n"
-        " * Link with lib" << n << ".a (or lib" << n << ".so) and -lm.\n"
+        " * Link with lib" << n << ".a (or lib" << n << ".so), -lomp and -lm.\n"
+        " * Parallel loops run on num_threads OpenMP threads (dlc_options;\n"
+        " * default 1); libomp starts its worker threads on the first run.\n"
         " * Thread safety: one thread at a time per model handle; separate\n"
         " * handles are independent.\n"
         " */\n";

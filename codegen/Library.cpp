@@ -48,7 +48,8 @@ Error dlc::linkSharedLibrary(StringRef soPath, StringRef objectPath,
                                  ccName + "' not found; set CC)");
   SmallVector<StringRef> args{*cc,          "-shared", "-o",
                               soPath,       objectPath, "-Wl,--whole-archive",
-                              runtimeArchive, "-Wl,--no-whole-archive", "-lm"};
+                              runtimeArchive, "-Wl,--no-whole-archive", "-lomp",
+                              "-lm"};
   std::string errMsg;
   int rc = sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &errMsg);
   if (rc != 0)

@@ -83,11 +83,13 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
   if (!main)
     return createStringError(inconvertibleErrorCode(),
                              "lowered module has no main function");
+  // Inputs, outputs and the workspace are pointers; the thread count is
+  // an i32 passed by value.
   size_t numArgs = info.inputs.size() + info.outputs.size() + 1;
-  if (main->arg_size() != numArgs)
+  if (main->arg_size() != numArgs + 1)
     return createStringError(inconvertibleErrorCode(),
                              "lowered main takes " + Twine(main->arg_size()) +
-                                 " pointers, expected " + Twine(numArgs));
+                                 " arguments, expected " + Twine(numArgs + 1));
   main->setName(name + "_main");
   main->setLinkage(GlobalValue::InternalLinkage);
 
@@ -106,6 +108,9 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
       Value *slot = b.CreateConstGEP1_64(ptr, entry->getArg(0), i);
       args.push_back(b.CreateLoad(ptr, slot));
     }
+    Value *threadsSlot = b.CreateConstGEP1_64(ptr, entry->getArg(0), numArgs);
+    args.push_back(b.CreateLoad(Type::getInt32Ty(ctx),
+                                b.CreateLoad(ptr, threadsSlot)));
     b.CreateCall(main, args);
     b.CreateRetVoid();
   }
@@ -116,7 +121,7 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
       ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr}, "dlc_model_desc");
   Constant *descInit = ConstantStruct::get(
       descTy,
-      {ConstantInt::get(i32, 1), ConstantInt::get(i32, info.inputs.size()),
+      {ConstantInt::get(i32, 2), ConstantInt::get(i32, info.inputs.size()),
        ConstantInt::get(i32, info.outputs.size()), ConstantInt::get(i32, 0),
        cString(m, name, name + "_model_name"),
        tensorDescs(m, tensorTy, info.inputs, name + "_inputs"),

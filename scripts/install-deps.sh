@@ -8,9 +8,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 packages=(
   cmake ninja-build ccache clang-22 lld-22
-  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libzstd-dev
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libzstd-dev libomp-22-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
-  libgtest-dev python3-onnx python3-numpy nodejs npm
+  libgtest-dev python3-onnx python3-numpy nodejs npm libopenblas-dev
 )
 missing=()
 for p in "${packages[@]}"; do

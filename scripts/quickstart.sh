@@ -10,5 +10,5 @@ build=${DLC_BUILD_DIR:-$root/build}
 out=$build/quickstart
 rm -rf "$out"
 "$build/bin/dlc" compile "$root/examples/digits/digits.onnx" -o "$out" --name digits
-c++ -std=c++17 -O2 "$root/examples/digits/main.cpp" -I"$out" "$out/libdigits.a" -lm -o "$out/digits"
+c++ -std=c++17 -O2 "$root/examples/digits/main.cpp" -I"$out" "$out/libdigits.a" -lomp -lm -o "$out/digits"
 "$out/digits" "$root/examples/digits/digits_test.bin"

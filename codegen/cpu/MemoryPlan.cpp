@@ -38,6 +38,28 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
     for (auto [i, op] : llvm::enumerate(body))
       index[&op] = i;
 
+    // Scratch of a parallel tile is private to the thread running it: a
+    // stack buffer (hoisted to once per thread by dlc-cpu-openmp-threads),
+    // not a shared slot of the workspace.
+    SmallVector<memref::AllocOp> threadPrivate;
+    func.walk([&](memref::AllocOp alloc) {
+      if (alloc->getParentOfType<scf::ForallOp>() ||
+          alloc->getParentOfType<scf::ParallelOp>())
+        threadPrivate.push_back(alloc);
+    });
+    for (memref::AllocOp alloc : threadPrivate) {
+      MemRefType type = alloc.getType();
+      if (!type.hasStaticShape()) {
+        alloc.emitError("cannot plan a buffer of type ") << type;
+        return failure();
+      }
+      OpBuilder b(alloc);
+      auto alloca = memref::AllocaOp::create(b, alloc.getLoc(), type,
+                                             b.getI64IntegerAttr(alignment));
+      alloc.replaceAllUsesWith(alloca.getResult());
+      alloc.erase();
+    }
+
     SmallVector<Buffer> buffers;
     WalkResult walk = func.walk([&](memref::AllocOp alloc) {
       MemRefType type = alloc.getType();

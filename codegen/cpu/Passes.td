@@ -60,6 +60,22 @@ def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def OpenMPThreads : Pass<"dlc-cpu-openmp-threads", "mlir::func::FuncOp"> {
+  let summary = "run-time thread count and per-thread scratch for OpenMP regions";
+  let description = [{
+    Runs after `convert-scf-to-openmp` on functions that own a workspace
+    (`dlc.workspace` argument). Appends an `i32` argument marked
+    `dlc.num_threads` and makes it the `num_threads` of every `omp.parallel`,
+    so the caller picks the thread count per model instance (no global
+    state). Stack buffers of a parallel tile (`memref.alloca` inside the
+    `memref.alloca_scope` the conversion wraps each iteration in) move to
+    the start of their `omp.parallel` region: each thread allocates its
+    scratch once, not once per iteration, and the scope is inlined.
+  }];
+  let dependentDialects = ["mlir::omp::OpenMPDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def CopyToLinalg : Pass<"dlc-copy-to-linalg", "mlir::func::FuncOp"> {
   let summary = "rewrite memref.copy as linalg.copy";
   let description = [{

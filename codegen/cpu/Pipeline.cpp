@@ -23,15 +23,16 @@ static const char *kToLLVM =
     "one-shot-bufferize{{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{{hoist-static-allocs=1 modify-public-functions=1},"
-    "canonicalize,cse,dlc-memory-plan,"
-    "func.func(dlc-copy-to-linalg,convert-linalg-to-loops,dlc-cpu-lower-vectors,convert-vector-to-scf{{full-unroll=1},"
+    "canonicalize,cse,dlc-memory-plan,canonicalize,"
+    "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
+    "func.func(dlc-cpu-openmp-threads,dlc-copy-to-linalg,convert-linalg-to-loops,dlc-cpu-lower-vectors,convert-vector-to-scf{{full-unroll=1},"
     "lower-affine,convert-scf-to-cf),"
     "expand-strided-metadata,lower-affine,convert-math-to-funcs,convert-math-to-llvm,"
     "convert-math-to-libm,finalize-memref-to-llvm,"
     "convert-vector-to-llvm{{vector-contract-lowering=outerproduct "
     "vector-transpose-lowering=shuffle1d},"
     "convert-arith-to-llvm,convert-ub-to-llvm,convert-cf-to-llvm,"
-    "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1},"
+    "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1},convert-openmp-to-llvm,"
     "reconcile-unrealized-casts,canonicalize";
 
 void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,

@@ -3,6 +3,7 @@
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -92,6 +93,7 @@ dlc::translateToLLVM(mlir::ModuleOp module, LLVMContext &llvmContext,
   mlir::DialectRegistry registry;
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
+  mlir::registerOpenMPDialectTranslation(registry);
   module->getContext()->appendDialectRegistry(registry);
   std::unique_ptr<Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, llvmContext, "dlc_model");

@@ -54,8 +54,13 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
       }
 
     scf::SCFTileAndFuseOptions options;
+    // Parallel tiles are independent: an scf.forall, which the pipeline
+    // turns into an OpenMP worksharing loop. Reduction tiles stay
+    // sequential (scf.for) inside each parallel tile.
     options.setTilingOptions(
-        scf::SCFTilingOptions().setTileSizes(toOfr(ctx, parallelSizes)));
+        scf::SCFTilingOptions()
+            .setTileSizes(toOfr(ctx, parallelSizes))
+            .setLoopType(scf::SCFTilingOptions::LoopType::ForallOp));
     options.setFusionControlFn(
         [](tensor::ExtractSliceOp, OpResult producer, bool)
             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {

@@ -45,7 +45,8 @@ struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
           llvm::any_of(op->getResultTypes(), isBool))
         return;
       bool tiled = op->hasAttr("dlc.vectorize") ||
-                   op->getParentOfType<scf::ForOp>();
+                   (op->getParentOfType<scf::ForOp>() ||
+                    op->getParentOfType<scf::ForallOp>());
       if (tiled &&
           llvm::all_of(op.getStaticLoopRanges(),
                        [](int64_t s) { return !ShapedType::isDynamic(s); }))

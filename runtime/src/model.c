@@ -9,6 +9,9 @@ struct dlcrt_model {
   const dlc_model_desc *desc;
   void *workspace;
   int owns_workspace;
+  /* Threads of the model's parallel regions; the entry reads it through
+   * args. */
+  int32_t num_threads;
   /* Argument vector for the entry point, sized at create: run never
    * allocates. */
   void **args;
@@ -44,7 +47,16 @@ dlc_status *dlcrt_model_create(const dlc_model_desc *desc,
   if (!model)
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
   model->desc = desc;
-  size_t num_args = desc->num_inputs + desc->num_outputs + 1;
+  if (options->num_threads > 1024) {
+    dlcrt_model_destroy(model);
+    return dlcrt_status_create(DLC_INVALID_ARGUMENT,
+                               "create: options.num_threads is %u, at most "
+                               "1024 are supported",
+                               (unsigned)options->num_threads);
+  }
+  model->num_threads =
+      options->num_threads ? (int32_t)options->num_threads : 1;
+  size_t num_args = desc->num_inputs + desc->num_outputs + 2;
   model->args = calloc(num_args, sizeof(void *));
   if (!model->args) {
     dlcrt_model_destroy(model);
@@ -164,6 +176,7 @@ dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
     model->args[num_inputs + i] = outputs[i].data;
   }
   model->args[num_inputs + num_outputs] = model->workspace;
+  model->args[num_inputs + num_outputs + 1] = &model->num_threads;
   desc->entry(model->args);
   return NULL;
 }

@@ -19,11 +19,13 @@ const int64_t kShape[] = {2, 3};
 const dlc_tensor_desc kInputs[] = {{"x", DLC_DTYPE_F32, 2, kShape, 24}};
 const dlc_tensor_desc kOutputs[] = {{"y", DLC_DTYPE_F32, 2, kShape, 24}};
 void *lastWorkspace = nullptr;
+int32_t lastThreads = 0;
 
 void addOne(void **args) {
   const float *x = static_cast<const float *>(args[0]);
   float *y = static_cast<float *>(args[1]);
   lastWorkspace = args[2];
+  lastThreads = *static_cast<const int32_t *>(args[3]);
   for (int i = 0; i < 6; ++i)
     y[i] = x[i] + 1.0f;
 }
@@ -171,3 +173,28 @@ TEST(Describe, AccessorsAndRanges) {
 }
 
 } // namespace
+
+TEST(Model, PassesThreadCountToEntry) {
+  float x[6] = {}, y[6] = {};
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, kShape);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, kShape);
+  {
+    Model m; // default options: one thread
+    ASSERT_EQ(dlcrt_model_run(m.model, &in, 1, &out, 1), nullptr);
+    EXPECT_EQ(lastThreads, 1);
+  }
+  dlc_options options;
+  dlc_options_init(&options);
+  options.num_threads = 3;
+  dlcrt_model *model = nullptr;
+  ASSERT_EQ(dlcrt_model_create(&kDesc, &options, &model), nullptr);
+  ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+  EXPECT_EQ(lastThreads, 3);
+  dlcrt_model_destroy(model);
+
+  options.num_threads = 5000;
+  dlc_status *s = dlcrt_model_create(&kDesc, &options, &model);
+  EXPECT_EQ(model, nullptr);
+  EXPECT_EQ(takeMessage(s),
+            "create: options.num_threads is 5000, at most 1024 are supported");
+}

@@ -35,9 +35,10 @@ const char *kUsage = R"(usage:
   dlc compile MODEL.onnx -o OUTDIR [--name NAME] [--shared]
               [--emit=mlir|linalg|llvm|asm|obj|lib] [--mcpu CPU] [--mtriple T]
               [--target cpu] [--time-passes]
-  dlc run MODEL.onnx --data DIR --out OUTDIR [--target cpu]
+  dlc run MODEL.onnx --data DIR --out OUTDIR [--target cpu] [--threads T]
   dlc check MODEL.onnx
-  dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T] [--data DIR]
+  dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
+                       [--data DIR]
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -269,7 +270,8 @@ struct Session {
 
 /// Compiles and loads; on failure prints one line and returns the exit code.
 int openSession(const Args &args, Session &session, double *compileSeconds,
-                const std::vector<onnx::TensorProto> &knownInputs = {}) {
+                const std::vector<onnx::TensorProto> &knownInputs = {},
+                unsigned threads = 1) {
   dlc::CompileOptions opts;
   opts.name = "dlc_model";
   opts.apiWrappers = false;
@@ -292,7 +294,10 @@ int openSession(const Args &args, Session &session, double *compileSeconds,
     return kExitFailure;
   }
   session.loaded = std::move(*loaded);
-  dlc_status *s = dlcrt_model_create(session.loaded->desc(), nullptr,
+  dlc_options options;
+  dlc_options_init(&options);
+  options.num_threads = threads;
+  dlc_status *s = dlcrt_model_create(session.loaded->desc(), &options,
                                      &session.model);
   if (s) {
     errs() << "dlc: error: " << dlc_status_message(s) << "\n";
@@ -350,8 +355,12 @@ int runRun(const Args &args) {
       return kExitFailure;
     }
   }
+  int threads = 0;
+  if (StringRef(args.get("--threads").value_or("1")).getAsInteger(10, threads) ||
+      threads < 1)
+    return usageError("--threads must be an integer >= 1");
   Session session;
-  if (int rc = openSession(args, session, nullptr, known))
+  if (int rc = openSession(args, session, nullptr, known, threads))
     return rc;
   if (int rc = readInputs(*data, session))
     return rc;
@@ -396,25 +405,44 @@ std::string syntheticInput(const dlc::TensorInfo &t, std::mt19937 &rng) {
   return bytes;
 }
 
+/// Replaces the session's model instance with one running on `threads`.
+int recreateModel(Session &session, unsigned threads) {
+  dlcrt_model_destroy(session.model);
+  session.model = nullptr;
+  dlc_options options;
+  dlc_options_init(&options);
+  options.num_threads = threads;
+  if (dlc_status *s = dlcrt_model_create(session.loaded->desc(), &options,
+                                         &session.model)) {
+    errs() << "dlc: error: " << dlc_status_message(s) << "\n";
+    dlc_status_free(s);
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
 int runBench(const Args &args) {
   if (!checkTarget(args))
     return kExitFailure;
-  int iterations = 0, warmup = 0, threads = 0;
+  int iterations = 0, warmup = 0;
   if (StringRef(args.get("--iterations").value_or("20"))
           .getAsInteger(10, iterations) ||
       StringRef(args.get("--warmup").value_or("3")).getAsInteger(10, warmup) ||
-      StringRef(args.get("--threads").value_or("1")).getAsInteger(10, threads) ||
-      iterations < 1 || warmup < 0 || threads < 1)
-    return usageError("--iterations and --threads must be integers >= 1, "
-                      "--warmup >= 0");
-  if (threads != 1) {
-    errs() << "dlc: error: --threads " << threads
-           << ": multithreaded execution is not implemented yet; use 1\n";
-    return kExitFailure;
+      iterations < 1 || warmup < 0)
+    return usageError("--iterations must be an integer >= 1, --warmup >= 0");
+  // --threads 1,2: one compile, one model instance and one result per count.
+  SmallVector<unsigned> threadCounts;
+  SmallVector<StringRef> parts;
+  StringRef(args.get("--threads").value_or("1")).split(parts, ',');
+  for (StringRef part : parts) {
+    unsigned t = 0;
+    if (part.getAsInteger(10, t) || t < 1)
+      return usageError("--threads takes integers >= 1, comma-separated");
+    threadCounts.push_back(t);
   }
   Session session;
   double compileSeconds = 0;
-  if (int rc = openSession(args, session, &compileSeconds))
+  if (int rc = openSession(args, session, &compileSeconds, {}, threadCounts[0]))
     return rc;
   if (auto data = args.get("--data")) {
     if (int rc = readInputs(*data, session))
@@ -425,40 +453,50 @@ int runBench(const Args &args) {
       session.inputs.push_back(syntheticInput(t, rng));
   }
   session.bind();
-  for (int i = 0; i < warmup; ++i)
-    if (std::string err = session.run(); !err.empty()) {
-      errs() << "dlc: error: " << err << "\n";
-      return kExitFailure;
+  for (size_t ti = 0; ti < threadCounts.size(); ++ti) {
+    unsigned threads = threadCounts[ti];
+    if (ti > 0)
+      if (int rc = recreateModel(session, threads))
+        return rc;
+    for (int i = 0; i < warmup; ++i)
+      if (std::string err = session.run(); !err.empty()) {
+        errs() << "dlc: error: " << err << "\n";
+        return kExitFailure;
+      }
+    std::vector<double> ms;
+    for (int i = 0; i < iterations; ++i) {
+      auto t0 = std::chrono::steady_clock::now();
+      std::string err = session.run();
+      auto t1 = std::chrono::steady_clock::now();
+      if (!err.empty()) {
+        errs() << "dlc: error: " << err << "\n";
+        return kExitFailure;
+      }
+      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     }
-  std::vector<double> ms;
-  for (int i = 0; i < iterations; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    std::string err = session.run();
-    auto t1 = std::chrono::steady_clock::now();
-    if (!err.empty()) {
-      errs() << "dlc: error: " << err << "\n";
-      return kExitFailure;
-    }
-    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    double median =
+        sorted.size() % 2
+            ? sorted[sorted.size() / 2]
+            : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
+    double mean = 0;
+    for (double v : ms)
+      mean += v / ms.size();
+    outs() << formatv("model {0}: {1} thread(s): median {2:f3} ms, min {3:f3} "
+                      "ms, mean {4:f3} ms over {5} runs; compile {6:f2} s; "
+                      "workspace {7} bytes\n",
+                      args.model, threads, median, sorted.front(), mean,
+                      iterations, compileSeconds,
+                      session.compiled.info.workspaceSize);
+    outs() << formatv("{{\"model\": \"{0}\", \"median_ms\": {1:f4}, "
+                      "\"min_ms\": {2:f4}, \"mean_ms\": {3:f4}, "
+                      "\"iterations\": {4}, \"threads\": {5}, "
+                      "\"compile_s\": {6:f3}, \"workspace_bytes\": {7}}\n",
+                      args.model, median, sorted.front(), mean, iterations,
+                      threads, compileSeconds,
+                      session.compiled.info.workspaceSize);
   }
-  std::vector<double> sorted = ms;
-  std::sort(sorted.begin(), sorted.end());
-  double median = sorted.size() % 2
-                      ? sorted[sorted.size() / 2]
-                      : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
-  double mean = 0;
-  for (double v : ms)
-    mean += v / ms.size();
-  outs() << formatv("model {0}: median {1:f3} ms, min {2:f3} ms, mean {3:f3} ms "
-                    "over {4} runs; compile {5:f2} s; workspace {6} bytes\n",
-                    args.model, median, sorted.front(), mean, iterations,
-                    compileSeconds, session.compiled.info.workspaceSize);
-  outs() << formatv("{{\"model\": \"{0}\", \"median_ms\": {1:f4}, \"min_ms\": "
-                    "{2:f4}, \"mean_ms\": {3:f4}, \"iterations\": {4}, "
-                    "\"threads\": {5}, \"compile_s\": {6:f3}, "
-                    "\"workspace_bytes\": {7}}\n",
-                    args.model, median, sorted.front(), mean, iterations,
-                    threads, compileSeconds, session.compiled.info.workspaceSize);
   return kExitOk;
 }
 
@@ -499,7 +537,8 @@ int dlc::driverMain(int argc, char **argv) {
                      {"-o", "--name", "--emit", "--mcpu", "--mtriple", "--target"},
                      {"--shared", "--time-passes"});
   else if (command == "run")
-    args = parseArgs(argc, argv, {"--data", "--out", "--target"}, {});
+    args = parseArgs(argc, argv, {"--data", "--out", "--target", "--threads"},
+                     {});
   else if (command == "check")
     args = parseArgs(argc, argv, {}, {});
   else if (command == "bench")

@@ -3,6 +3,7 @@
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -14,6 +15,13 @@ Expected<std::unique_ptr<dlc::LoadedModel>>
 dlc::LoadedModel::load(StringRef object, StringRef name) {
   InitializeNativeTarget();
   InitializeNativeTargetAsmPrinter();
+  // Parallel loops call the OpenMP runtime (libomp), which generated
+  // libraries link and this process loads once.
+  std::string error;
+  if (sys::DynamicLibrary::LoadLibraryPermanently(DLC_LIBOMP_PATH, &error))
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot load the OpenMP runtime " +
+                                 Twine(DLC_LIBOMP_PATH) + ": " + error);
   auto jit = orc::LLJITBuilder().create();
   if (!jit)
     return jit.takeError();

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 1
+#define DLC_MODEL_ABI_VERSION 2
 
 /* One input or output of a model. */
 typedef struct dlc_tensor_desc {
@@ -26,7 +26,8 @@ typedef struct dlc_tensor_desc {
 } dlc_tensor_desc;
 
 /* The compiled entry point. `args` holds num_inputs input pointers, then
- * num_outputs output pointers, then the workspace pointer (64-byte aligned). */
+ * num_outputs output pointers, then the workspace pointer (64-byte aligned),
+ * then a pointer to the int32_t thread count (>= 1) of the OpenMP regions. */
 typedef void (*dlc_entry_fn)(void **args);
 
 typedef struct dlc_model_desc {

@@ -78,7 +78,8 @@ typedef struct dlc_tensor {
 
 /* Options for `<name>_create`. Always initialize with dlc_options_init(). */
 typedef struct dlc_options {
-  /* Threads used by run; 0 means the library's default (1 today). */
+  /* Threads that run uses for the parallel loops of the model (OpenMP
+   * worker threads); 0 means 1. At most 1024. */
   uint32_t num_threads;
   /* Optional caller-owned scratch memory of at least `<name>_workspace_size()`
    * bytes, 64-byte aligned. NULL: create allocates it and destroy frees it. */

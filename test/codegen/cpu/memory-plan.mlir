@@ -158,3 +158,25 @@ func.func @no_buffers(%in: memref<4xf32>) {
 // CHECK-LABEL: func.func private @external(memref<4xf32>)
 // CHECK-NOT:     dlc.workspace
 func.func private @external(memref<4xf32>)
+
+// -----
+
+// Scratch allocated inside a parallel tile loop is private to the thread
+// running the tile: a 64-byte aligned stack buffer, not a shared workspace
+// slot (the workspace stays at its minimum).
+// CHECK-LABEL: func.func @tile_scratch
+// CHECK-SAME:    attributes {dlc.workspace_size = 64 : i64}
+// CHECK:         scf.forall
+// CHECK:           memref.alloca() {alignment = 64 : i64} : memref<16xf32>
+// CHECK-NOT:       memref.view
+func.func @tile_scratch(%out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  scf.forall (%i) = (0) to (64) step (16) {
+    %s = memref.alloc() : memref<16xf32>
+    memref.store %one, %s[%c0] : memref<16xf32>
+    %v = memref.load %s[%c0] : memref<16xf32>
+    memref.store %v, %out[%i] : memref<64xf32>
+  }
+  return
+}

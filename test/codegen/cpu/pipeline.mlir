@@ -1,13 +1,17 @@
 // RUN: dlc-opt %s -split-input-file --dlc-cpu-pipeline | FileCheck %s
 
 // The whole CPU pipeline takes a dlc-dialect module to the LLVM dialect
-// only: tensors become bare pointers (inputs, then the out-param results,
-// then the workspace), intermediate buffers live in the workspace, and no op
+// (and OpenMP regions) only: tensors become bare pointers (inputs, then the
+// out-param results, then the workspace, then the thread count), intermediate buffers live in the workspace, and no op
 // of another dialect is left.
 
 // CHECK-LABEL: llvm.func @net
-// CHECK-SAME:    (%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr {dlc.workspace})
+// CHECK-SAME:    (%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr {dlc.workspace}, %[[THREADS:.+]]: i32 {dlc.num_threads})
 // CHECK-SAME:    attributes {dlc.workspace_size = {{[1-9][0-9]*}} : i64}
+// Each op's parallel tiles form one OpenMP worksharing loop whose thread
+// count is the caller's (the last argument).
+// CHECK:         omp.parallel num_threads(%[[THREADS]] : i32)
+// CHECK:           omp.wsloop
 // The convolution's inner loop is vector FMAs (4 filters per vector).
 // CHECK:         llvm.intr.fmuladd({{.+}}) : (vector<4xf32>, vector<4xf32>, vector<4xf32>) -> vector<4xf32>
 // CHECK:         llvm.intr.maximum
@@ -36,7 +40,7 @@ func.func @net(%x: tensor<1x1x8x8xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<4xf3
 // CHECK:         llvm.mlir.global private constant @{{.+}}(dense<{{\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00{{.+}}]]> : tensor<1x8xf32>)
 // CHECK-NOT:     {{[ "](linalg|tensor|memref|bufferization|vector|scf|arith|math|affine|cf|func|ub|dlc)\.}}
 // CHECK-LABEL: llvm.func @with_constants
-// CHECK-SAME:    (%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr {dlc.workspace})
+// CHECK-SAME:    (%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr {dlc.workspace}, %{{.+}}: i32 {dlc.num_threads})
 // CHECK-NOT:     llvm.call
 // CHECK:         llvm.return
 // CHECK-NOT:     {{[ "](linalg|tensor|memref|bufferization|vector|scf|arith|math|affine|cf|func|ub|dlc)\.}}

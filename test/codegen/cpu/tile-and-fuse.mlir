@@ -1,29 +1,27 @@
 // RUN: dlc-opt %s -split-input-file --dlc-cpu-tile-and-fuse --mlir-print-local-scope | FileCheck %s
 
-// The parallel loops (m by 8, n by 32) are tiled first, the zero fill is
-// fused into that tile, and the k loop is tiled inside it by 1: each
-// innermost matmul is an 8x1 * 1x32 outer product. No dlc.tile_sizes remain;
-// every tiled or fused op is marked dlc.vectorize instead.
+// The parallel loops (m by 8, n by 32) become one scf.forall (each tile
+// is independent: OpenMP distributes them), the zero fill is fused into
+// that tile, and the k loop is tiled inside it by 1 as a sequential scf.for:
+// each innermost matmul is an 8x1 * 1x32 outer product. No dlc.tile_sizes
+// remain; every tiled or fused op is marked dlc.vectorize instead.
 // CHECK-LABEL: func.func @matmul_fill
 // CHECK-SAME:    (%[[A:.+]]: tensor<64x64xf32>, %[[B:.+]]: tensor<64x64xf32>)
 // CHECK-DAG:     %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG:     %[[EMPTY:.+]] = tensor.empty() : tensor<64x64xf32>
-// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
-// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
 // CHECK-NOT:     linalg.fill
-// CHECK:         %[[R:.+]] = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %[[C8]] iter_args(%{{.+}} = %[[EMPTY]]) -> (tensor<64x64xf32>)
-// CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %[[C32]] iter_args(%[[OUT:.+]] = %{{.+}}) -> (tensor<64x64xf32>)
-// CHECK-DAG:         %[[AS:.+]] = tensor.extract_slice %[[A]][%[[I]], 0] [8, 64] [1, 1]
-// CHECK-DAG:         %[[BS:.+]] = tensor.extract_slice %[[B]][0, %[[J]]] [64, 32] [1, 1]
-// CHECK-DAG:         %[[OS:.+]] = tensor.extract_slice %[[OUT]][%[[I]], %[[J]]] [8, 32] [1, 1]
-// CHECK:             %[[FILL:.+]] = linalg.fill {dlc.vectorize} ins(%[[ZERO]] : f32) outs(%[[OS]] : tensor<8x32xf32>) -> tensor<8x32xf32>
-// CHECK:             %[[C1:.+]] = arith.constant 1 : index
-// CHECK:             %[[K:.+]] = scf.for %[[KK:.+]] = %{{.+}} to %{{.+}} step %[[C1]] iter_args(%[[ACC:.+]] = %[[FILL]]) -> (tensor<8x32xf32>)
-// CHECK-DAG:           %[[AK:.+]] = tensor.extract_slice %[[AS]][0, %[[KK]]] [8, 1] [1, 1]
-// CHECK-DAG:           %[[BK:.+]] = tensor.extract_slice %[[BS]][%[[KK]], 0] [1, 32] [1, 1]
-// CHECK:               linalg.matmul {dlc.vectorize} ins(%[[AK]], %[[BK]] : tensor<8x1xf32>, tensor<1x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
-// CHECK:               scf.yield
-// CHECK:             tensor.insert_slice %[[K]] into %[[OUT]][%[[I]], %[[J]]] [8, 32] [1, 1]
+// CHECK:         %[[R:.+]] = scf.forall (%[[I:.+]], %[[J:.+]]) = (0, 0) to (64, 64) step (8, 32) shared_outs(%[[OUT:.+]] = %[[EMPTY]]) -> (tensor<64x64xf32>)
+// CHECK-DAG:       %[[AS:.+]] = tensor.extract_slice %[[A]][%[[I]], 0] [8, 64] [1, 1]
+// CHECK-DAG:       %[[BS:.+]] = tensor.extract_slice %[[B]][0, %[[J]]] [64, 32] [1, 1]
+// CHECK-DAG:       %[[OS:.+]] = tensor.extract_slice %[[OUT]][%[[I]], %[[J]]] [8, 32] [1, 1]
+// CHECK:           %[[FILL:.+]] = linalg.fill {dlc.vectorize} ins(%[[ZERO]] : f32) outs(%[[OS]] : tensor<8x32xf32>) -> tensor<8x32xf32>
+// CHECK:           %[[K:.+]] = scf.for %[[KK:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %[[FILL]]) -> (tensor<8x32xf32>)
+// CHECK-DAG:         %[[AK:.+]] = tensor.extract_slice %[[AS]][0, %[[KK]]] [8, 1] [1, 1]
+// CHECK-DAG:         %[[BK:.+]] = tensor.extract_slice %[[BS]][%[[KK]], 0] [1, 32] [1, 1]
+// CHECK:             linalg.matmul {dlc.vectorize} ins(%[[AK]], %[[BK]] : tensor<8x1xf32>, tensor<1x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
+// CHECK:             scf.yield
+// CHECK:           scf.forall.in_parallel
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[K]] into %[[OUT]][%[[I]], %[[J]]] [8, 32] [1, 1]
 // CHECK:         return %[[R]]
 // CHECK-NOT:     dlc.tile_sizes
 func.func @matmul_fill(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
@@ -39,17 +37,15 @@ func.func @matmul_fill(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<6
 // A contraction is not fused into an elementwise consumer: each is tiled
 // by its own sizes in its own loop nest.
 // CHECK-LABEL: func.func @matmul_then_elementwise
-// CHECK:         %[[MM:.+]] = scf.for
+// CHECK:         %[[MM:.+]] = scf.forall
 // CHECK:           scf.for
-// CHECK:             scf.for
-// CHECK:               linalg.matmul {dlc.vectorize} ins(%{{.+}}, %{{.+}} : tensor<8x1xf32>, tensor<1x32xf32>)
-// CHECK:         scf.for
-// CHECK:           scf.for
-// CHECK:             tensor.extract_slice %[[MM]][%{{.+}}, %{{.+}}] [1, 16] [1, 1]
-// CHECK:             linalg.generic
-// CHECK-SAME:          ins(%{{.+}} : tensor<1x16xf32>)
-// CHECK-SAME:          attrs = {dlc.vectorize}
-// CHECK:               math.tanh
+// CHECK:             linalg.matmul {dlc.vectorize} ins(%{{.+}}, %{{.+}} : tensor<8x1xf32>, tensor<1x32xf32>)
+// CHECK:         scf.forall {{.+}} step (1, 16)
+// CHECK:           tensor.extract_slice %[[MM]][%{{.+}}, %{{.+}}] [1, 16] [1, 1]
+// CHECK:           linalg.generic
+// CHECK-SAME:        ins(%{{.+}} : tensor<1x16xf32>)
+// CHECK-SAME:        attrs = {dlc.vectorize}
+// CHECK:             math.tanh
 // CHECK-NOT:     dlc.tile_sizes
 func.func @matmul_then_elementwise(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %c: tensor<16x32xf32>) -> tensor<16x32xf32> {
   %0 = linalg.matmul {dlc.tile_sizes = array<i64: 8, 32, 1>} ins(%a, %b : tensor<16x8xf32>, tensor<8x32xf32>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
@@ -68,7 +64,7 @@ func.func @matmul_then_elementwise(%a: tensor<16x8xf32>, %b: tensor<8x32xf32>, %
 // A reduction tile size tiles the reduction loop inside the parallel tile,
 // carrying the (fused) fill as the accumulator.
 // CHECK-LABEL: func.func @reduction
-// CHECK:         scf.for {{.+}} -> (tensor<4xf32>)
+// CHECK:         scf.forall {{.+}} -> (tensor<4xf32>)
 // CHECK:           %[[FILL:.+]] = linalg.fill {dlc.vectorize} {{.+}} -> tensor<4xf32>
 // CHECK:           %[[C16:.+]] = arith.constant 16 : index
 // CHECK:           scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %[[C16]] iter_args(%{{.+}} = %[[FILL]]) -> (tensor<4xf32>)
@@ -99,19 +95,16 @@ func.func @reduction(%a: tensor<4x128xf32>) -> tensor<4xf32> {
 // CHECK-NOT:     dlc.vectorize
 // CHECK:         %[[PAD:.+]] = tensor.pad
 // CHECK-NOT:     linalg.generic
-// CHECK:         scf.for
-// CHECK:           scf.for
+// CHECK:         scf.forall ({{.+}}) = (0, 0, 0, 0) to (1, 16, 8, 8) step (1, 8, 1, 8)
+// CHECK:           tensor.extract_slice %[[PAD]]
+// CHECK:           %[[BIAS:.+]] = linalg.generic
+// CHECK-SAME:        ins(%{{.+}} : tensor<8xf32>) outs(%{{.+}} : tensor<1x8x1x8xf32>)
+// CHECK-SAME:        attrs = {dlc.vectorize}
+// CHECK:           scf.for {{.+}} iter_args(%{{.+}} = %[[BIAS]]) -> (tensor<1x8x1x8xf32>)
 // CHECK:             scf.for
-// CHECK:               scf.for
-// CHECK:                 tensor.extract_slice %[[PAD]]
-// CHECK:                 %[[BIAS:.+]] = linalg.generic
-// CHECK-SAME:              ins(%{{.+}} : tensor<8xf32>) outs(%{{.+}} : tensor<1x8x1x8xf32>)
-// CHECK-SAME:              attrs = {dlc.vectorize}
-// CHECK:                 scf.for {{.+}} iter_args(%{{.+}} = %[[BIAS]]) -> (tensor<1x8x1x8xf32>)
-// CHECK:                   scf.for
-// CHECK:                     linalg.conv_2d_nchw_fchw
-// CHECK-SAME:                  dlc.vectorize
-// CHECK-SAME:                  ins(%{{.+}}, %{{.+}} : tensor<1x1x1x10xf32>, tensor<8x1x1x3xf32>) outs(%{{.+}} : tensor<1x8x1x8xf32>)
+// CHECK:               linalg.conv_2d_nchw_fchw
+// CHECK-SAME:            dlc.vectorize
+// CHECK-SAME:            ins(%{{.+}}, %{{.+}} : tensor<1x1x1x10xf32>, tensor<8x1x1x3xf32>) outs(%{{.+}} : tensor<1x8x1x8xf32>)
 // CHECK-NOT:     dlc.tile_sizes
 func.func @conv_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<16x3x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x8x8xf32> {
   %cst = arith.constant 0.0 : f32

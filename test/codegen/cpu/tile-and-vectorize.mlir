@@ -9,20 +9,17 @@
 // accumulator as a vector and contracts one k at a time.
 // CHECK-LABEL: func.func @matmul
 // CHECK-DAG:     %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
-// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
-// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
 // CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
 // CHECK-NOT:     linalg.
-// CHECK:         scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %[[C8]]
-// CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %[[C32]]
-// CHECK:             vector.transfer_write %[[ZERO]]
-// CHECK:             %[[K:.+]]:2 = scf.for %[[KK:.+]] = %{{.+}} to %{{.+}} step %[[C1]] iter_args(%{{.+}} = %{{.+}}, %[[ACC:.+]] = %{{.+}}) -> (tensor<8x32xf32>, vector<8x32xf32>)
-// CHECK-DAG:           %[[A:.+]] = vector.transfer_read %{{.+}}[%[[I]], %[[KK]]]
-// CHECK-DAG:           %[[B:.+]] = vector.transfer_read %{{.+}}[%[[KK]], %[[J]]]
-// CHECK:               %[[R:.+]] = vector.contract {{.+}} %[[A]], %[[B]], %[[ACC]] : {{.+}} into vector<8x32xf32>
-// CHECK:               scf.yield %{{.+}}, %[[R]] : tensor<8x32xf32>, vector<8x32xf32>
-// CHECK:             vector.transfer_write %[[K]]#1
-// CHECK:             tensor.insert_slice
+// CHECK:         scf.forall (%[[I:.+]], %[[J:.+]]) = (0, 0) to (64, 64) step (8, 32)
+// CHECK:           vector.transfer_write %[[ZERO]]
+// CHECK:           %[[K:.+]]:2 = scf.for %[[KK:.+]] = %{{.+}} to %{{.+}} step %[[C1]] iter_args(%{{.+}} = %{{.+}}, %[[ACC:.+]] = %{{.+}}) -> (tensor<8x32xf32>, vector<8x32xf32>)
+// CHECK-DAG:         %[[A:.+]] = vector.transfer_read %{{.+}}[%[[I]], %[[KK]]]
+// CHECK-DAG:         %[[B:.+]] = vector.transfer_read %{{.+}}[%[[KK]], %[[J]]]
+// CHECK:             %[[R:.+]] = vector.contract {{.+}} %[[A]], %[[B]], %[[ACC]] : {{.+}} into vector<8x32xf32>
+// CHECK:             scf.yield %{{.+}}, %[[R]] : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:           vector.transfer_write %[[K]]#1
+// CHECK:           tensor.parallel_insert_slice
 // CHECK-NOT:     linalg.
 // CHECK:         return
 func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
@@ -56,17 +53,16 @@ func.func @gemm_bias(%x: tensor<1x64xf32>, %w: tensor<10x64xf32>, %b: tensor<10x
 
 // 3x3 conv, 16 filters, 32x32 output: tiles of one output row of 8 columns
 // x all 16 filters (one vector along the filters, so the n and f loops
-// vanish: only the oh and ow loops remain); inside the (c, kh) loops, which
+// vanish: only the oh and ow loops remain, as one scf.forall); inside the (c, kh) loops, which
 // carry the accumulator as a vector, one vector.contract per kw tap, each
 // an outer product of 8 columns by 16 filters. The bias initializes the
 // tile.
 // CHECK-LABEL: func.func @conv3x3
 // CHECK-SAME:    (%[[X:.+]]: tensor<1x3x34x34xf32>, %[[W:.+]]: tensor<16x3x3x3xf32>, %[[B:.+]]: tensor<16xf32>)
 // CHECK-NOT:     linalg.
-// CHECK:         scf.for %[[OH:[^ ]+]] = %{{.+}} to %{{.+}} step %[[C1:[^ ]+]] iter_args
-// CHECK:           scf.for %[[OW:[^ ]+]] = %{{.+}} to %{{.+}} step %[[C8:[^ ]+]] iter_args
-// CHECK-NOT:         scf.for
-// CHECK:             vector.transfer_read %[[B]]{{.+}} : tensor<16xf32>, vector<1x16x1x8xf32>
+// CHECK:         scf.forall (%[[OH:[^ ]+]], %[[OW:[^ ]+]]) = (0, 0) to (32, 32) step (1, 8)
+// CHECK-NOT:       scf.for
+// CHECK:           vector.transfer_read %[[B]]{{.+}} : tensor<16xf32>, vector<1x16x1x8xf32>
 // CHECK:             scf.for %[[C:[^ ]+]] = {{.+}} -> (tensor<1x16x1x8xf32>, vector<1x16x8xf32>)
 // CHECK:               scf.for %[[KH:[^ ]+]] = {{.+}} -> (tensor<1x16x1x8xf32>, vector<1x16x8xf32>)
 // CHECK:                 vector.transfer_read %[[X]][%{{.+}}, %[[C]], %{{.+}}, %[[OW]]]{{.+}} : tensor<1x3x34x34xf32>, vector<1x1x10xf32>

@@ -148,6 +148,8 @@ def main():
     ap.add_argument("--rtol", type=float, default=1e-3)
     ap.add_argument("--atol", type=float, default=1e-4)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads for dlc's parallel loops (dlc run --threads)")
     ap.add_argument("--int-high", type=int, default=4,
                     help="integer inputs are drawn from [0, INT_HIGH)")
     ap.add_argument("--ort-dir", default=os.environ.get(
@@ -183,7 +185,8 @@ def main():
             print(f"onnxruntime failed (exit {rc}):\n{log}")
             return 1
 
-        rc, log = run([args.dlc, "run", args.model, "--data", data, "--out", dlc_out],
+        rc, log = run([args.dlc, "run", args.model, "--data", data, "--out", dlc_out,
+                       "--threads", str(args.threads)],
                       timeout=args.timeout)
         if rc != 0:
             what = "cannot compile the model" if rc == 2 else "failed"
