@@ -47,6 +47,3 @@ try:
         config.available_features.add("torch")
 except (OSError, subprocess.TimeoutExpired):
     pass
-# Tests that take many minutes (e2e/models/resnet50.test) run only on request.
-if os.environ.get("DLC_LONG_TESTS", "0") not in ("", "0"):
-    config.available_features.add("long-tests")

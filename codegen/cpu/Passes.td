@@ -86,6 +86,20 @@ def CopyToLinalg : Pass<"dlc-copy-to-linalg", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def FlattenConstantGlobals : Pass<"dlc-flatten-constant-globals", "mlir::ModuleOp"> {
+  let summary = "store constant tensors as flat LLVM arrays";
+  let description = [{
+    A weight tensor lowered as a nested LLVM array (`[64 x [3 x [3 x
+    float]]]`) becomes one LLVM constant per innermost row at translation,
+    millions for a CNN, which dominates compile time. This pass gives every
+    `llvm.mlir.global` holding a dense or dense_resource tensor of rank > 1
+    a flat array type and a 1-D value: the bytes and the layout are the same
+    (nested arrays of scalars have no padding), and all accesses go through
+    its address with explicit offsets.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def LowerVectors : Pass<"dlc-cpu-lower-vectors", "mlir::func::FuncOp"> {
   let summary = "lower n-D vector ops to forms the LLVM conversion accepts";
   let description = [{

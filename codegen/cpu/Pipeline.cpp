@@ -33,7 +33,7 @@ static const char *kToLLVM =
     "vector-transpose-lowering=shuffle1d},"
     "convert-arith-to-llvm,convert-ub-to-llvm,convert-cf-to-llvm,"
     "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1},convert-openmp-to-llvm,"
-    "reconcile-unrealized-casts,canonicalize";
+    "reconcile-unrealized-casts,canonicalize,dlc-flatten-constant-globals";
 
 void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
                            bool untilLinalg) {

@@ -61,10 +61,19 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
         scf::SCFTilingOptions()
             .setTileSizes(toOfr(ctx, parallelSizes))
             .setLoopType(scf::SCFTilingOptions::LoopType::ForallOp));
+    // Reductions read whole input windows per tile (a convolution's tile
+    // reads every input channel): an elementwise producer fused into such
+    // an input would be recomputed by every tile and unrolled over the
+    // window. Only their accumulators (fill, bias) fuse; it stays its own
+    // tiled op otherwise.
+    bool hasReduction = llvm::is_contained(iters, utils::IteratorType::reduction);
     options.setFusionControlFn(
-        [](tensor::ExtractSliceOp, OpResult producer, bool)
+        [hasReduction](tensor::ExtractSliceOp, OpResult producer,
+                       bool isDestinationOperand)
             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
           if (!isFusable(producer.getOwner()))
+            return std::nullopt;
+          if (hasReduction && !isDestinationOperand)
             return std::nullopt;
           return scf::SCFTileAndFuseOptions::ControlFnResult{false};
         });

@@ -34,10 +34,10 @@ func.func @net(%x: tensor<1x1x8x8xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<4xf3
 
 // -----
 
-// Tensor constants become LLVM globals (not memref.global); transcendental
-// functions are polynomials, not libm calls.
+// Tensor constants become flat LLVM array globals (not memref.global, not
+// nested arrays); transcendental functions are polynomials, not libm calls.
 // CHECK-NOT:     {{[ "](linalg|tensor|memref|bufferization|vector|scf|arith|math|affine|cf|func|ub|dlc)\.}}
-// CHECK:         llvm.mlir.global private constant @{{.+}}(dense<{{\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00{{.+}}]]> : tensor<1x8xf32>)
+// CHECK:         llvm.mlir.global private constant @{{.+}}(dense<[1.000000e+00, 2.000000e+00, 3.000000e+00{{.+}}]> : tensor<8xf32>) {{.+}} : !llvm.array<8 x f32>
 // CHECK-NOT:     {{[ "](linalg|tensor|memref|bufferization|vector|scf|arith|math|affine|cf|func|ub|dlc)\.}}
 // CHECK-LABEL: llvm.func @with_constants
 // CHECK-SAME:    (%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr {dlc.workspace}, %{{.+}}: i32 {dlc.num_threads})

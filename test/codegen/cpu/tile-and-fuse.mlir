@@ -122,3 +122,40 @@ func.func @conv_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<16x3x3x3xf32>, %b: tens
        ins(%p, %w : tensor<1x3x10x10xf32>, tensor<16x3x3x3xf32>) outs(%init : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
   return %0 : tensor<1x16x8x8xf32>
 }
+
+// -----
+
+// An elementwise producer of a reduction's *input* (here a depthwise
+// convolution in generic form, as grouped convolutions are lowered) is not
+// fused: every tile would recompute it over its whole input window, and the
+// vectorized tile would unroll it. It is tiled as its own op (its own
+// scf.forall) before the reduction's loop nest.
+// CHECK-LABEL: func.func @depthwise_clip_input
+// CHECK:         %[[CLIP:.+]] = scf.forall
+// CHECK:           linalg.generic
+// CHECK:             arith.maximumf
+// CHECK:         scf.forall
+// CHECK-NOT:       arith.maximumf
+// CHECK:           tensor.extract_slice %[[CLIP]]
+// CHECK-NOT:       arith.maximumf
+// CHECK:           linalg.generic
+// CHECK:             arith.mulf
+func.func @depthwise_clip_input(%x: tensor<1x32x9x9xf32>, %w: tensor<32x3x3xf32>, %o: tensor<1x32x7x7xf32>) -> tensor<1x32x7x7xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x9x9xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x32x9x9xf32>) outs(%e : tensor<1x32x9x9xf32>) attrs = {dlc.tile_sizes = array<i64: 1, 1, 1, 9>} {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %cst : f32
+    linalg.yield %m : f32
+  } -> tensor<1x32x9x9xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(n, c, h, w, kh, kw) -> (n, c, h + kh, w + kw)>, affine_map<(n, c, h, w, kh, kw) -> (c, kh, kw)>, affine_map<(n, c, h, w, kh, kw) -> (n, c, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%r, %w : tensor<1x32x9x9xf32>, tensor<32x3x3xf32>) outs(%o : tensor<1x32x7x7xf32>) attrs = {dlc.tile_sizes = array<i64: 1, 1, 1, 7, 0, 0>} {
+  ^bb0(%in: f32, %f: f32, %out: f32):
+    %m = arith.mulf %in, %f : f32
+    %a = arith.addf %out, %m : f32
+    linalg.yield %a : f32
+  } -> tensor<1x32x7x7xf32>
+  return %0 : tensor<1x32x7x7xf32>
+}
