@@ -32,8 +32,12 @@ struct FuseElementwisePass
           return m.isProjectedPermutation();
         });
       };
+      // The consumer must read each produced element once: through a
+      // broadcasting or reduced-away map (a matmul's A[m, k] is reused for
+      // every n) the producer's body would be recomputed per reuse, and a
+      // contraction with a fused body is no longer a contraction.
       return permutations(producer) &&
-             consumer.getMatchingIndexingMap(fused).isProjectedPermutation();
+             consumer.getMatchingIndexingMap(fused).isPermutation();
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

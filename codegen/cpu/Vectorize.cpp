@@ -67,6 +67,20 @@ struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
     }
 
     {
+      // Broadcasting reads (a generic contraction's operands are read over
+      // the whole iteration space) become explicit broadcasts, which the
+      // contraction patterns below fold into vector.contract's indexing
+      // maps. Reads only: writes keep their permutation maps, so that
+      // accumulator read/write pairs still match for hoisting.
+      RewritePatternSet readPatterns(ctx);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(readPatterns);
+      SmallVector<Operation *> reads;
+      func.walk([&](vector::TransferReadOp read) { reads.push_back(read); });
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      if (failed(applyOpPatternsGreedily(reads, std::move(readPatterns), config)))
+        return signalPassFailure();
+
       RewritePatternSet patterns(ctx);
       vector::populateVectorReductionToContractPatterns(patterns);
       vector::populateSinkVectorOpsPatterns(patterns);

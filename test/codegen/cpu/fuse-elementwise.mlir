@@ -83,3 +83,37 @@ func.func @residual_chain(%b0: tensor<64xf32>, %w: tensor<64xf32>) -> tensor<64x
   } -> tensor<64xf32>
   return %b3 : tensor<64xf32>
 }
+
+// -----
+
+// A producer read through a reusing map (A[m, k] of a matmul is read for
+// every n) is not fused: its body would run once per reuse, and the
+// consumer would stop being a contraction. GELU-then-matmul stays two ops.
+// CHECK-LABEL: func.func @no_fusion_into_contraction
+// CHECK:         linalg.generic
+// CHECK:           math.erf
+// CHECK:         linalg.generic
+// CHECK-NOT:       math.erf
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+#e = affine_map<(d0, d1) -> (d0, d1)>
+func.func @no_fusion_into_contraction(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>, %acc: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %g = linalg.generic {indexing_maps = [#e, #e], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %r = math.erf %in : f32
+    linalg.yield %r : f32
+  } -> tensor<8x16xf32>
+  %0 = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%g, %w : tensor<8x16xf32>, tensor<16x4xf32>) outs(%acc : tensor<8x4xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %m = arith.mulf %in, %in2 : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}

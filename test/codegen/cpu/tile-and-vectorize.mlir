@@ -62,7 +62,8 @@ func.func @gemm_bias(%x: tensor<1x64xf32>, %w: tensor<10x64xf32>, %b: tensor<10x
 // CHECK-NOT:     linalg.
 // CHECK:         scf.forall (%[[OH:[^ ]+]], %[[OW:[^ ]+]]) = (0, 0) to (32, 32) step (1, 8)
 // CHECK-NOT:       scf.for
-// CHECK:           vector.transfer_read %[[B]]{{.+}} : tensor<16xf32>, vector<1x16x1x8xf32>
+// CHECK:           %[[BV:.+]] = vector.transfer_read %[[B]]{{.+}} : tensor<16xf32>, vector<16xf32>
+// CHECK:           vector.broadcast %[[BV]] : vector<16xf32> to vector<1x1x8x16xf32>
 // CHECK:             scf.for %[[C:[^ ]+]] = {{.+}} -> (tensor<1x16x1x8xf32>, vector<1x16x8xf32>)
 // CHECK:               scf.for %[[KH:[^ ]+]] = {{.+}} -> (tensor<1x16x1x8xf32>, vector<1x16x8xf32>)
 // CHECK:                 vector.transfer_read %[[X]][%{{.+}}, %[[C]], %{{.+}}, %[[OW]]]{{.+}} : tensor<1x3x34x34xf32>, vector<1x1x10xf32>

@@ -155,13 +155,14 @@ func.func @conv_tile(%x: tensor<1x3x3x10xf32>, %w: tensor<8x3x3x3xf32>, %init: t
 // -----
 
 // An elementwise tile becomes vector<1x16> arithmetic; a broadcast operand
-// is read with a broadcasting permutation map; tanh and exp are expanded
+// is read as a vector and broadcast explicitly; tanh and exp are expanded
 // into polynomial approximations (math.fma chains), not libm calls.
 // CHECK-LABEL: func.func @elementwise_tile
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             %[[X:.+]] = vector.transfer_read {{.+}} : tensor<4x32xf32>, vector<1x16xf32>
-// CHECK:             %[[Y:.+]] = vector.transfer_read {{.+}} permutation_map = affine_map<(d0) -> (0, d0)>} : tensor<32xf32>, vector<1x16xf32>
+// CHECK:             %[[YR:.+]] = vector.transfer_read {{.+}} : tensor<32xf32>, vector<16xf32>
+// CHECK:             %[[Y:.+]] = vector.broadcast %[[YR]] : vector<16xf32> to vector<1x16xf32>
 // CHECK:             arith.addf %[[X]], %[[Y]] : vector<1x16xf32>
 // CHECK:             math.fma {{.+}} : vector<1x16xf32>
 // CHECK:             vector.transfer_write {{.+}} : vector<1x16xf32>, tensor<4x32xf32>
@@ -220,4 +221,31 @@ func.func @reduction_tile(%a: tensor<4x128xf32>, %init: tensor<4xf32>) -> tensor
     scf.yield %g : tensor<4xf32>
   }
   return %r : tensor<4xf32>
+}
+
+// -----
+
+// A batched matmul with shared weights (x[b, m, k] * w[k, n], a linalg.generic
+// as MatMul with a 3-D input lowers) reads its operands over the whole
+// iteration space; the broadcasts fold into the contraction's maps, so the
+// tile is an 8x1 * 1x32 outer product like a plain matmul (not one dot
+// product per output element).
+// CHECK-LABEL: func.func @batched_shared_weights
+// CHECK:         vector.contract {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+// CHECK-SAME:      : vector<1x8x1xf32>, vector<1x32xf32> into vector<1x8x32xf32>
+func.func @batched_shared_weights(%x: tensor<1x8x1xf32>, %w: tensor<1x32xf32>, %acc: tensor<1x8x32xf32>) -> tensor<1x8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%a = %acc) -> (tensor<1x8x32xf32>) {
+    %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
+                         iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%x, %w : tensor<1x8x1xf32>, tensor<1x32xf32>) outs(%a : tensor<1x8x32xf32>) {
+    ^bb0(%in: f32, %in2: f32, %out: f32):
+      %m = arith.mulf %in, %in2 : f32
+      %s = arith.addf %out, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<1x8x32xf32>
+    scf.yield %0 : tensor<1x8x32xf32>
+  }
+  return %r : tensor<1x8x32xf32>
 }
