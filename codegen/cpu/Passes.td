@@ -43,6 +43,20 @@ def Vectorize : Pass<"dlc-cpu-vectorize", "mlir::func::FuncOp"> {
                            "mlir::math::MathDialect"];
 }
 
+def FoldLoopTransposes : Pass<"dlc-cpu-fold-loop-transposes", "mlir::func::FuncOp"> {
+  let summary = "carry loop accumulators in the layout their body uses";
+  let description = [{
+    A vectorized convolution works in (columns, filters) order while its
+    tile is (filters, columns): once the accumulator is hoisted into an
+    scf.for iter_arg, every iteration transposes it in and back out. When an
+    iter_arg's only use is `vector.transpose` by P and the loop yields
+    `vector.transpose` by P^-1, the loop instead carries the transposed
+    value: the transposes move to the loop's init and result, where they
+    meet their inverses in enclosing loops and cancel.
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect"];
+}
+
 def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
   let summary = "place all intermediate buffers in one static workspace";
   let description = [{
