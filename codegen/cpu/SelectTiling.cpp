@@ -73,7 +73,7 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // columns per tile, kh = 1 so the tile decomposes into a 1-D
         // convolution (vectorized along the filters).
         sizes = {1, divisorAtMost(ranges[1], vectorWidth), 1,
-                 divisorAtMost(ranges[3], 8), 1, 1, 0};
+                 divisorAtMost(ranges[3], 16), 1, 1, 0};
       } else {
         // Elementwise, pooling and reductions: one vector along the
         // innermost parallel loop; other parallel loops one at a time.

@@ -63,14 +63,15 @@ func.func @batched_contraction(%a: tensor<5x2x3xf32>, %b: tensor<3x64xf32>, %c: 
 // -----
 
 // conv_2d_nchw_fchw (n, f, oh, ow, c, kh, kw): vectorized along the
-// filters: one vector of filters by up to 8 output columns of one output
-// row; c and kh one at a time, kw untiled.
+// filters: one vector of filters by up to 16 output columns of one output
+// row (each filter load serves 16 FMAs); c and kh one at a time, kw
+// untiled.
 // CHECK-LABEL: func.func @conv
 // CHECK:         linalg.conv_2d_nchw_fchw
-// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 16, 1, 8, 1, 1, 0>
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 16, 1, 16, 1, 1, 0>
 // VW8-LABEL:   func.func @conv
 // VW8:           linalg.conv_2d_nchw_fchw
-// VW8-SAME:        dlc.tile_sizes = array<i64: 1, 8, 1, 8, 1, 1, 0>
+// VW8-SAME:        dlc.tile_sizes = array<i64: 1, 8, 1, 16, 1, 1, 0>
 func.func @conv(%x: tensor<1x3x34x34xf32>, %w: tensor<16x3x3x3xf32>, %o: tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32> {
   %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
        ins(%x, %w : tensor<1x3x34x34xf32>, tensor<16x3x3x3xf32>) outs(%o : tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32>
@@ -81,13 +82,13 @@ func.func @conv(%x: tensor<1x3x34x34xf32>, %w: tensor<16x3x3x3xf32>, %o: tensor<
 
 // Filter and column counts the preferred tile does not divide take their
 // largest divisor under it: 12 filters fit one 16-wide vector whole (6 for
-// width 8), 28 columns -> 7 (not 8).
+// width 8), 28 columns -> 14 (not 16).
 // CHECK-LABEL: func.func @conv_odd
 // CHECK:         linalg.conv_2d_nchw_fchw
-// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 12, 1, 7, 1, 1, 0>
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 12, 1, 14, 1, 1, 0>
 // VW8-LABEL:   func.func @conv_odd
 // VW8:           linalg.conv_2d_nchw_fchw
-// VW8-SAME:        dlc.tile_sizes = array<i64: 1, 6, 1, 7, 1, 1, 0>
+// VW8-SAME:        dlc.tile_sizes = array<i64: 1, 6, 1, 14, 1, 1, 0>
 func.func @conv_odd(%x: tensor<1x1x30x30xf32>, %w: tensor<12x1x3x3xf32>, %o: tensor<1x12x28x28xf32>) -> tensor<1x12x28x28xf32> {
   %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
        ins(%x, %w : tensor<1x1x30x30xf32>, tensor<12x1x3x3xf32>) outs(%o : tensor<1x12x28x28xf32>) -> tensor<1x12x28x28xf32>

@@ -2,23 +2,24 @@
 // ops lowered to linalg, tiled, fused and vectorized, with the accumulators
 // hoisted out of the reduction loops into vector registers.
 // RUN: dlc-opt %s -split-input-file --mlir-print-local-scope \
-// RUN:   --pass-pipeline='builtin.module(dlc-lower-to-linalg,canonicalize,cse,func.func(dlc-fuse-elementwise),canonicalize,cse,func.func(dlc-cpu-select-tiling{vector-width=16},dlc-cpu-tile-and-fuse,canonicalize,cse,dlc-cpu-vectorize,canonicalize,cse,loop-invariant-subset-hoisting))' \
+// RUN:   --pass-pipeline='builtin.module(dlc-lower-to-linalg,canonicalize,cse,func.func(dlc-fuse-elementwise),canonicalize,cse,func.func(dlc-cpu-select-tiling{vector-width=16},dlc-cpu-tile-and-fuse,canonicalize,cse,dlc-cpu-vectorize,canonicalize,cse,loop-invariant-subset-hoisting,dlc-cpu-fold-loop-transposes,canonicalize))' \
 // RUN:   | FileCheck %s
 
 // 64x64x64 matmul: 8x32 register tiles; the k loop carries the 8x32
-// accumulator as a vector and contracts one k at a time.
+// accumulator as a vector, starting from zero, and contracts one k at a
+// time; the tile is written once, after the loop.
 // CHECK-LABEL: func.func @matmul
 // CHECK-DAG:     %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
 // CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
 // CHECK-NOT:     linalg.
 // CHECK:         scf.forall (%[[I:.+]], %[[J:.+]]) = (0, 0) to (64, 64) step (8, 32)
-// CHECK:           vector.transfer_write %[[ZERO]]
-// CHECK:           %[[K:.+]]:2 = scf.for %[[KK:.+]] = %{{.+}} to %{{.+}} step %[[C1]] iter_args(%{{.+}} = %{{.+}}, %[[ACC:.+]] = %{{.+}}) -> (tensor<8x32xf32>, vector<8x32xf32>)
+// CHECK-NOT:       vector.transfer_write
+// CHECK:           %[[K:.+]] = scf.for %[[KK:.+]] = %{{.+}} to %{{.+}} step %[[C1]] iter_args(%[[ACC:.+]] = %[[ZERO]]) -> (vector<8x32xf32>)
 // CHECK-DAG:         %[[A:.+]] = vector.transfer_read %{{.+}}[%[[I]], %[[KK]]]
 // CHECK-DAG:         %[[B:.+]] = vector.transfer_read %{{.+}}[%[[KK]], %[[J]]]
 // CHECK:             %[[R:.+]] = vector.contract {{.+}} %[[A]], %[[B]], %[[ACC]] : {{.+}} into vector<8x32xf32>
-// CHECK:             scf.yield %{{.+}}, %[[R]] : tensor<8x32xf32>, vector<8x32xf32>
-// CHECK:           vector.transfer_write %[[K]]#1
+// CHECK:             scf.yield %[[R]] : vector<8x32xf32>
+// CHECK:           vector.transfer_write %[[K]]
 // CHECK:           tensor.parallel_insert_slice
 // CHECK-NOT:     linalg.
 // CHECK:         return
@@ -35,7 +36,7 @@ func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64x
 // dlc.vectorize by tiling, is vectorized outside any loop.
 // CHECK-LABEL: func.func @gemm_bias
 // CHECK-NOT:     linalg.
-// CHECK:         scf.for %[[KK:[^ ]+]] = {{.+}} -> (tensor<1x10xf32>, vector<1x10xf32>)
+// CHECK:         scf.for %[[KK:[^ ]+]] = {{.+}} -> (vector<1x10xf32>)
 // CHECK-DAG:       %[[A:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %[[KK]]], {{.+}} : tensor<1x64xf32>
 // CHECK-DAG:       %[[B:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %[[KK]]], {{.+}} : tensor<10x64xf32>
 // CHECK:           vector.contract {{.+}} %[[A]], %[[B]], %{{.+}} : {{.+}} into vector<1x10xf32>
@@ -51,26 +52,29 @@ func.func @gemm_bias(%x: tensor<1x64xf32>, %w: tensor<10x64xf32>, %b: tensor<10x
 
 // -----
 
-// 3x3 conv, 16 filters, 32x32 output: tiles of one output row of 8 columns
-// x all 16 filters (one vector along the filters, so the n and f loops
-// vanish: only the oh and ow loops remain, as one scf.forall); inside the (c, kh) loops, which
-// carry the accumulator as a vector, one vector.contract per kw tap, each
-// an outer product of 8 columns by 16 filters. The bias initializes the
-// tile.
+// 3x3 conv, 16 filters, 32x32 output: tiles of one output row of 16
+// columns x all 16 filters (one vector along the filters, so the n and f
+// loops vanish: only the oh and ow loops remain, as one scf.forall). The
+// bias initializes the tile; the (c, kh) loops carry the accumulator as a
+// vector in (columns, filters) order, with no transposes inside (they are
+// folded to the loop nest's init and result); one vector.contract per kw
+// tap, each an outer product of 16 columns by 16 filters.
 // CHECK-LABEL: func.func @conv3x3
 // CHECK-SAME:    (%[[X:.+]]: tensor<1x3x34x34xf32>, %[[W:.+]]: tensor<16x3x3x3xf32>, %[[B:.+]]: tensor<16xf32>)
 // CHECK-NOT:     linalg.
-// CHECK:         scf.forall (%[[OH:[^ ]+]], %[[OW:[^ ]+]]) = (0, 0) to (32, 32) step (1, 8)
+// CHECK:         scf.forall (%[[OH:[^ ]+]], %[[OW:[^ ]+]]) = (0, 0) to (32, 32) step (1, 16)
 // CHECK-NOT:       scf.for
 // CHECK:           %[[BV:.+]] = vector.transfer_read %[[B]]{{.+}} : tensor<16xf32>, vector<16xf32>
-// CHECK:           vector.broadcast %[[BV]] : vector<16xf32> to vector<1x1x8x16xf32>
-// CHECK:             scf.for %[[C:[^ ]+]] = {{.+}} -> (tensor<1x16x1x8xf32>, vector<1x16x8xf32>)
-// CHECK:               scf.for %[[KH:[^ ]+]] = {{.+}} -> (tensor<1x16x1x8xf32>, vector<1x16x8xf32>)
-// CHECK:                 vector.transfer_read %[[X]][%{{.+}}, %[[C]], %{{.+}}, %[[OW]]]{{.+}} : tensor<1x3x34x34xf32>, vector<1x1x10xf32>
-// CHECK:                 vector.transfer_read %[[W]][%{{.+}}, %[[C]], %[[KH]], %{{.+}}]{{.+}} : tensor<16x3x3x3xf32>, vector<16x1x3xf32>
-// CHECK-COUNT-3:         vector.contract {{.+}} : vector<1x8x1xf32>, vector<1x16xf32> into vector<1x8x16xf32>
-// CHECK-NOT:             vector.contract
-// CHECK:                 scf.yield
+// CHECK:           vector.broadcast %[[BV]] : vector<16xf32> to vector<1x1x16x16xf32>
+// CHECK:           scf.for %[[C:[^ ]+]] = {{.+}} -> (vector<1x16x16xf32>)
+// CHECK:             scf.for %[[KH:[^ ]+]] = {{.+}} -> (vector<1x16x16xf32>)
+// CHECK:               vector.transfer_read %[[X]][%{{.+}}, %[[C]], %{{.+}}, %[[OW]]]{{.+}} : tensor<1x3x34x34xf32>, vector<1x1x18xf32>
+// CHECK:               vector.transfer_read %[[W]][%{{.+}}, %[[C]], %[[KH]], %{{.+}}]{{.+}} : tensor<16x3x3x3xf32>, vector<16x1x3xf32>
+// CHECK-NOT:           vector.transpose {{.+}} : vector<1x16x16xf32>
+// CHECK-COUNT-3:       vector.contract {{.+}} : vector<1x16x1xf32>, vector<1x16xf32> into vector<1x16x16xf32>
+// CHECK-NOT:           vector.contract
+// CHECK-NOT:           vector.transpose
+// CHECK:               scf.yield
 // CHECK-NOT:     linalg.
 // CHECK:         return
 func.func @conv3x3(%x: tensor<1x3x34x34xf32>, %w: tensor<16x3x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x32x32xf32> {
