@@ -57,6 +57,22 @@ def FoldLoopTransposes : Pass<"dlc-cpu-fold-loop-transposes", "mlir::func::FuncO
   let dependentDialects = ["mlir::vector::VectorDialect"];
 }
 
+def PackConstantReads : Pass<"dlc-cpu-pack-constant-reads", "mlir::func::FuncOp"> {
+  let summary = "store constant tensors in the layout their vector reads use";
+  let description = [{
+    A vectorized convolution reads 16 filters at a time from an FCHW weight
+    tensor: a strided gather of scalars on every step. When every use of a
+    constant is a `vector.transfer_read` with the same non-minor-identity
+    permutation map, this pass stores the constant permuted at compile time
+    (dims the reads do not vector over first, then the vector dims with the
+    largest one innermost) and rewrites each read as a contiguous read plus
+    a `vector.transpose` into the original vector order, which folds into
+    the consumers' transposes.
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
   let summary = "place all intermediate buffers in one static workspace";
   let description = [{

@@ -17,7 +17,7 @@ static const char *kToLinalg = "dlc-lower-to-linalg,canonicalize,cse,"
 /// workspace, then lower to the LLVM dialect.
 static const char *kToLLVM =
     "func.func(dlc-cpu-select-tiling{{vector-width={0}},dlc-cpu-tile-and-fuse,"
-    "canonicalize,cse,dlc-cpu-vectorize,canonicalize,cse,"
+    "canonicalize,cse,dlc-cpu-vectorize,dlc-cpu-pack-constant-reads,canonicalize,cse,"
     "loop-invariant-subset-hoisting,dlc-cpu-fold-loop-transposes,canonicalize),"
     "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{{bufferize-function-boundaries=1 "

@@ -72,8 +72,13 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // (n, f, oh, ow, c, kh, kw): a vector of filters by a few output
         // columns per tile, kh = 1 so the tile decomposes into a 1-D
         // convolution (vectorized along the filters).
-        sizes = {1, divisorAtMost(ranges[1], vectorWidth), 1,
-                 divisorAtMost(ranges[3], 16), 1, 1, 0};
+        // Narrow outputs (7 or 14 columns in late CNN stages) take more
+        // filter vectors per tile, so that about 24 accumulators reuse each
+        // loaded input value and filter vector.
+        int64_t cols = divisorAtMost(ranges[3], 16);
+        int64_t filterVectors = std::clamp<int64_t>(24 / cols, 1, 4);
+        sizes = {1, divisorAtMost(ranges[1], vectorWidth * filterVectors), 1,
+                 cols, 1, 1, 0};
       } else {
         // Elementwise, pooling and reductions: one vector along the
         // innermost parallel loop; other parallel loops one at a time.

@@ -97,6 +97,23 @@ func.func @conv_odd(%x: tensor<1x1x30x30xf32>, %w: tensor<12x1x3x3xf32>, %o: ten
 
 // -----
 
+// A narrow output (7 columns, as in ResNet's last stage) takes several
+// filter vectors per tile (24 / 7 -> 3 wanted, 32 the largest divisor of
+// 512 up to 48): 7 x 32 accumulators reuse each loaded input and filter.
+// CHECK-LABEL: func.func @conv_narrow
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 32, 1, 7, 1, 1, 0>
+// VW8-LABEL:   func.func @conv_narrow
+// VW8:           linalg.conv_2d_nchw_fchw
+// VW8-SAME:        dlc.tile_sizes = array<i64: 1, 16, 1, 7, 1, 1, 0>
+func.func @conv_narrow(%x: tensor<1x8x9x9xf32>, %w: tensor<512x8x3x3xf32>, %o: tensor<1x512x7x7xf32>) -> tensor<1x512x7x7xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%x, %w : tensor<1x8x9x9xf32>, tensor<512x8x3x3xf32>) outs(%o : tensor<1x512x7x7xf32>) -> tensor<1x512x7x7xf32>
+  return %0 : tensor<1x512x7x7xf32>
+}
+
+// -----
+
 // Elementwise: one vector along the innermost loop, the others one at a time.
 // CHECK-LABEL: func.func @elementwise
 // CHECK:         linalg.generic
