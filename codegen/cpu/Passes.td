@@ -101,9 +101,18 @@ def OpenMPThreads : Pass<"dlc-cpu-openmp-threads", "mlir::func::FuncOp"> {
     `memref.alloca_scope` the conversion wraps each iteration in) move to
     the start of their `omp.parallel` region: each thread allocates its
     scratch once, not once per iteration, and the scope is inlined.
+    Regions whose estimated work (worksharing trip count, times the deepest
+    sequential loop nest inside, times the widest vector in 16-lane units)
+    is below `min-parallel-work` run on one thread: forking and joining
+    would cost more than they save (an LSTM step's small ops).
   }];
+  let options = [
+    Option<"minParallelWork", "min-parallel-work", "int64_t", /*default=*/"2048",
+           "estimated 16-lane vector operations below which a region runs on one thread">
+  ];
   let dependentDialects = ["mlir::omp::OpenMPDialect",
-                           "mlir::memref::MemRefDialect"];
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def CopyToLinalg : Pass<"dlc-copy-to-linalg", "mlir::func::FuncOp"> {

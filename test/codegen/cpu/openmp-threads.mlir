@@ -1,4 +1,5 @@
-// RUN: dlc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(dlc-cpu-openmp-threads))' | FileCheck %s
+// RUN: dlc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(dlc-cpu-openmp-threads{min-parallel-work=1}))' | FileCheck %s
+// RUN: dlc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(dlc-cpu-openmp-threads))' | FileCheck %s --check-prefix=SMALL
 
 // The thread count becomes an i32 argument after the workspace and the
 // num_threads of every parallel region; a tile's stack scratch moves out of
@@ -6,6 +7,12 @@
 // per thread) and the scope is inlined.
 // CHECK-LABEL: func.func @tiles
 // CHECK-SAME:    %{{.+}}: memref<64xi8> {dlc.workspace}, %[[N:.+]]: i32 {dlc.num_threads})
+// With the default threshold (2048 16-lane operations) these 16-iteration
+// loops are too small to be worth a fork: they run on one thread.
+// SMALL-LABEL: func.func @tiles
+// SMALL:         %[[ONE:.+]] = arith.constant 1 : i32
+// SMALL:         omp.parallel num_threads(%[[ONE]] : i32)
+// SMALL:         omp.parallel num_threads(%[[ONE]] : i32)
 // CHECK:         omp.parallel num_threads(%[[N]] : i32)
 // CHECK-NEXT:      %[[SCRATCH:.+]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
 // CHECK-NEXT:      omp.wsloop
