@@ -1,7 +1,8 @@
 //===- Conv.cpp - lower N-D grouped convolution -----------------------------===//
 //
 // 2-D convolutions without groups become linalg.conv_2d_nchw_fchw (which the
-// vectorizer decomposes into 1-D convolutions); every other case becomes a
+// vectorizer decomposes into 1-D convolutions); depthwise 2-D convolutions
+// one elementwise multiply-add per window tap; every other case becomes a
 // grouped N-D convolution in linalg.generic form over expanded
 // [N, G, C/G, ...] views.
 //
@@ -35,6 +36,64 @@ Value splitDim(OpBuilder &b, Location loc, Value v, int64_t dim,
   }
   return tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get(shape, t.getElementType()), v, reassoc);
+}
+
+/// A depthwise 2-D convolution (one filter per channel) as one elementwise
+/// multiply-add per window tap: acc += x[n, c, oh*s + kh*d, ow*s + kw*d] *
+/// w[c, 0, kh, kw], reading strided slices of the padded input. Elementwise
+/// fusion merges the taps into one op, which vectorizes along the output
+/// columns (the grouped generic form does not vectorize).
+Value lowerDepthwise(PatternRewriter &rewriter, dlc::ConvOp op, Value input,
+                     Value acc) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  auto resultType = cast<RankedTensorType>(op.getType());
+  auto weightType = cast<RankedTensorType>(op.getWeight().getType());
+  Type et = resultType.getElementType();
+  ArrayRef<int64_t> out = resultType.getShape();
+  int64_t channels = weightType.getDimSize(0);
+  AffineMap id = rewriter.getMultiDimIdentityMap(4);
+  AffineMap channel = AffineMap::get(4, 0, getAffineDimExpr(1, ctx));
+  SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
+  auto oneAttr = rewriter.getIndexAttr(1);
+  for (int64_t kh = 0; kh < weightType.getDimSize(2); ++kh)
+    for (int64_t kw = 0; kw < weightType.getDimSize(3); ++kw) {
+      SmallVector<OpFoldResult> offsets{
+          rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
+          rewriter.getIndexAttr(kh * op.getDilations()[0]),
+          rewriter.getIndexAttr(kw * op.getDilations()[1])};
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t d : out)
+        sizes.push_back(rewriter.getIndexAttr(d));
+      SmallVector<OpFoldResult> strides{oneAttr, oneAttr,
+                                        rewriter.getIndexAttr(op.getStrides()[0]),
+                                        rewriter.getIndexAttr(op.getStrides()[1])};
+      Value x = tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get(out, et), input, offsets, sizes,
+          strides);
+      Value w = tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get({channels}, et), op.getWeight(),
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),
+                                 rewriter.getIndexAttr(0),
+                                 rewriter.getIndexAttr(kh),
+                                 rewriter.getIndexAttr(kw)},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(channels), oneAttr,
+                                 oneAttr, oneAttr},
+          ArrayRef<OpFoldResult>{oneAttr, oneAttr, oneAttr, oneAttr});
+      // The running sum is an input (not the init), so that elementwise
+      // fusion chains the taps into one op.
+      Value empty = tensor::EmptyOp::create(rewriter, loc, out, et);
+      acc = linalg::GenericOp::create(
+                rewriter, loc, resultType, ValueRange{x, w, acc}, empty,
+                ArrayRef<AffineMap>{id, channel, id, id}, iters,
+                [](OpBuilder &b, Location l, ValueRange args) {
+                  Value mul = arith::MulFOp::create(b, l, args[0], args[1]);
+                  linalg::YieldOp::create(
+                      b, l, Value(arith::AddFOp::create(b, l, args[2], mul)));
+                })
+                .getResult(0);
+    }
+  return acc;
 }
 
 struct ConvLowering : OpRewritePattern<dlc::ConvOp> {
@@ -87,6 +146,13 @@ struct ConvLowering : OpRewritePattern<dlc::ConvOp> {
                        rewriter.getI64TensorAttr(op.getDilations()))
                        .getResult(0);
       rewriter.replaceOp(op, conv);
+      return success();
+    }
+
+    auto weightType = cast<RankedTensorType>(op.getWeight().getType());
+    if (spatial == 2 && group > 1 && weightType.getDimSize(0) == group &&
+        weightType.getDimSize(1) == 1 && isa<FloatType>(et)) {
+      rewriter.replaceOp(op, lowerDepthwise(rewriter, op, input, init));
       return success();
     }
 

@@ -59,29 +59,35 @@ func.func @conv2d_asymmetric_pad(%x: tensor<1x1x4x4xf32>, %w: tensor<1x1x2x2xf32
 
 // -----
 
-// Depthwise (group = C = 4): a generic over [N, G, C/G, ...] views. Loops are
-// (n, g, f, oh, ow, c, kh, kw); the result is collapsed back to NCHW.
+// Depthwise (group = C = 4, one filter per channel), stride 2, dilation
+// (1, 2): one elementwise multiply-add per window tap (3 x 3), reading a
+// strided slice of the input at offset (kh, 2 * kw) and the tap's column
+// of filters; the running sum is an input so the taps fuse into one op.
 // CHECK-LABEL: func.func @conv2d_depthwise
-// CHECK-SAME:    (%[[X:.+]]: tensor<1x4x6x6xf32>, %[[W:.+]]: tensor<4x1x3x3xf32>)
+// CHECK-SAME:    (%[[X:.+]]: tensor<1x4x9x9xf32>, %[[W:.+]]: tensor<4x1x3x3xf32>)
 // CHECK-NOT:     linalg.conv_2d_nchw_fchw
 // CHECK:         %[[ACC:.+]] = linalg.fill
-// CHECK-DAG:     %[[XG:.+]] = tensor.expand_shape %[[X]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 4, 1, 6, 6] : tensor<1x4x6x6xf32> into tensor<1x4x1x6x6xf32>
-// CHECK-DAG:     %[[WG:.+]] = tensor.expand_shape %[[W]] {{\[\[}}0, 1], [2], [3], [4]] output_shape [4, 1, 1, 3, 3] : tensor<4x1x3x3xf32> into tensor<4x1x1x3x3xf32>
-// CHECK-DAG:     %[[AG:.+]] = tensor.expand_shape %[[ACC]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 4, 1, 4, 4] : tensor<1x4x4x4xf32> into tensor<1x4x1x4x4xf32>
-// CHECK:         %[[G:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
-// CHECK-SAME:      ins(%[[XG]], %[[WG]] : tensor<1x4x1x6x6xf32>, tensor<4x1x1x3x3xf32>) outs(%[[AG]] : tensor<1x4x1x4x4xf32>)
-// CHECK:         ^bb0(%[[I:.+]]: f32, %[[K:.+]]: f32, %[[O:.+]]: f32):
+// CHECK:         %[[X0:.+]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 4, 4, 3] [1, 1, 2, 2] : tensor<1x4x9x9xf32> to tensor<1x4x4x3xf32>
+// CHECK:         %[[W0:.+]] = tensor.extract_slice %[[W]][0, 0, 0, 0] [4, 1, 1, 1] [1, 1, 1, 1] : tensor<4x1x3x3xf32> to tensor<4xf32>
+// CHECK:         %[[T0:.+]] = linalg.generic
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK-SAME:      ins(%[[X0]], %[[W0]], %[[ACC]] : tensor<1x4x4x3xf32>, tensor<4xf32>, tensor<1x4x4x3xf32>)
+// CHECK:         ^bb0(%[[I:.+]]: f32, %[[K:.+]]: f32, %[[S:.+]]: f32, %{{.+}}: f32):
 // CHECK-NEXT:      %[[P:.+]] = arith.mulf %[[I]], %[[K]] : f32
-// CHECK-NEXT:      %[[S:.+]] = arith.addf %[[O]], %[[P]] : f32
-// CHECK-NEXT:      linalg.yield %[[S]] : f32
-// CHECK:         %[[R:.+]] = tensor.collapse_shape %[[G]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x4x1x4x4xf32> into tensor<1x4x4x4xf32>
+// CHECK-NEXT:      %[[A:.+]] = arith.addf %[[S]], %[[P]] : f32
+// CHECK-NEXT:      linalg.yield %[[A]] : f32
+// CHECK:         tensor.extract_slice %[[X]][0, 0, 0, 2] [1, 4, 4, 3] [1, 1, 2, 2]
+// CHECK:         tensor.extract_slice %[[W]][0, 0, 0, 1] [4, 1, 1, 1]
+// CHECK-COUNT-7: linalg.generic
+// CHECK:         %[[XL:.+]] = tensor.extract_slice %[[X]][0, 0, 2, 4] [1, 4, 4, 3] [1, 1, 2, 2]
+// CHECK:         %[[R:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[XL]], %{{.+}}, %{{.+}} :
+// CHECK-NOT:     linalg.generic
 // CHECK:         return %[[R]]
-func.func @conv2d_depthwise(%x: tensor<1x4x6x6xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x4x4xf32> {
-  %0 = dlc.conv %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, group = 4 : i64}
-       : (tensor<1x4x6x6xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x4x4xf32>
-  return %0 : tensor<1x4x4x4xf32>
+func.func @conv2d_depthwise(%x: tensor<1x4x9x9xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x4x3xf32> {
+  %0 = dlc.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 2>, group = 4 : i64}
+       : (tensor<1x4x9x9xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x4x3xf32>
+  return %0 : tensor<1x4x4x3xf32>
 }
 
 // -----
