@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """Export reference models to ONNX with torch.onnx.export, for dlc's model tests.
 
-  /usr/bin/python3 scripts/models/export_models.py OUTDIR [--only NAME ...] [--force] [--list]
+  /usr/bin/python3 scripts/models/export_models.py OUTDIR [--only NAME ...] [--batch N]
+                                                    [--force] [--list]
 
-Writes OUTDIR/NAME.onnx for each model (all of them, or the --only ones) and skips
+Writes OUTDIR/NAME.onnx (OUTDIR/NAME_bN.onnx for --batch N other than 1: the same
+weights, a static batch of N; the shapes below are for batch 1) for each model (all of them, or the --only ones) and skips
 files that already exist and are newer than this script (--force re-exports). Files are written under a temporary
 name and renamed, so concurrent runs (lit runs tests in parallel) never see a partial
 model. OUTDIR is a build directory: resnet50 is ~100 MB.
@@ -134,23 +136,23 @@ def calibrate_batchnorm(model, make_batch, batches=2):
 
 
 def torchvision_model(arch):
-    def build():
+    def build(batch):
         import torchvision
         model = getattr(torchvision.models, arch)(weights=None)
         calibrate_batchnorm(model, lambda: torch.rand(4, 3, 224, 224))
-        return model, (torch.rand(1, 3, 224, 224),), ["input"], ["logits"]
+        return model, (torch.rand(batch, 3, 224, 224),), ["input"], ["logits"]
     return build
 
 
-def bert():
+def bert(batch):
     model = BertEncoder().eval()
-    ids = torch.randint(0, 1000, (1, 128), dtype=torch.int64)
-    mask = torch.ones(1, 128, dtype=torch.bool)
+    ids = torch.randint(0, 1000, (batch, 128), dtype=torch.int64)
+    mask = torch.ones(batch, 128, dtype=torch.bool)
     return model, (ids, mask), ["input_ids", "attention_mask"], ["last_hidden_state", "logits"]
 
 
-def lstm():
-    return LstmNet().eval(), (torch.rand(1, 16, 32),), ["x"], ["logits"]
+def lstm(batch):
+    return LstmNet().eval(), (torch.rand(batch, 16, 32),), ["x"], ["logits"]
 
 
 MODELS = {
@@ -163,9 +165,9 @@ MODELS = {
 }
 
 
-def export(name, path):
+def export(name, path, batch=1):
     torch.manual_seed(SEED)
-    model, args, input_names, output_names = MODELS[name]()
+    model, args, input_names, output_names = MODELS[name](batch)
     model.eval()
     errors = []
     for opset in OPSETS:
@@ -195,6 +197,7 @@ def main():
     ap.add_argument("outdir", nargs="?", help="where NAME.onnx files go")
     ap.add_argument("--only", nargs="+", choices=sorted(MODELS), metavar="NAME",
                     help=f"export only these ({', '.join(MODELS)})")
+    ap.add_argument("--batch", type=int, default=1, help="static batch size (default 1)")
     ap.add_argument("--force", action="store_true", help="re-export existing files")
     ap.add_argument("--list", action="store_true", help="print the model names and exit")
     args = ap.parse_args()
@@ -209,12 +212,13 @@ def main():
     warnings.filterwarnings("ignore", category=UserWarning, module=r"torch\.onnx")
     torch.set_num_threads(min(2, os.cpu_count() or 1))
     for name in args.only or MODELS:
-        path = os.path.join(args.outdir, f"{name}.onnx")
+        suffix = "" if args.batch == 1 else f"_b{args.batch}"
+        path = os.path.join(args.outdir, f"{name}{suffix}.onnx")
         if (os.path.exists(path) and not args.force
                 and os.path.getmtime(path) >= os.path.getmtime(__file__)):
             print(f"{name}: {path} exists, skipped")
             continue
-        opset, skipped = export(name, path)
+        opset, skipped = export(name, path, args.batch)
         for line in skipped:
             print(f"{name}: {line}")
         print(f"{name}: wrote {path} (opset {opset}, {os.path.getsize(path) / 1e6:.1f} MB)")

@@ -1,0 +1,286 @@
+#!/usr/bin/python3
+"""dlc against ONNX Runtime and OpenBLAS, measured side by side in one run.
+
+  /usr/bin/python3 benchmarks/run.py [--models NAME ...] [--batches 1 8]
+      [--threads 1 2] [--matmul 256 512 1024 2048] [--no-models] [--no-micro]
+      [--iterations N] [--json OUT.json]
+
+Everything is measured in the same run on the same machine and inputs, and
+reported as ratios (dlc / reference), because these machines are noisy:
+
+* peak: this machine's fp32 FMA peak on one thread (micro/fma_peak.c).
+* matmul: C = A x B, fp32, square sizes and transformer shapes, dlc (a one-node
+  ONNX MatMul model through `dlc bench`) against OpenBLAS `cblas_sgemm`
+  (micro/sgemm_bench.c), as GFLOP/s and as a share of the FMA peak.
+* conv: single Conv nodes with ResNet shapes, dlc against ONNX Runtime.
+* models: the real models of scripts/models/export_models.py at each batch
+  size (exported as static-batch models), dlc against onnxruntime-node with
+  the same thread counts (intra-op threads), plus dlc's compile time.
+
+Prints a table per section and, with --json, writes every measurement.
+Latency is the median of --iterations runs after a warm-up. Needs: a built
+dlc (build/bin/dlc), cc, Debian's libopenblas-dev, python3-onnx, python3-torch
+(for the models) and onnxruntime-node (test/e2e/ort/ensure-ort.sh).
+"""
+import argparse
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "test", "e2e", "ort"))
+import compare_with_ort as cw  # noqa: E402  (input generation shared with the tests)
+
+MODELS = ["resnet18", "resnet50", "mobilenet_v2", "efficientnet_b0", "bert", "lstm"]
+TRANSFORMER_MATMULS = [(128, 768, 768), (128, 3072, 768), (128, 768, 3072)]
+CONVS = [  # name, N, C, H, W, F, k, stride, pad
+    ("conv3x3_64", 1, 64, 56, 56, 64, 3, 1, 1),
+    ("conv1x1_256_64", 1, 256, 56, 56, 64, 1, 1, 0),
+    ("conv3x3_128_s2", 1, 128, 56, 56, 128, 3, 2, 1),
+]
+
+
+def sh(cmd, env=None, timeout=3600):
+    proc = subprocess.run(cmd, env=env, timeout=timeout, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout}")
+    return proc.stdout
+
+
+def json_lines(text):
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+def machine():
+    info = {"system": platform.platform(), "cpus": os.cpu_count()}
+    try:
+        for line in sh(["lscpu"]).splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() in ("Model name", "Thread(s) per core", "Core(s) per socket",
+                               "L2 cache", "L3 cache"):
+                info[key.strip()] = value.strip()
+        flags = open("/proc/cpuinfo").read()
+        info["avx512f"] = " avx512f" in flags
+    except (OSError, RuntimeError):
+        pass
+    return info
+
+
+class Bench:
+    def __init__(self, args, work):
+        self.args, self.work = args, work
+        self.ort_env = dict(os.environ)
+        self.ort_env["NODE_PATH"] = os.path.join(args.ort_dir, "node_modules")
+        self.ort_js = os.path.join(ROOT, "test", "e2e", "ort", "ort_run.js")
+
+    def build_micro(self):
+        peak = os.path.join(self.work, "fma_peak")
+        sh(["cc", "-O2", "-march=native", os.path.join(HERE, "micro", "fma_peak.c"),
+            "-o", peak])
+        sgemm = os.path.join(self.work, "sgemm_bench")
+        sh(["cc", "-O2", os.path.join(HERE, "micro", "sgemm_bench.c"), "-lopenblas",
+            "-o", sgemm])
+        self.peak_exe, self.sgemm_exe = peak, sgemm
+
+    def peak(self):
+        return json_lines(sh([self.peak_exe]))[0]
+
+    def inputs_for(self, model_path, tag):
+        """Writes the same random inputs for dlc (.pb) and ORT (meta.json)."""
+        model = onnx.load(model_path, load_external_data=False)
+        inputs = cw.random_inputs(model, np.random.default_rng(0), int_high=4)
+        dlc_dir = os.path.join(self.work, f"{tag}.dlc")
+        ort_dir = os.path.join(self.work, f"{tag}.ort")
+        if not os.path.exists(dlc_dir):
+            cw.write_dlc_inputs(dlc_dir, inputs)
+            cw.write_ort_inputs(ort_dir, inputs)
+        return dlc_dir, ort_dir
+
+    def dlc(self, model_path, data_dir, threads):
+        out = sh([self.args.dlc, "bench", model_path, "--data", data_dir,
+                  "--iterations", str(self.args.iterations),
+                  "--threads", ",".join(str(t) for t in threads)])
+        return {r["threads"]: r for r in json_lines(out)}
+
+    def ort(self, model_path, in_dir, threads):
+        out = sh(["node", self.ort_js, model_path, in_dir, "--bench",
+                  str(self.args.iterations), "--threads", str(threads)], env=self.ort_env)
+        return json_lines(out)[0]
+
+    def sgemm(self, m, n, k, threads):
+        return json_lines(sh([self.sgemm_exe, str(m), str(n), str(k), str(threads),
+                              str(self.args.iterations)]))[0]
+
+
+def matmul_model(path, m, n, k):
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["a", "b"], ["c"], name="matmul")], "matmul",
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, [m, k]),
+         helper.make_tensor_value_info("b", TensorProto.FLOAT, [k, n])],
+        [helper.make_tensor_value_info("c", TensorProto.FLOAT, [m, n])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.save(model, path)
+
+
+def conv_model(path, n, c, h, w, f, k, stride, pad):
+    rng = np.random.default_rng(0)
+    weight = helper.make_tensor("w", TensorProto.FLOAT, [f, c, k, k],
+                                rng.uniform(-0.1, 0.1, f * c * k * k).astype(np.float32))
+    bias = helper.make_tensor("b", TensorProto.FLOAT, [f],
+                              rng.uniform(-0.1, 0.1, f).astype(np.float32))
+    oh = (h + 2 * pad - k) // stride + 1
+    ow = (w + 2 * pad - k) // stride + 1
+    node = helper.make_node("Conv", ["x", "w", "b"], ["y"], name="conv", kernel_shape=[k, k],
+                            strides=[stride, stride], pads=[pad] * 4)
+    graph = helper.make_graph(
+        [node], "conv", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [n, c, h, w])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [n, f, oh, ow])],
+        initializer=[weight, bias])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.save(model, path)
+
+
+def geomean(values):
+    values = [v for v in values if v and v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def fmt(v, spec=".2f"):
+    return "-" if v is None else format(v, spec)
+
+
+def run_micro(b, args, results):
+    b.build_micro()
+    peak = b.peak()
+    results["peak"] = peak
+    print(f"\nfp32 FMA peak, 1 thread ({peak['isa']}): {peak['peak_gflops']:.1f} GFLOP/s")
+
+    print("\nmatmul (fp32, row-major)   dlc GFLOP/s  OpenBLAS GFLOP/s  dlc/OpenBLAS  dlc/peak")
+    shapes = [(s, s, s) for s in args.matmul] + TRANSFORMER_MATMULS
+    rows = []
+    for (m, n, k) in shapes:
+        path = os.path.join(b.work, f"matmul_{m}x{n}x{k}.onnx")
+        matmul_model(path, m, n, k)
+        data, _ = b.inputs_for(path, f"matmul_{m}x{n}x{k}")
+        dlc = b.dlc(path, data, args.threads)
+        for t in args.threads:
+            ref = b.sgemm(m, n, k, t)
+            flops = 2.0 * m * n * k
+            dlc_gf = flops / (dlc[t]["median_ms"] * 1e-3) / 1e9
+            row = {"m": m, "n": n, "k": k, "threads": t, "dlc_ms": dlc[t]["median_ms"],
+                   "openblas_ms": ref["median_ms"], "dlc_gflops": dlc_gf,
+                   "openblas_gflops": ref["gflops"], "ratio": dlc_gf / ref["gflops"],
+                   "of_peak": dlc_gf / (peak["peak_gflops"] * t)}
+            rows.append(row)
+            print(f"  {m}x{n}x{k} t={t}".ljust(27) + f"{dlc_gf:11.1f}  {ref['gflops']:16.1f}"
+                  f"  {row['ratio']:12.2f}  {row['of_peak']:8.2f}")
+    results["matmul"] = rows
+
+    print("\nconv (fp32, NCHW)          dlc ms   ORT ms   dlc/ORT")
+    rows = []
+    for (name, n, c, h, w, f, k, s, p) in CONVS:
+        path = os.path.join(b.work, f"{name}.onnx")
+        conv_model(path, n, c, h, w, f, k, s, p)
+        data, ort_in = b.inputs_for(path, name)
+        dlc = b.dlc(path, data, args.threads)
+        for t in args.threads:
+            ort = b.ort(path, ort_in, t)
+            row = {"conv": name, "threads": t, "dlc_ms": dlc[t]["median_ms"],
+                   "ort_ms": ort["median_ms"], "ratio": dlc[t]["median_ms"] / ort["median_ms"]}
+            rows.append(row)
+            print(f"  {name} t={t}".ljust(27) + f"{row['dlc_ms']:7.3f}  {row['ort_ms']:7.3f}"
+                  f"  {row['ratio']:8.2f}")
+    results["conv"] = rows
+
+
+def run_models(b, args, results):
+    models_dir = args.models_dir
+    print("\nmodel          batch threads   dlc ms    ORT ms  dlc/ORT  compile s")
+    rows = []
+    for name in args.models:
+        for batch in args.batches:
+            sh([sys.executable, os.path.join(ROOT, "scripts", "models", "export_models.py"),
+                models_dir, "--only", name, "--batch", str(batch)])
+            suffix = "" if batch == 1 else f"_b{batch}"
+            path = os.path.join(models_dir, f"{name}{suffix}.onnx")
+            data, ort_in = b.inputs_for(path, f"{name}{suffix}")
+            try:
+                dlc = b.dlc(path, data, args.threads)
+            except (RuntimeError, subprocess.TimeoutExpired) as e:
+                print(f"  {name} b={batch}: dlc failed: {str(e).splitlines()[0]}")
+                rows.append({"model": name, "batch": batch, "error": str(e)[:500]})
+                continue
+            for t in args.threads:
+                ort = b.ort(path, ort_in, t)
+                row = {"model": name, "batch": batch, "threads": t,
+                       "dlc_ms": dlc[t]["median_ms"], "ort_ms": ort["median_ms"],
+                       "ratio": dlc[t]["median_ms"] / ort["median_ms"],
+                       "compile_s": dlc[t]["compile_s"],
+                       "workspace_bytes": dlc[t]["workspace_bytes"]}
+                rows.append(row)
+                print(f"  {name:13s}{batch:5d}{t:8d}  {row['dlc_ms']:8.2f}  {row['ort_ms']:8.2f}"
+                      f"  {row['ratio']:7.2f}  {row['compile_s']:9.1f}", flush=True)
+    results["models"] = rows
+    summary = {}
+    for t in args.threads:
+        ratios = [r["ratio"] for r in rows if r.get("threads") == t]
+        summary[f"geomean_dlc_over_ort_t{t}"] = geomean(ratios)
+        summary[f"max_dlc_over_ort_t{t}"] = max(ratios) if ratios else None
+    if len(args.threads) >= 2:
+        t1, t2 = args.threads[0], args.threads[1]
+        speedups = {}
+        for r in rows:
+            if r.get("threads") == t1:
+                other = next((o for o in rows if o.get("model") == r["model"]
+                              and o.get("batch") == r["batch"] and o.get("threads") == t2), None)
+                if other:
+                    speedups[f"{r['model']}_b{r['batch']}"] = r["dlc_ms"] / other["dlc_ms"]
+        summary[f"dlc_speedup_t{t2}_over_t{t1}"] = speedups
+    results["summary"] = summary
+    print("\nsummary: " + json.dumps(summary, indent=1))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--dlc", default=os.path.join(ROOT, "build", "bin", "dlc"))
+    ap.add_argument("--models", nargs="+", default=MODELS, choices=MODELS)
+    ap.add_argument("--batches", nargs="+", type=int, default=[1, 8])
+    ap.add_argument("--threads", nargs="+", type=int, default=[1, 2])
+    ap.add_argument("--matmul", nargs="+", type=int, default=[256, 512, 1024, 2048])
+    ap.add_argument("--iterations", type=int, default=10)
+    ap.add_argument("--no-models", action="store_true")
+    ap.add_argument("--no-micro", action="store_true")
+    ap.add_argument("--models-dir", default=os.path.join(ROOT, "build", "models"))
+    ap.add_argument("--ort-dir", default=os.environ.get(
+        "DLC_ORT_DIR", os.path.join(os.path.expanduser("~"), ".cache", "dlc", "ort")))
+    ap.add_argument("--json", help="write all measurements here")
+    args = ap.parse_args()
+    results = {"machine": machine(), "iterations": args.iterations}
+    print("machine: " + json.dumps(results["machine"]))
+    with tempfile.TemporaryDirectory(prefix="dlc-bench-") as work:
+        b = Bench(args, work)
+        if not args.no_micro:
+            run_micro(b, args, results)
+        if not args.no_models:
+            run_models(b, args, results)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+        print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
