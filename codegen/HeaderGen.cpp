@@ -39,7 +39,9 @@ std::string dlc::generateHeader(const ModelInfo &info) {
      << info.workspaceSize
      << " bytes of workspace\n"
         " * (all intermediate tensors, one static plan, allocated at create or\n"
-        " * given by the caller). Run allocates nothing.\n"
+        " * given by the caller; the most bytes alive at once is "
+     << info.workspaceLiveSet << ").\n"
+        " * Run allocates nothing.\n"
         " *\n"
         " * Link with lib" << n << ".a (or lib" << n << ".so), -lomp and -lm.\n"
         " * Parallel loops run on num_threads OpenMP threads (dlc_options;\n"
@@ -52,7 +54,9 @@ std::string dlc::generateHeader(const ModelInfo &info) {
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   os << "#define " << N << "_NUM_INPUTS " << info.inputs.size() << "\n"
      << "#define " << N << "_NUM_OUTPUTS " << info.outputs.size() << "\n"
-     << "#define " << N << "_WORKSPACE_SIZE " << info.workspaceSize << "\n";
+     << "#define " << N << "_WORKSPACE_SIZE " << info.workspaceSize << "\n"
+     << "#define " << N << "_WORKSPACE_LIVE_SET " << info.workspaceLiveSet
+     << " /* lower bound of any plan */\n";
   for (auto [kind, list] : {std::pair{"INPUT", &info.inputs},
                             std::pair{"OUTPUT", &info.outputs}})
     for (auto [i, t] : llvm::enumerate(*list))

@@ -85,11 +85,19 @@ FailureOr<dlc::ModelInfo> dlc::extractModelInfo(ModuleOp module,
   return info;
 }
 
-uint64_t dlc::extractWorkspaceSize(ModuleOp module) {
+static uint64_t largestAttr(ModuleOp module, StringRef name) {
   uint64_t size = 0;
   module.walk([&](Operation *op) {
-    if (auto attr = op->getAttrOfType<IntegerAttr>("dlc.workspace_size"))
+    if (auto attr = op->getAttrOfType<IntegerAttr>(name))
       size = std::max<uint64_t>(size, attr.getInt());
   });
   return size;
+}
+
+uint64_t dlc::extractWorkspaceSize(ModuleOp module) {
+  return largestAttr(module, "dlc.workspace_size");
+}
+
+uint64_t dlc::extractWorkspaceLiveSet(ModuleOp module) {
+  return largestAttr(module, "dlc.workspace_live_set");
 }

@@ -20,6 +20,7 @@ struct ModelInfo {
   std::string name; // C identifier, the symbol prefix
   std::vector<TensorInfo> inputs, outputs;
   uint64_t workspaceSize = 0;
+  uint64_t workspaceLiveSet = 0; // most intermediate bytes alive at once
   uint64_t weightsSize = 0; // bytes of constant tensors
 };
 
@@ -30,6 +31,10 @@ mlir::FailureOr<ModelInfo> extractModelInfo(mlir::ModuleOp module,
 
 /// Reads the workspace size the memory plan recorded (0 if none).
 uint64_t extractWorkspaceSize(mlir::ModuleOp module);
+
+/// Reads the memory plan's live-set lower bound: the most bytes of
+/// intermediate tensors alive at any one op (0 if none).
+uint64_t extractWorkspaceLiveSet(mlir::ModuleOp module);
 
 /// Bytes per element of a dlc_dtype code.
 uint64_t dtypeSize(int dtype);

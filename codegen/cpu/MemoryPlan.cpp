@@ -146,6 +146,17 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
     for (memref::DeallocOp d : deallocs)
       d.erase();
     func->setAttr("dlc.workspace_size", b.getI64IntegerAttr(wsType.getNumElements()));
+    // The live-set lower bound: the most bytes alive at any one op. A plan
+    // without fragmentation would need exactly this much.
+    int64_t liveSet = 0;
+    for (unsigned i = 0, e = body.getOperations().size(); i <= e; ++i) {
+      int64_t live = 0;
+      for (const Buffer &buf : buffers)
+        if (buf.begin <= i && i <= buf.end)
+          live += buf.size;
+      liveSet = std::max(liveSet, live);
+    }
+    func->setAttr("dlc.workspace_live_set", b.getI64IntegerAttr(liveSet));
     return success();
   }
 

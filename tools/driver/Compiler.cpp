@@ -83,6 +83,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     return success();
   }
   info->workspaceSize = extractWorkspaceSize(*module);
+  info->workspaceLiveSet = extractWorkspaceLiveSet(*module);
   result.info = *info;
 
   auto tm = createTargetMachine(*target);

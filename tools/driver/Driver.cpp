@@ -227,7 +227,8 @@ int runCompile(const Args &args, const char *argv0) {
     }
   }
   outs() << "dlc: wrote " << header << ", " << lib << " (workspace "
-         << result.info.workspaceSize << " bytes, weights "
+         << result.info.workspaceSize << " bytes, live-set minimum "
+         << result.info.workspaceLiveSet << " bytes, weights "
          << result.info.weightsSize << " bytes)\n";
   return kExitOk;
 }

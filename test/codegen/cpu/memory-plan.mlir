@@ -3,9 +3,11 @@
 
 // Two buffers whose live ranges do not overlap (%a is dead before %b is
 // allocated) share offset 0 of the workspace, which is sized for the larger.
+// dlc.workspace_live_set is the most bytes alive at any one op, the lower
+// bound of any plan (here the plan meets it).
 // CHECK-LABEL: func.func @disjoint
 // CHECK-SAME:    (%[[IN:[^:]+]]: memref<16xf32>, %[[OUT:[^:]+]]: memref<16xf32>, %[[WS:[^:]+]]: memref<64xi8> {dlc.workspace})
-// CHECK-SAME:    attributes {dlc.workspace_size = 64 : i64}
+// CHECK-SAME:    attributes {dlc.workspace_live_set = 64 : i64, dlc.workspace_size = 64 : i64}
 // CHECK-NOT:     memref.alloc
 // CHECK:         %[[O1:.+]] = arith.constant 0 : index
 // CHECK:         %[[A:.+]] = memref.view %[[WS]][%[[O1]]][] : memref<64xi8> to memref<16xf32>
@@ -17,7 +19,7 @@
 // CHECK-NOT:     memref.alloc
 // CHECK:         return
 // A16-LABEL:   func.func @disjoint
-// A16-SAME:      memref<64xi8> {dlc.workspace}) attributes {dlc.workspace_size = 64 : i64}
+// A16-SAME:      memref<64xi8> {dlc.workspace}) attributes {dlc.workspace_live_set = 64 : i64, dlc.workspace_size = 64 : i64}
 func.func @disjoint(%in: memref<16xf32>, %out: memref<16xf32>) {
   %a = memref.alloc() : memref<16xf32>
   memref.copy %in, %a : memref<16xf32> to memref<16xf32>
@@ -35,7 +37,7 @@ func.func @disjoint(%in: memref<16xf32>, %out: memref<16xf32>) {
 // allocated) get disjoint offsets: largest first, at 64-byte alignment. The
 // deallocs are dropped.
 // CHECK-LABEL: func.func @overlap
-// CHECK-SAME:    %[[WS:[^:]+]]: memref<128xi8> {dlc.workspace}) attributes {dlc.workspace_size = 128 : i64}
+// CHECK-SAME:    %[[WS:[^:]+]]: memref<128xi8> {dlc.workspace}) attributes {dlc.workspace_live_set = 128 : i64, dlc.workspace_size = 128 : i64}
 // CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C64:.+]] = arith.constant 64 : index
 // CHECK-DAG:     %[[A:.+]] = memref.view %[[WS]][%[[C0]]][] : memref<128xi8> to memref<16xf32>
@@ -47,7 +49,7 @@ func.func @disjoint(%in: memref<16xf32>, %out: memref<16xf32>) {
 // CHECK:         return
 // With 16-byte alignment, the 64-byte buffer is followed by the 32-byte one.
 // A16-LABEL:   func.func @overlap
-// A16-SAME:      memref<96xi8> {dlc.workspace}) attributes {dlc.workspace_size = 96 : i64}
+// A16-SAME:      memref<96xi8> {dlc.workspace}) attributes {dlc.workspace_live_set = 96 : i64, dlc.workspace_size = 96 : i64}
 // A16:           %[[C64:.+]] = arith.constant 64 : index
 // A16:           memref.view %{{.+}}[%[[C64]]][] : memref<96xi8> to memref<8xf32>
 func.func @overlap(%in: memref<16xf32>, %out: memref<16xf32>) {
@@ -67,7 +69,7 @@ func.func @overlap(%in: memref<16xf32>, %out: memref<16xf32>) {
 // First fit: a large buffer live throughout (%big) pushes both short-lived
 // ones above it, where they share the same offset.
 // CHECK-LABEL: func.func @first_fit
-// CHECK-SAME:    memref<192xi8> {dlc.workspace}) attributes {dlc.workspace_size = 192 : i64}
+// CHECK-SAME:    memref<192xi8> {dlc.workspace}) attributes {dlc.workspace_live_set = 192 : i64, dlc.workspace_size = 192 : i64}
 // CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
 // CHECK-DAG:     memref.view %{{.+}}[%[[C0]]][] : memref<192xi8> to memref<32xf32>
 // CHECK-COUNT-2: memref.view %{{.+}}[%c128{{.*}}][] : memref<192xi8> to memref<16xf32>
@@ -86,7 +88,7 @@ func.func @first_fit(%in: memref<16xf32>, %out: memref<32xf32>) {
 // A buffer allocated inside a loop is live for the whole function, and its
 // view is created in the loop, where the alloc was.
 // CHECK-LABEL: func.func @in_loop
-// CHECK-SAME:    memref<128xi8> {dlc.workspace}) attributes {dlc.workspace_size = 128 : i64}
+// CHECK-SAME:    memref<128xi8> {dlc.workspace}) attributes {dlc.workspace_live_set = 128 : i64, dlc.workspace_size = 128 : i64}
 // CHECK:         memref.view %{{.+}}[%{{.+}}][] : memref<128xi8> to memref<4xf32>
 // CHECK:         scf.for
 // CHECK:           %[[C64:.+]] = arith.constant 64 : index
@@ -115,7 +117,7 @@ func.func @in_loop(%in: memref<4xf32>, %out: memref<4xf32>) {
 // once. With 64-byte alignment all are 128 bytes and keep their order; with
 // 16-byte alignment the i1 buffer (112 bytes) is the smallest and goes last.
 // CHECK-LABEL: func.func @sizes
-// CHECK-SAME:    memref<384xi8> {dlc.workspace}) attributes {dlc.workspace_size = 384 : i64}
+// CHECK-SAME:    memref<384xi8> {dlc.workspace}) attributes {dlc.workspace_live_set = 384 : i64, dlc.workspace_size = 384 : i64}
 // CHECK:         %[[C0:.+]] = arith.constant 0 : index
 // CHECK:         memref.view %{{.+}}[%[[C0]]][] : memref<384xi8> to memref<100xi1>
 // CHECK:         %[[C128:.+]] = arith.constant 128 : index
@@ -123,7 +125,7 @@ func.func @in_loop(%in: memref<4xf32>, %out: memref<4xf32>) {
 // CHECK:         %[[C256:.+]] = arith.constant 256 : index
 // CHECK:         memref.view %{{.+}}[%[[C256]]][] : memref<384xi8> to memref<3x5xf64>
 // A16-LABEL:   func.func @sizes
-// A16-SAME:      memref<368xi8> {dlc.workspace}) attributes {dlc.workspace_size = 368 : i64}
+// A16-SAME:      memref<368xi8> {dlc.workspace}) attributes {dlc.workspace_live_set = 368 : i64, dlc.workspace_size = 368 : i64}
 // A16:           %[[C256:.+]] = arith.constant 256 : index
 // A16:           memref.view %{{.+}}[%[[C256]]][] : memref<368xi8> to memref<100xi1>
 // A16:           %[[C0:.+]] = arith.constant 0 : index
@@ -143,11 +145,12 @@ func.func @sizes(%out: memref<100xi1>, %out2: memref<3x5xf64>) {
 // -----
 
 // A function without buffers still gets a (minimal) workspace argument, so
-// that every generated entry point has the same calling convention.
+// that every generated entry point has the same calling convention; nothing
+// is alive in it (live set 0).
 // CHECK-LABEL: func.func @no_buffers
-// CHECK-SAME:    (%{{.+}}: memref<4xf32>, %{{.+}}: memref<64xi8> {dlc.workspace}) attributes {dlc.workspace_size = 64 : i64}
+// CHECK-SAME:    (%{{.+}}: memref<4xf32>, %{{.+}}: memref<64xi8> {dlc.workspace}) attributes {dlc.workspace_live_set = 0 : i64, dlc.workspace_size = 64 : i64}
 // A16-LABEL:   func.func @no_buffers
-// A16-SAME:      memref<16xi8> {dlc.workspace}) attributes {dlc.workspace_size = 16 : i64}
+// A16-SAME:      memref<16xi8> {dlc.workspace}) attributes {dlc.workspace_live_set = 0 : i64, dlc.workspace_size = 16 : i64}
 func.func @no_buffers(%in: memref<4xf32>) {
   return
 }
@@ -165,7 +168,7 @@ func.func private @external(memref<4xf32>)
 // running the tile: a 64-byte aligned stack buffer, not a shared workspace
 // slot (the workspace stays at its minimum).
 // CHECK-LABEL: func.func @tile_scratch
-// CHECK-SAME:    attributes {dlc.workspace_size = 64 : i64}
+// CHECK-SAME:    attributes {dlc.workspace_live_set = 0 : i64, dlc.workspace_size = 64 : i64}
 // CHECK:         scf.forall
 // CHECK:           memref.alloca() {alignment = 64 : i64} : memref<16xf32>
 // CHECK-NOT:       memref.view

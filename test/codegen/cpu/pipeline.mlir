@@ -7,7 +7,7 @@
 
 // CHECK-LABEL: llvm.func @net
 // CHECK-SAME:    (%{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr, %{{.+}}: !llvm.ptr {dlc.workspace}, %[[THREADS:.+]]: i32 {dlc.num_threads})
-// CHECK-SAME:    attributes {dlc.workspace_size = {{[1-9][0-9]*}} : i64}
+// CHECK-SAME:    attributes {dlc.workspace_live_set = {{[1-9][0-9]*}} : i64, dlc.workspace_size = {{[1-9][0-9]*}} : i64}
 // Each op's parallel tiles form one OpenMP worksharing loop (whose thread
 // count is the caller's, the last argument, except for regions as small as
 // this model's, which run on one thread: test/codegen/cpu/openmp-threads.mlir).
