@@ -11,8 +11,9 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     op (except fills, which fuse into their consumers) and changes nothing
     else. Tile sizes divide the loop ranges exactly so that every tile has a
     static shape; contractions get an `mr x nr` register block with the
-    vector width as `nr`, and other ops tile their innermost parallel loop
-    by the vector width.
+    vector width as `nr`; 2-D convolutions up to 16 output columns by one
+    to four vectors of filters; other ops tile their innermost parallel
+    loop by the vector width, with at most 64 reduction elements per tile.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
@@ -23,9 +24,11 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
 def TileAndFuse : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
   let summary = "tile linalg ops by their dlc.tile_sizes and fuse producers";
   let description = [{
-    Tiles parallel loops with `scf::tileConsumerAndFuseProducersUsingSCF`,
-    fusing fills and elementwise producers into the tile, then tiles the
-    reduction loops of the tiled op. Tiled ops lose `dlc.tile_sizes`.
+    Tiles parallel loops as one `scf.forall` with
+    `scf::tileConsumerAndFuseProducersUsingSCF`, fusing fills and
+    elementwise producers into the tile (only into the accumulator of ops
+    with reductions), then tiles the reduction loops of the tiled op as
+    `scf.for`. Tiled ops lose `dlc.tile_sizes`.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::affine::AffineDialect"];
@@ -35,9 +38,11 @@ def Vectorize : Pass<"dlc-cpu-vectorize", "mlir::func::FuncOp"> {
   let summary = "vectorize tiled linalg ops and lower vector ops for the CPU";
   let description = [{
     Decomposes tiled 2-D convolutions into 1-D ones, vectorizes every linalg
-    op inside a tile loop with the upstream linalg vectorizer, hoists
-    loop-invariant transfers and expands math functions into polynomial
-    approximations.
+    op inside a tile loop with the upstream linalg vectorizer, turns
+    broadcasting reads into explicit broadcasts that fold into
+    vector.contract, and expands math functions into polynomial
+    approximations. (Accumulators are hoisted out of the reduction loops
+    afterwards by upstream loop-invariant-subset-hoisting.)
   }];
   let dependentDialects = ["mlir::vector::VectorDialect",
                            "mlir::math::MathDialect"];
@@ -79,8 +84,11 @@ def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
     Replaces every static `memref.alloc` in a function by a `memref.view` of
     a new trailing `memref<Nxi8>` workspace argument. Buffers whose live
     ranges do not overlap share bytes (first-fit by size). The workspace
-    size is recorded as `dlc.workspace_size` on the function; after this
-    pass, running the function allocates nothing.
+    size is recorded as `dlc.workspace_size` on the function, next to
+    `dlc.workspace_live_set` (the most bytes alive at one op, the lower
+    bound of any plan); after this pass, running the function allocates
+    nothing. Buffers allocated inside a parallel tile loop become
+    thread-private stack buffers (`memref.alloca`) instead.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",
@@ -156,7 +164,9 @@ def FuseElementwise : Pass<"dlc-fuse-elementwise", "mlir::func::FuncOp"> {
     read through projected permutations (plain or broadcast reads): fusing a
     producer that reverses or strides its input into a consumer with
     computed indices (a convolution window) would need a non-invertible
-    indexing map.
+    indexing map. The consumer must also be the producer's only user and
+    read each produced element once (a permutation map): otherwise the
+    producer's body would be recomputed per use or per reuse.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
