@@ -35,15 +35,6 @@ Value iota(NodeContext &nc, int64_t n, int64_t axis, int64_t rank) {
                           ArrayRef<int64_t>(values)));
 }
 
-Value reduce(NodeContext &nc, Value v, StringRef kind, ArrayRef<int64_t> axes) {
-  OpBuilder &b = nc.builder;
-  return one(buildInferred<ReduceOp>(
-      nc, {v},
-      {b.getNamedAttr("kind", b.getStringAttr(kind)),
-       b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axes)),
-       b.getNamedAttr("keepdims", b.getBoolAttr(true))}));
-}
-
 Value transpose(NodeContext &nc, Value v, ArrayRef<int64_t> perm) {
   return one(buildInferred<TransposeOp>(
       nc, {v},
@@ -505,12 +496,9 @@ NodeResults importGatherND(NodeContext &nc) {
                                      RankedTensorType::get({r}, i64),
                                      ArrayRef<int64_t>(strides)));
   Value weighted = one(buildInferred<MulOp>(nc, {idx, strideVec}));
+  Value linear = reduce(nc, weighted, "sum", {it.getRank() - 1},
+                        /*keepdims=*/false);
   OpBuilder &b = nc.builder;
-  Value linear = one(buildInferred<ReduceOp>(
-      nc, {weighted},
-      {b.getNamedAttr("kind", b.getStringAttr("sum")),
-       b.getNamedAttr("axes", b.getDenseI64ArrayAttr({it.getRank() - 1})),
-       b.getNamedAttr("keepdims", b.getBoolAttr(false))}));
   SmallVector<int64_t> flatShape{flat};
   llvm::append_range(flatShape, dt.getShape().drop_front(r));
   Value flatData = one(reshapeTo(nc, data, flatShape));

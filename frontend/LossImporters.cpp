@@ -57,13 +57,7 @@ Value buildNll(NodeContext &nc, Value input, Value target, Value weight,
   SmallVector<int64_t> all;
   for (int64_t d = 0; d < tType.getRank(); ++d)
     all.push_back(d);
-  auto sum = [&](Value v) {
-    return one(buildInferred<ReduceOp>(
-        nc, {v},
-        {b.getNamedAttr("kind", b.getStringAttr("sum")),
-         b.getNamedAttr("axes", b.getDenseI64ArrayAttr(all)),
-         b.getNamedAttr("keepdims", b.getBoolAttr(false))}));
-  };
+  auto sum = [&](Value v) { return reduce(nc, v, "sum", all, false); };
   Value total = sum(loss);
   if (reduction == "sum")
     return total;

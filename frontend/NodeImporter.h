@@ -140,6 +140,9 @@ inline mlir::Value one(NodeResults r) {
 }
 /// A rank-0 constant of `et` (float or integer) holding `v`.
 mlir::Value scalarConstant(NodeContext &nc, mlir::Type et, double v);
+/// dlc.reduce of `kind` ("sum", "mean", "max", ...) over `axes`.
+mlir::Value reduce(NodeContext &nc, mlir::Value v, llvm::StringRef kind,
+                   llvm::ArrayRef<int64_t> axes, bool keepdims = true);
 /// `v` converted to element type `et` (same shape); ONNX unsignedness of
 /// the source/result picks the conversion.
 mlir::Value castValue(NodeContext &nc, mlir::Value v, mlir::Type et,

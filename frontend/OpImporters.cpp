@@ -96,6 +96,16 @@ Value dlc::scalarConstant(NodeContext &nc, Type et, double v) {
       b, nc.loc, DenseElementsAttr::get(RankedTensorType::get({}, et), a));
 }
 
+Value dlc::reduce(NodeContext &nc, Value v, StringRef kind,
+                  ArrayRef<int64_t> axes, bool keepdims) {
+  OpBuilder &b = nc.builder;
+  return one(buildInferred<ReduceOp>(
+      nc, {v},
+      {b.getNamedAttr("kind", b.getStringAttr(kind)),
+       b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axes)),
+       b.getNamedAttr("keepdims", b.getBoolAttr(keepdims))}));
+}
+
 Value dlc::castValue(NodeContext &nc, Value v, Type et, bool unsignedSource,
                      bool unsignedResult) {
   auto t = typeOf(v);

@@ -101,16 +101,9 @@ NodeResults importDynamicQuantizeLinear(NodeContext &nc) {
   SmallVector<int64_t> all;
   for (int64_t d = 0; d < t.getRank(); ++d)
     all.push_back(d);
-  auto reduce = [&](StringRef kind) {
-    return one(buildInferred<ReduceOp>(
-        nc, {x},
-        {b.getNamedAttr("kind", b.getStringAttr(kind)),
-         b.getNamedAttr("axes", b.getDenseI64ArrayAttr(all)),
-         b.getNamedAttr("keepdims", b.getBoolAttr(false))}));
-  };
   Value zero = scalarConstant(nc, f, 0);
-  Value hi = one(buildInferred<MaxOp>(nc, {reduce("max"), zero}));
-  Value lo = one(buildInferred<MinOp>(nc, {reduce("min"), zero}));
+  Value hi = one(buildInferred<MaxOp>(nc, {reduce(nc, x, "max", all, false), zero}));
+  Value lo = one(buildInferred<MinOp>(nc, {reduce(nc, x, "min", all, false), zero}));
   Value scale = one(buildInferred<DivOp>(
       nc, {one(buildInferred<SubOp>(nc, {hi, lo})), scalarConstant(nc, f, 255)}));
   Type u8 = b.getIntegerType(8);
@@ -135,6 +128,19 @@ Value integerMatMul(NodeContext &nc, size_t a, size_t azp, size_t b, size_t bzp)
   return one(buildInferred<MatMulOp>(nc, {av, bv}));
 }
 
+/// The QLinear* output: the f64 accumulator scaled by x_scale * w_scale /
+/// y_scale (operands 1 and 6; `wScale` already broadcast as needed) and
+/// quantized with y_zero_point (operand 7).
+Value requantize(NodeContext &nc, Value acc, Value wScale) {
+  Type f64 = nc.builder.getF64Type();
+  Value scale = one(buildInferred<DivOp>(
+      nc, {one(buildInferred<MulOp>(nc, {operandAs(nc, 1, f64), wScale})),
+           operandAs(nc, 6, f64)}));
+  Value v = one(buildInferred<MulOp>(nc, {acc, scale}));
+  auto [qt, isUnsigned] = zeroPointType(nc, 7);
+  return quantize(nc, v, operandAs(nc, 7, f64), qt, isUnsigned);
+}
+
 NodeResults importMatMulInteger(NodeContext &nc) {
   if (failed(requireOperands(nc, 2)))
     return failure();
@@ -145,14 +151,9 @@ NodeResults importMatMulInteger(NodeContext &nc) {
 NodeResults importQLinearMatMul(NodeContext &nc) {
   if (failed(requireOperands(nc, 8)))
     return failure();
-  Type f64 = nc.builder.getF64Type();
   Value acc = integerMatMul(nc, 0, 2, 3, 5);
-  Value scale = one(buildInferred<DivOp>(
-      nc, {one(buildInferred<MulOp>(nc, {operandAs(nc, 1, f64), operandAs(nc, 4, f64)})),
-           operandAs(nc, 6, f64)}));
-  Value v = one(buildInferred<MulOp>(nc, {acc, scale}));
-  auto [qt, isUnsigned] = zeroPointType(nc, 7);
-  return SmallVector<Value>{quantize(nc, v, operandAs(nc, 7, f64), qt, isUnsigned)};
+  return SmallVector<Value>{
+      requantize(nc, acc, operandAs(nc, 4, nc.builder.getF64Type()))};
 }
 
 /// Conv on (x - x_zp) and (w - w_zp) in f64, with the node's attributes.
@@ -203,12 +204,7 @@ NodeResults importQLinearConv(NodeContext &nc) {
     acc = one(buildInferred<AddOp>(nc, {acc, bias}));
   }
   Value wScale = alongAxis(nc, operandAs(nc, 4, f64), 1, rank);
-  Value scale = one(buildInferred<DivOp>(
-      nc, {one(buildInferred<MulOp>(nc, {operandAs(nc, 1, f64), wScale})),
-           operandAs(nc, 6, f64)}));
-  Value v = one(buildInferred<MulOp>(nc, {acc, scale}));
-  auto [qt, isUnsigned] = zeroPointType(nc, 7);
-  return SmallVector<Value>{quantize(nc, v, operandAs(nc, 7, f64), qt, isUnsigned)};
+  return SmallVector<Value>{requantize(nc, acc, wScale)};
 }
 
 } // namespace

@@ -269,6 +269,22 @@ struct Session {
   }
 };
 
+/// (Re)creates the session's model instance, running on `threads`.
+int recreateModel(Session &session, unsigned threads) {
+  dlcrt_model_destroy(session.model);
+  session.model = nullptr;
+  dlc_options options;
+  dlc_options_init(&options);
+  options.num_threads = threads;
+  if (dlc_status *s = dlcrt_model_create(session.loaded->desc(), &options,
+                                         &session.model)) {
+    errs() << "dlc: error: " << dlc_status_message(s) << "\n";
+    dlc_status_free(s);
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
 /// Compiles and loads; on failure prints one line and returns the exit code.
 int openSession(const Args &args, Session &session, double *compileSeconds,
                 const std::vector<onnx::TensorProto> &knownInputs = {},
@@ -295,16 +311,8 @@ int openSession(const Args &args, Session &session, double *compileSeconds,
     return kExitFailure;
   }
   session.loaded = std::move(*loaded);
-  dlc_options options;
-  dlc_options_init(&options);
-  options.num_threads = threads;
-  dlc_status *s = dlcrt_model_create(session.loaded->desc(), &options,
-                                     &session.model);
-  if (s) {
-    errs() << "dlc: error: " << dlc_status_message(s) << "\n";
-    dlc_status_free(s);
-    return kExitFailure;
-  }
+  if (int rc = recreateModel(session, threads))
+    return rc;
   for (const auto &t : session.compiled.info.outputs)
     session.outputs.emplace_back(t.sizeBytes, '\0');
   return kExitOk;
@@ -404,22 +412,6 @@ std::string syntheticInput(const dlc::TensorInfo &t, std::mt19937 &rng) {
     }
   }
   return bytes;
-}
-
-/// Replaces the session's model instance with one running on `threads`.
-int recreateModel(Session &session, unsigned threads) {
-  dlcrt_model_destroy(session.model);
-  session.model = nullptr;
-  dlc_options options;
-  dlc_options_init(&options);
-  options.num_threads = threads;
-  if (dlc_status *s = dlcrt_model_create(session.loaded->desc(), &options,
-                                         &session.model)) {
-    errs() << "dlc: error: " << dlc_status_message(s) << "\n";
-    dlc_status_free(s);
-    return kExitFailure;
-  }
-  return kExitOk;
 }
 
 int runBench(const Args &args) {
