@@ -34,21 +34,48 @@ std::string dlc::generateHeader(const ModelInfo &info) {
       os << formatv(" *   {0} {1}  \"{2}\"  {3} {4}  {5} bytes\n", kind, i,
                     t.name, dtypeShortName(t.dtype), shapeString(t.shape),
                     t.sizeBytes);
-  os << " * Memory: " << info.weightsSize
-     << " bytes of weights (read-only data in the library), "
-     << info.workspaceSize
-     << " bytes of workspace\n"
-        " * (all intermediate tensors, one static plan, allocated at create or\n"
-        " * given by the caller; the most bytes alive at once is "
-     << info.workspaceLiveSet << ").\n"
-        " * Run allocates nothing.\n"
-        " *\n"
-        " * Link with lib" << n << ".a (or lib" << n << ".so), -lomp and -lm.\n"
-        " * Parallel loops run on num_threads OpenMP threads (dlc_options;\n"
-        " * default 1); libomp starts its worker threads on the first run.\n"
-        " * Thread safety: one thread at a time per model handle; separate\n"
-        " * handles are independent.\n"
-        " */\n";
+  if (const auto &cuda = info.cuda) {
+    std::string archs;
+    for (auto &[sm, ptx] : cuda->ptx)
+      archs += (archs.empty() ? "sm_" : ", sm_") + std::to_string(sm);
+    os << " * Target: CUDA. " << cuda->kernels.size() << " kernels as PTX for "
+       << archs << "; create\n"
+          " * loads the newest one the GPU runs.\n"
+          " * Device memory: "
+       << info.workspaceSize << " bytes of workspace (one static plan; the most\n"
+          " * bytes alive at once is "
+       << info.workspaceLiveSet << "), " << cuda->constantsSize
+       << " bytes of constants (uploaded once at\n"
+          " * create) and a device copy of each input and output unless\n"
+          " * dlc_options.cuda_device_pointers is set. Create checks this against\n"
+          " * the device's free memory. Run allocates nothing and synchronizes\n"
+          " * once.\n"
+          " *\n"
+          " * Link with lib" << n << ".a (or lib" << n << ".so) and -ldl. The\n"
+          " * CUDA driver is opened at create with dlopen(\"libcuda.so.1\"); no\n"
+          " * CUDA library is linked, so programs start on machines without a\n"
+          " * GPU, where create returns DLC_UNAVAILABLE (\"no CUDA driver...\" or\n"
+          " * \"no CUDA device...\").\n"
+          " * Thread safety: one thread at a time per model handle; separate\n"
+          " * handles are independent.\n"
+          " */\n";
+  } else {
+    os << " * Memory: " << info.weightsSize
+       << " bytes of weights (read-only data in the library), "
+       << info.workspaceSize
+       << " bytes of workspace\n"
+          " * (all intermediate tensors, one static plan, allocated at create or\n"
+          " * given by the caller; the most bytes alive at once is "
+       << info.workspaceLiveSet << ").\n"
+          " * Run allocates nothing.\n"
+          " *\n"
+          " * Link with lib" << n << ".a (or lib" << n << ".so), -lomp and -lm.\n"
+          " * Parallel loops run on num_threads OpenMP threads (dlc_options;\n"
+          " * default 1); libomp starts its worker threads on the first run.\n"
+          " * Thread safety: one thread at a time per model handle; separate\n"
+          " * handles are independent.\n"
+          " */\n";
+  }
   os << "#ifndef DLC_MODEL_" << N << "_H\n#define DLC_MODEL_" << N << "_H\n\n"
      << "#include \"dlc_runtime.h\"\n\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
@@ -57,6 +84,10 @@ std::string dlc::generateHeader(const ModelInfo &info) {
      << "#define " << N << "_WORKSPACE_SIZE " << info.workspaceSize << "\n"
      << "#define " << N << "_WORKSPACE_LIVE_SET " << info.workspaceLiveSet
      << " /* lower bound of any plan */\n";
+  if (info.cuda)
+    os << "#define " << N << "_TARGET_CUDA 1\n"
+       << "#define " << N << "_DEVICE_CONSTANTS_SIZE "
+       << info.cuda->constantsSize << "\n";
   for (auto [kind, list] : {std::pair{"INPUT", &info.inputs},
                             std::pair{"OUTPUT", &info.outputs}})
     for (auto [i, t] : llvm::enumerate(*list))

@@ -38,7 +38,7 @@ Error dlc::writeStaticLibrary(StringRef archivePath, StringRef objectName,
 }
 
 Error dlc::linkSharedLibrary(StringRef soPath, StringRef objectPath,
-                             StringRef runtimeArchive) {
+                             StringRef runtimeArchive, bool cuda) {
   const char *ccEnv = getenv("CC");
   std::string ccName = ccEnv && *ccEnv ? ccEnv : "cc";
   ErrorOr<std::string> cc = sys::findProgramByName(ccName);
@@ -48,8 +48,8 @@ Error dlc::linkSharedLibrary(StringRef soPath, StringRef objectPath,
                                  ccName + "' not found; set CC)");
   SmallVector<StringRef> args{*cc,          "-shared", "-o",
                               soPath,       objectPath, "-Wl,--whole-archive",
-                              runtimeArchive, "-Wl,--no-whole-archive", "-lomp",
-                              "-lm"};
+                              runtimeArchive, "-Wl,--no-whole-archive"};
+  args.append({cuda ? "-ldl" : "-lomp", "-lm"});
   std::string errMsg;
   int rc = sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &errMsg);
   if (rc != 0)

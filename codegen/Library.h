@@ -15,9 +15,11 @@ llvm::Error writeStaticLibrary(llvm::StringRef archivePath,
                                llvm::StringRef runtimeArchive);
 
 /// Links `objectPath` and the runtime archive into the shared library
-/// `soPath` with the system C compiler driver (`cc`, or $CC).
+/// `soPath` with the system C compiler driver (`cc`, or $CC). CPU models
+/// link libomp; CUDA models (`cuda`) link only -ldl (the driver is opened
+/// at run time).
 llvm::Error linkSharedLibrary(llvm::StringRef soPath, llvm::StringRef objectPath,
-                              llvm::StringRef runtimeArchive);
+                              llvm::StringRef runtimeArchive, bool cuda = false);
 
 } // namespace dlc
 

@@ -49,6 +49,43 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
                             ConstantArray::get(arrTy, elems), prefix);
 }
 
+/// dlc_cuda_desc { u32 num_images, num_kernels; const dlc_cuda_image *images;
+///                 const char *const *kernel_names; const void *constants;
+///                 u64 constants_size }
+static Constant *cudaDescriptor(Module &m, const dlc::CudaImages &images,
+                                GlobalVariable *constants, StringRef name) {
+  LLVMContext &ctx = m.getContext();
+  Type *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
+  Type *ptr = PointerType::getUnqual(ctx);
+  auto *imageTy = StructType::create(ctx, {i32, i32, ptr}, "dlc_cuda_image");
+  SmallVector<Constant *> imageElems, kernelElems;
+  for (auto [i, image] : llvm::enumerate(images.ptx))
+    imageElems.push_back(ConstantStruct::get(
+        imageTy, {ConstantInt::get(i32, image.first), ConstantInt::get(i32, 0),
+                  cString(m, image.second, name + "_ptx_" + Twine(i))}));
+  for (auto [i, kernel] : llvm::enumerate(images.kernels))
+    kernelElems.push_back(cString(m, kernel, name + "_kernel_" + Twine(i)));
+  auto *imagesTy = ArrayType::get(imageTy, imageElems.size());
+  auto *kernelsTy = ArrayType::get(ptr, kernelElems.size());
+  auto *imagesGv = new GlobalVariable(m, imagesTy, true,
+                                      GlobalValue::PrivateLinkage,
+                                      ConstantArray::get(imagesTy, imageElems),
+                                      name + "_cuda_images");
+  auto *kernelsGv = new GlobalVariable(
+      m, kernelsTy, true, GlobalValue::PrivateLinkage,
+      ConstantArray::get(kernelsTy, kernelElems), name + "_cuda_kernels");
+  auto *descTy = StructType::create(ctx, {i32, i32, ptr, ptr, ptr, i64},
+                                    "dlc_cuda_desc");
+  return new GlobalVariable(
+      m, descTy, true, GlobalValue::PrivateLinkage,
+      ConstantStruct::get(
+          descTy, {ConstantInt::get(i32, imageElems.size()),
+                   ConstantInt::get(i32, kernelElems.size()), imagesGv,
+                   kernelsGv, constants,
+                   ConstantInt::get(i64, images.constantsSize)}),
+      name + "_cuda_desc");
+}
+
 /// Defines `name(params...)` as a call of the runtime function `target`
 /// with `desc` prepended when given.
 static void forward(Module &m, StringRef name, StringRef target, Type *ret,
@@ -83,13 +120,16 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
   if (!main)
     return createStringError(inconvertibleErrorCode(),
                              "lowered module has no main function");
-  // Inputs, outputs and the workspace are pointers; the thread count is
-  // an i32 passed by value.
-  size_t numArgs = info.inputs.size() + info.outputs.size() + 1;
-  if (main->arg_size() != numArgs + 1)
+  // Inputs, outputs and the workspace are pointers. The CPU entry takes
+  // the thread count as an i32 by value; the CUDA entry takes the
+  // constants arena and the launch context, both pointers.
+  bool cuda = info.cuda.has_value();
+  size_t numArgs = info.inputs.size() + info.outputs.size() + (cuda ? 3 : 1);
+  size_t expected = cuda ? numArgs : numArgs + 1;
+  if (main->arg_size() != expected)
     return createStringError(inconvertibleErrorCode(),
                              "lowered main takes " + Twine(main->arg_size()) +
-                                 " arguments, expected " + Twine(numArgs + 1));
+                                 " arguments, expected " + Twine(expected));
   main->setName(name + "_main");
   main->setLinkage(GlobalValue::InternalLinkage);
 
@@ -108,25 +148,37 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
       Value *slot = b.CreateConstGEP1_64(ptr, entry->getArg(0), i);
       args.push_back(b.CreateLoad(ptr, slot));
     }
-    Value *threadsSlot = b.CreateConstGEP1_64(ptr, entry->getArg(0), numArgs);
-    args.push_back(b.CreateLoad(Type::getInt32Ty(ctx),
-                                b.CreateLoad(ptr, threadsSlot)));
+    if (!cuda) {
+      Value *threadsSlot =
+          b.CreateConstGEP1_64(ptr, entry->getArg(0), numArgs);
+      args.push_back(b.CreateLoad(Type::getInt32Ty(ctx),
+                                  b.CreateLoad(ptr, threadsSlot)));
+    }
     b.CreateCall(main, args);
     b.CreateRetVoid();
   }
 
   auto *tensorTy = StructType::create(ctx, {ptr, i32, i32, ptr, i64},
                                       "dlc_tensor_desc");
+  Constant *cudaDesc = ConstantPointerNull::get(cast<PointerType>(ptr));
+  if (cuda) {
+    GlobalVariable *constants = m.getNamedGlobal("dlc_constants");
+    if (!constants)
+      return createStringError(inconvertibleErrorCode(),
+                               "CUDA module has no dlc_constants");
+    cudaDesc = cudaDescriptor(m, *info.cuda, constants, name);
+  }
   auto *descTy = StructType::create(
-      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr}, "dlc_model_desc");
+      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr},
+      "dlc_model_desc");
   Constant *descInit = ConstantStruct::get(
       descTy,
-      {ConstantInt::get(i32, 2), ConstantInt::get(i32, info.inputs.size()),
+      {ConstantInt::get(i32, 3), ConstantInt::get(i32, info.inputs.size()),
        ConstantInt::get(i32, info.outputs.size()), ConstantInt::get(i32, 0),
        cString(m, name, name + "_model_name"),
        tensorDescs(m, tensorTy, info.inputs, name + "_inputs"),
        tensorDescs(m, tensorTy, info.outputs, name + "_outputs"),
-       ConstantInt::get(i64, info.workspaceSize), entry});
+       ConstantInt::get(i64, info.workspaceSize), entry, cudaDesc});
   auto *desc = new GlobalVariable(m, descTy, true, GlobalValue::ExternalLinkage,
                                   descInit, name + "_desc");
 

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,21 @@ struct TensorInfo {
   uint64_t sizeBytes = 0;
 };
 
+/// What a CUDA model carries besides host code (see dlc_cuda_desc).
+struct CudaImages {
+  std::vector<std::pair<int, std::string>> ptx; // (sm number, PTX text)
+  std::vector<std::string> kernels;             // launch index -> name
+  uint64_t constantsSize = 0; // bytes of the device constants arena
+};
+
 struct ModelInfo {
   std::string name; // C identifier, the symbol prefix
   std::vector<TensorInfo> inputs, outputs;
   uint64_t workspaceSize = 0;
   uint64_t workspaceLiveSet = 0; // most intermediate bytes alive at once
   uint64_t weightsSize = 0; // bytes of constant tensors
+  /// Set for models compiled with --target cuda.
+  std::optional<CudaImages> cuda;
 };
 
 /// Reads inputs and outputs of `@main` (as imported: names, dtypes and

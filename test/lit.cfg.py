@@ -38,6 +38,18 @@ if os.path.isdir(os.path.join(ort_dir, "node_modules", "onnxruntime-node")):
 if os.path.isdir(os.path.join(config.onnx_data_dir, "node")):
     config.available_features.add("onnx-node-data")
 
+# ptxas (CUDA toolkit) assembles the PTX of --target cuda; no GPU is needed.
+ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+    # The toolkit's stub libcuda: a driver library that reports no device.
+    stub = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(ptxas))),
+                        "lib64", "stubs", "libcuda.so")
+    if os.path.exists(stub):
+        config.available_features.add("cuda-stub")
+        config.substitutions.append(("%cuda_stub", stub))
+
 # The model tests (e2e/models) export with PyTorch and torchvision: one import check per
 # lit run (a few seconds), with config.python_executable, which runs the export script.
 try:

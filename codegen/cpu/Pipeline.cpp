@@ -35,6 +35,11 @@ static const char *kToLLVM =
     "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1},convert-openmp-to-llvm,"
     "reconcile-unrealized-casts,canonicalize,dlc-flatten-constant-globals";
 
+void dlc::buildGraphToLinalgPipeline(OpPassManager &pm) {
+  if (failed(parsePassPipeline(kToLinalg, pm, llvm::errs())))
+    llvm::report_fatal_error("dlc: invalid built-in linalg pipeline");
+}
+
 void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
                            bool untilLinalg) {
   std::string text = kToLinalg;

@@ -1,4 +1,5 @@
 /*===- model.c - model instances: create, validate, run ------------------===*/
+#include "cuda.h"
 #include "dlc/dlc_model_abi.h"
 
 #include <stdint.h>
@@ -15,6 +16,8 @@ struct dlcrt_model {
   /* Argument vector for the entry point, sized at create: run never
    * allocates. */
   void **args;
+  /* CUDA models: device state; the host workspace is unused. */
+  dlcrt_cuda *cuda;
 };
 
 const dlc_tensor_desc *dlcrt_input_desc(const dlc_model_desc *desc,
@@ -56,11 +59,20 @@ dlc_status *dlcrt_model_create(const dlc_model_desc *desc,
   }
   model->num_threads =
       options->num_threads ? (int32_t)options->num_threads : 1;
-  size_t num_args = desc->num_inputs + desc->num_outputs + 2;
+  size_t num_args = desc->num_inputs + desc->num_outputs + 3;
   model->args = calloc(num_args, sizeof(void *));
   if (!model->args) {
     dlcrt_model_destroy(model);
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+  }
+  if (desc->cuda) {
+    dlc_status *s = dlcrt_cuda_create(desc, options, &model->cuda);
+    if (s) {
+      dlcrt_model_destroy(model);
+      return s;
+    }
+    *out_model = model;
+    return NULL;
   }
   if (options->workspace) {
     if (options->workspace_size < desc->workspace_size)
@@ -100,6 +112,7 @@ void dlcrt_model_destroy(dlcrt_model *model) {
     return;
   if (model->owns_workspace)
     dlcrt_aligned_free(model->workspace);
+  dlcrt_cuda_destroy(model->cuda);
   free(model->args);
   free(model);
 }
@@ -167,14 +180,18 @@ dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
     dlc_status *s = check_tensor("input", i, &desc->inputs[i], &inputs[i]);
     if (s)
       return s;
-    model->args[i] = inputs[i].data;
+    if (!model->cuda)
+      model->args[i] = inputs[i].data;
   }
   for (size_t i = 0; i < num_outputs; ++i) {
     dlc_status *s = check_tensor("output", i, &desc->outputs[i], &outputs[i]);
     if (s)
       return s;
-    model->args[num_inputs + i] = outputs[i].data;
+    if (!model->cuda)
+      model->args[num_inputs + i] = outputs[i].data;
   }
+  if (model->cuda)
+    return dlcrt_cuda_run(model->cuda, desc, inputs, outputs, model->args);
   model->args[num_inputs + num_outputs] = model->workspace;
   model->args[num_inputs + num_outputs + 1] = &model->num_threads;
   desc->entry(model->args);

@@ -198,3 +198,81 @@ TEST(Model, PassesThreadCountToEntry) {
   EXPECT_EQ(takeMessage(s),
             "create: options.num_threads is 5000, at most 1024 are supported");
 }
+
+namespace {
+
+// A CUDA model descriptor. Its entry must never run without a device.
+void cudaEntryMustNotRun(void **) { FAIL() << "CUDA entry ran without a GPU"; }
+const dlc_cuda_image kImages[] = {{80, 0, ".version 8.0\n.target sm_80\n"}};
+const char *const kKernelNames[] = {"main_kernel"};
+const char kConstants[256] = {};
+const dlc_cuda_desc kCudaDesc = {1, 1, kImages, kKernelNames, kConstants, 256};
+const dlc_model_desc kCudaModel = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "add_one",
+                                   kInputs, kOutputs, 24, cudaEntryMustNotRun,
+                                   &kCudaDesc};
+
+/// Sets DLC_CUDA_DRIVER for one test, restoring the old value.
+struct DriverOverride {
+  std::string old;
+  bool had;
+  explicit DriverOverride(const char *path) {
+    const char *v = getenv("DLC_CUDA_DRIVER");
+    had = v != nullptr;
+    if (had)
+      old = v;
+    setenv("DLC_CUDA_DRIVER", path, 1);
+  }
+  ~DriverOverride() {
+    if (had)
+      setenv("DLC_CUDA_DRIVER", old.c_str(), 1);
+    else
+      unsetenv("DLC_CUDA_DRIVER");
+  }
+};
+
+TEST(Cuda, NoDriverIsUnavailable) {
+  DriverOverride d("/nonexistent/libcuda.so.1");
+  dlcrt_model *model = reinterpret_cast<dlcrt_model *>(0x1);
+  dlc_status *s = dlcrt_model_create(&kCudaModel, nullptr, &model);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(model, nullptr);
+  EXPECT_EQ(dlc_status_code_of(s), DLC_UNAVAILABLE);
+  std::string msg = takeMessage(s);
+  EXPECT_EQ(msg.rfind("no CUDA driver: cannot load /nonexistent/libcuda.so.1", 0),
+            0u)
+      << msg;
+  // Destroying the NULL handle that a failed create leaves is harmless.
+  dlcrt_model_destroy(model);
+}
+
+TEST(Cuda, DriverWithoutSymbolsIsUnavailable) {
+  // A shared library that is not a CUDA driver (libm has no cuInit).
+  DriverOverride d("libm.so.6");
+  dlcrt_model *model = nullptr;
+  dlc_status *s = dlcrt_model_create(&kCudaModel, nullptr, &model);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(dlc_status_code_of(s), DLC_UNAVAILABLE);
+  EXPECT_EQ(takeMessage(s), "no CUDA driver: libm.so.6 lacks cuInit (driver too old)");
+  EXPECT_EQ(model, nullptr);
+}
+
+TEST(Cuda, CpuModelsIgnoreCudaOptions) {
+  // CUDA options on a CPU model change nothing (no driver is loaded).
+  DriverOverride d("/nonexistent/libcuda.so.1");
+  dlc_options options;
+  dlc_options_init(&options);
+  options.cuda_device = 3;
+  options.cuda_device_pointers = 1;
+  dlcrt_model *model = nullptr;
+  dlc_status *s = dlcrt_model_create(&kDesc, &options, &model);
+  ASSERT_EQ(s, nullptr) << takeMessage(s);
+  float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {};
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, kShape);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, kShape);
+  s = dlcrt_model_run(model, &in, 1, &out, 1);
+  EXPECT_EQ(s, nullptr);
+  EXPECT_EQ(y[5], 7.0f);
+  dlcrt_model_destroy(model);
+}
+
+} // namespace

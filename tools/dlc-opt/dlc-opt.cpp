@@ -1,5 +1,6 @@
 //===- dlc-opt.cpp - run dlc and MLIR passes on .mlir files ---------------===//
 #include "codegen/cpu/Passes.h"
+#include "codegen/gpu/Passes.h"
 #include "passes/Passes.h"
 #include "tools/driver/Compiler.h"
 
@@ -11,6 +12,8 @@ int main(int argc, char **argv) {
   dlc::registerDlcPasses();
   dlc::registerDlcCpuPasses();
   dlc::registerCpuPipeline();
+  dlc::registerDlcGpuPasses();
+  dlc::registerCudaPipeline();
   mlir::DialectRegistry registry;
   dlc::registerCompilerDialects(registry);
   return mlir::asMainReturnCode(

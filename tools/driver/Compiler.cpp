@@ -4,6 +4,7 @@
 #include "codegen/ModelAbi.h"
 #include "codegen/cpu/Passes.h"
 #include "codegen/cpu/Target.h"
+#include "codegen/gpu/Passes.h"
 #include "frontend/Importer.h"
 #include "ir/DlcDialect.h"
 #include "passes/Passes.h"
@@ -14,6 +15,11 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "llvm/IR/Module.h"
 
 using namespace mlir;
@@ -22,6 +28,12 @@ void dlc::registerCompilerDialects(DialectRegistry &registry) {
   registry.insert<dlc::DlcDialect>();
   registerAllDialects(registry);
   registerAllExtensions(registry);
+  // gpu-module-to-binary translates kernels to LLVM IR and PTX.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
 }
 
 static void registerPassesOnce() {
@@ -29,6 +41,7 @@ static void registerPassesOnce() {
     registerAllPasses();
     dlc::registerDlcPasses();
     dlc::registerDlcCpuPasses();
+    dlc::registerDlcGpuPasses();
     return true;
   }();
   (void)done;
@@ -72,15 +85,39 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   TimingScope pipelineTimer = rootTimer.nest("MLIR pipeline");
   if (options.timePasses)
     pm.enableTiming(pipelineTimer);
-  CpuPipelineOptions pipelineOptions;
-  pipelineOptions.vectorWidth = target->vectorWidth;
-  buildCpuPipeline(pm, pipelineOptions, stopAt == Stage::Linalg);
+  bool cuda = options.target == Target::Cuda;
+  if (stopAt == Stage::Ptx && !cuda)
+    return emitError(fileLoc) << "--emit=ptx needs --target cuda";
+  if (cuda) {
+    CudaPipelineOptions cudaOptions;
+    cudaOptions.archs = options.gpuArchs;
+    buildCudaPipeline(pm, cudaOptions, stopAt == Stage::Linalg);
+  } else {
+    CpuPipelineOptions pipelineOptions;
+    pipelineOptions.vectorWidth = target->vectorWidth;
+    buildCpuPipeline(pm, pipelineOptions, stopAt == Stage::Linalg);
+  }
   if (failed(pm.run(*module)))
     return failure();
   pipelineTimer.stop();
   if (stopAt == Stage::Linalg) {
     module->print(out);
     return success();
+  }
+  if (cuda) {
+    FailureOr<CudaImages> images = extractCudaImages(*module);
+    if (failed(images))
+      return emitError(fileLoc) << "the CUDA pipeline produced no PTX";
+    info->cuda = *images;
+    if (stopAt == Stage::Ptx) {
+      if (images->kernels.empty())
+        out << "// dlc: no kernels (the model launches nothing)\n";
+      for (auto &[sm, ptx] : images->ptx)
+        out << "// dlc: PTX for sm_" << sm << ", " << images->kernels.size()
+            << " kernels\n"
+            << ptx << "\n";
+      return success();
+    }
   }
   info->workspaceSize = extractWorkspaceSize(*module);
   info->workspaceLiveSet = extractWorkspaceLiveSet(*module);

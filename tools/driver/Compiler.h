@@ -16,11 +16,16 @@ class TensorProto;
 namespace dlc {
 
 /// What `dlc compile --emit=` stops at.
-enum class Stage { Mlir, Linalg, Llvm, Asm, Obj, Lib };
+enum class Stage { Mlir, Linalg, Ptx, Llvm, Asm, Obj, Lib };
+
+enum class Target { Cpu, Cuda };
 
 struct CompileOptions {
   std::string name = "model"; // symbol prefix
   std::string mcpu, mtriple;
+  Target target = Target::Cpu;
+  /// --target cuda: the PTX architectures embedded.
+  std::vector<std::string> gpuArchs = {"sm_80", "sm_90"};
   bool apiWrappers = true; // the public <name>_* functions
   bool timePasses = false;
   /// Input values known at compile time (see ImportOptions::knownInputs).

@@ -20,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <map>
 #include <optional>
@@ -33,12 +34,14 @@ constexpr int kExitOk = 0, kExitFailure = 1, kExitCannotCompile = 2;
 
 const char *kUsage = R"(usage:
   dlc compile MODEL.onnx -o OUTDIR [--name NAME] [--shared]
-              [--emit=mlir|linalg|llvm|asm|obj|lib] [--mcpu CPU] [--mtriple T]
-              [--target cpu] [--time-passes]
-  dlc run MODEL.onnx --data DIR --out OUTDIR [--target cpu] [--threads T]
+              [--emit=mlir|linalg|ptx|llvm|asm|obj|lib] [--mcpu CPU]
+              [--mtriple T] [--target cpu|cuda] [--gpu-arch sm_80,sm_90]
+              [--time-passes] [--data DIR]
+  dlc run MODEL.onnx --data DIR --out OUTDIR [--target cpu|cuda]
+                     [--threads T] [--compare cpu]
   dlc check MODEL.onnx
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
-                       [--data DIR]
+                       [--data DIR] [--target cpu|cuda]
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -118,13 +121,40 @@ std::string runtimeArchivePath(const char *argv0) {
   return path.str().str();
 }
 
-bool checkTarget(const Args &args) {
+/// Reads --target and --gpu-arch into `opts`; prints the error and returns
+/// false on bad values.
+bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
   std::string target = args.get("--target").value_or("cpu");
-  if (target == "cpu")
-    return true;
-  errs() << "dlc: error: --target " << target
-         << " is not supported yet (supported: cpu)\n";
-  return false;
+  if (target == "cpu") {
+    opts.target = dlc::Target::Cpu;
+  } else if (target == "cuda") {
+    opts.target = dlc::Target::Cuda;
+  } else {
+    errs() << "dlc: error: unknown --target " << target
+           << " (supported: cpu, cuda)\n";
+    return false;
+  }
+  if (auto archs = args.get("--gpu-arch")) {
+    if (opts.target != dlc::Target::Cuda) {
+      errs() << "dlc: error: --gpu-arch needs --target cuda\n";
+      return false;
+    }
+    SmallVector<StringRef> parts;
+    StringRef(*archs).split(parts, ',');
+    opts.gpuArchs.clear();
+    for (StringRef arch : parts) {
+      unsigned sm = 0;
+      StringRef number = arch;
+      if (!number.consume_front("sm_") || number.getAsInteger(10, sm) ||
+          sm < 50) {
+        errs() << "dlc: error: --gpu-arch '" << arch
+               << "' is not an architecture like sm_80 (sm_50 or newer)\n";
+        return false;
+      }
+      opts.gpuArchs.push_back(arch.str());
+    }
+  }
+  return true;
 }
 
 bool writeFile(StringRef path, StringRef data) {
@@ -137,6 +167,25 @@ bool writeFile(StringRef path, StringRef data) {
   }
   os << data;
   return true;
+}
+
+/// The input files input_<i>.pb present in `dir`, for values that fix
+/// shapes at compile time (dlc compiles static shapes; see
+/// ImportOptions::knownInputs). Prints the error and returns false on a bad
+/// file.
+bool loadKnownInputs(StringRef dir, std::vector<onnx::TensorProto> &known) {
+  for (int i = 0;; ++i) {
+    SmallString<256> path(dir);
+    sys::path::append(path, "input_" + std::to_string(i) + ".pb");
+    if (!sys::fs::exists(path))
+      return true;
+    std::string error;
+    known.emplace_back();
+    if (!dlc::loadTensorProto(path.str().str(), known.back(), error)) {
+      errs() << "dlc: error: " << error << "\n";
+      return false;
+    }
+  }
 }
 
 /// Compiles with diagnostics collected; prints them and returns false on
@@ -162,17 +211,19 @@ bool compileReporting(const std::string &model, const dlc::CompileOptions &opts,
 }
 
 int runCompile(const Args &args, const char *argv0) {
-  if (!checkTarget(args))
+  dlc::CompileOptions opts;
+  if (!parseTarget(args, opts))
     return kExitFailure;
   std::string emit = args.get("--emit").value_or("lib");
   static const std::map<std::string, dlc::Stage> stages = {
       {"mlir", dlc::Stage::Mlir}, {"linalg", dlc::Stage::Linalg},
-      {"llvm", dlc::Stage::Llvm}, {"asm", dlc::Stage::Asm},
+      {"ptx", dlc::Stage::Ptx},   {"llvm", dlc::Stage::Llvm}, {"asm", dlc::Stage::Asm},
       {"obj", dlc::Stage::Obj},   {"lib", dlc::Stage::Lib}};
   auto stage = stages.find(emit);
   if (stage == stages.end())
     return usageError("unknown --emit value '" + emit + "'");
-  dlc::CompileOptions opts;
+  if (stage->second == dlc::Stage::Ptx && opts.target != dlc::Target::Cuda)
+    return usageError("--emit=ptx needs --target cuda");
   opts.name = args.get("--name").value_or("model");
   if (!dlc::isValidModelName(opts.name))
     return usageError("--name '" + opts.name +
@@ -180,6 +231,17 @@ int runCompile(const Args &args, const char *argv0) {
   opts.mcpu = args.get("--mcpu").value_or("");
   opts.mtriple = args.get("--mtriple").value_or("");
   opts.timePasses = args.has("--time-passes");
+  std::vector<onnx::TensorProto> known;
+  if (auto data = args.get("--data")) {
+    if (!sys::fs::is_directory(*data)) {
+      errs() << "dlc: error: --data " << *data << " is not a directory\n";
+      return kExitFailure;
+    }
+    if (!loadKnownInputs(*data, known))
+      return kExitFailure;
+    for (const onnx::TensorProto &t : known)
+      opts.knownInputs.push_back(&t);
+  }
   std::optional<std::string> outDir = args.get("-o");
   bool textual = stage->second <= dlc::Stage::Asm;
   if (!outDir && !textual)
@@ -212,7 +274,8 @@ int runCompile(const Args &args, const char *argv0) {
     sys::path::append(lib, "lib" + opts.name + ".so");
     if (!writeFile(objPath, object))
       return kExitFailure;
-    Error err = dlc::linkSharedLibrary(lib, objPath, runtime);
+    Error err = dlc::linkSharedLibrary(lib, objPath, runtime,
+                                       opts.target == dlc::Target::Cuda);
     sys::fs::remove(objPath);
     if (err) {
       errs() << "dlc: error: " << toString(std::move(err)) << "\n";
@@ -230,6 +293,20 @@ int runCompile(const Args &args, const char *argv0) {
          << result.info.workspaceSize << " bytes, live-set minimum "
          << result.info.workspaceLiveSet << " bytes, weights "
          << result.info.weightsSize << " bytes)\n";
+  if (const auto &cuda = result.info.cuda) {
+    uint64_t io = 0;
+    for (const auto *list : {&result.info.inputs, &result.info.outputs})
+      for (const dlc::TensorInfo &t : *list)
+        io += t.sizeBytes;
+    std::string archs;
+    for (auto &[sm, ptx] : cuda->ptx)
+      archs += (archs.empty() ? "sm_" : ", sm_") + std::to_string(sm);
+    outs() << "dlc: cuda: " << cuda->kernels.size() << " kernels, PTX for "
+           << archs << "; device memory " << result.info.workspaceSize
+           << " bytes workspace + " << cuda->constantsSize
+           << " bytes constants; 0 nodes fall back to the CPU; " << io
+           << " bytes cross the bus per run (inputs and outputs)\n";
+  }
   return kExitOk;
 }
 
@@ -288,8 +365,13 @@ int recreateModel(Session &session, unsigned threads) {
 /// Compiles and loads; on failure prints one line and returns the exit code.
 int openSession(const Args &args, Session &session, double *compileSeconds,
                 const std::vector<onnx::TensorProto> &knownInputs = {},
-                unsigned threads = 1) {
+                unsigned threads = 1,
+                std::optional<dlc::Target> target = std::nullopt) {
   dlc::CompileOptions opts;
+  if (!parseTarget(args, opts))
+    return kExitFailure;
+  if (target)
+    opts.target = *target;
   opts.name = "dlc_model";
   opts.apiWrappers = false;
   for (const onnx::TensorProto &t : knownInputs)
@@ -339,9 +421,35 @@ int readInputs(const std::string &dir, Session &session) {
   return kExitOk;
 }
 
+/// Largest absolute and relative differences of two outputs of `t`'s
+/// dtype, compared as doubles.
+std::pair<double, double> maxDifferences(const dlc::TensorInfo &t,
+                                         const std::string &a,
+                                         const std::string &b) {
+  size_t n = t.sizeBytes / std::max<uint64_t>(1, dlc::dtypeSize(t.dtype));
+  auto value = [&](const std::string &buf, size_t i) -> double {
+    const char *p = buf.data();
+    switch (t.dtype) {
+    case DLC_DTYPE_F32: return ((const float *)p)[i];
+    case DLC_DTYPE_F64: return ((const double *)p)[i];
+    case DLC_DTYPE_I64: return (double)((const int64_t *)p)[i];
+    case DLC_DTYPE_I32: return ((const int32_t *)p)[i];
+    case DLC_DTYPE_I8: return ((const int8_t *)p)[i];
+    default: return ((const uint8_t *)p)[i * dlc::dtypeSize(t.dtype)];
+    }
+  };
+  double abs = 0, rel = 0;
+  for (size_t i = 0; i < n; ++i) {
+    double x = value(a, i), y = value(b, i);
+    double d = std::fabs(x - y);
+    abs = std::max(abs, d);
+    if (y != 0)
+      rel = std::max(rel, d / std::fabs(y));
+  }
+  return {abs, rel};
+}
+
 int runRun(const Args &args) {
-  if (!checkTarget(args))
-    return kExitFailure;
   std::optional<std::string> data = args.get("--data"), out = args.get("--out");
   if (!data || !out)
     return usageError("run needs --data DIR and --out OUTDIR");
@@ -349,25 +457,16 @@ int runRun(const Args &args) {
     errs() << "dlc: error: --data " << *data << " is not a directory\n";
     return kExitFailure;
   }
-  // The input files present, for values that fix shapes at compile time
-  // (dlc compiles static shapes; see ImportOptions::knownInputs).
   std::vector<onnx::TensorProto> known;
-  for (int i = 0;; ++i) {
-    SmallString<256> path(*data);
-    sys::path::append(path, "input_" + std::to_string(i) + ".pb");
-    if (!sys::fs::exists(path))
-      break;
-    std::string error;
-    known.emplace_back();
-    if (!dlc::loadTensorProto(path.str().str(), known.back(), error)) {
-      errs() << "dlc: error: " << error << "\n";
-      return kExitFailure;
-    }
-  }
+  if (!loadKnownInputs(*data, known))
+    return kExitFailure;
   int threads = 0;
   if (StringRef(args.get("--threads").value_or("1")).getAsInteger(10, threads) ||
       threads < 1)
     return usageError("--threads must be an integer >= 1");
+  std::optional<std::string> compare = args.get("--compare");
+  if (compare && (*compare != "cpu" || args.get("--target") != "cuda"))
+    return usageError("--compare takes 'cpu' and needs --target cuda");
   Session session;
   if (int rc = openSession(args, session, nullptr, known, threads))
     return rc;
@@ -378,6 +477,26 @@ int runRun(const Args &args) {
   if (!err.empty()) {
     errs() << "dlc: error: " << err << "\n";
     return kExitFailure;
+  }
+  if (compare) {
+    // The same model and inputs on the CPU path, output by output.
+    Session reference;
+    if (int rc = openSession(args, reference, nullptr, known, threads,
+                             dlc::Target::Cpu))
+      return rc;
+    reference.inputs = session.inputs;
+    reference.bind();
+    if (std::string e = reference.run(); !e.empty()) {
+      errs() << "dlc: error: " << e << "\n";
+      return kExitFailure;
+    }
+    for (size_t i = 0; i < session.outputs.size(); ++i) {
+      auto [abs, rel] = maxDifferences(session.compiled.info.outputs[i],
+                                       session.outputs[i], reference.outputs[i]);
+      outs() << formatv("output {0} '{1}': cuda vs cpu max abs diff {2:e}, "
+                        "max rel diff {3:e}\n",
+                        i, session.compiled.info.outputs[i].name, abs, rel);
+    }
   }
   if (std::error_code ec = sys::fs::create_directories(*out)) {
     errs() << "dlc: error: cannot create " << *out << ": " << ec.message()
@@ -415,8 +534,6 @@ std::string syntheticInput(const dlc::TensorInfo &t, std::mt19937 &rng) {
 }
 
 int runBench(const Args &args) {
-  if (!checkTarget(args))
-    return kExitFailure;
   int iterations = 0, warmup = 0;
   if (StringRef(args.get("--iterations").value_or("20"))
           .getAsInteger(10, iterations) ||
@@ -527,17 +644,20 @@ int dlc::driverMain(int argc, char **argv) {
   StringRef command = argc >= 2 ? argv[1] : "";
   if (command == "compile")
     args = parseArgs(argc, argv,
-                     {"-o", "--name", "--emit", "--mcpu", "--mtriple", "--target"},
+                     {"-o", "--name", "--emit", "--mcpu", "--mtriple", "--target",
+                      "--gpu-arch", "--data"},
                      {"--shared", "--time-passes"});
   else if (command == "run")
-    args = parseArgs(argc, argv, {"--data", "--out", "--target", "--threads"},
+    args = parseArgs(argc, argv,
+                     {"--data", "--out", "--target", "--threads", "--compare",
+                      "--gpu-arch"},
                      {});
   else if (command == "check")
     args = parseArgs(argc, argv, {}, {});
   else if (command == "bench")
     args = parseArgs(argc, argv,
                      {"--iterations", "--warmup", "--threads", "--data",
-                      "--target"},
+                      "--target", "--gpu-arch"},
                      {});
   else
     return usageError(command.empty() ? "missing command"

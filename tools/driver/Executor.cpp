@@ -3,6 +3,7 @@
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -30,6 +31,14 @@ dlc::LoadedModel::load(StringRef object, StringRef name) {
   if (!generator)
     return generator.takeError();
   (*jit)->getMainJITDylib().addGenerator(std::move(*generator));
+  // CUDA host code launches kernels through the runtime linked into dlc.
+  orc::MangleAndInterner mangle((*jit)->getExecutionSession(),
+                                (*jit)->getDataLayout());
+  if (Error err = (*jit)->getMainJITDylib().define(orc::absoluteSymbols(
+          {{mangle("dlcrt_cuda_launch"),
+            {orc::ExecutorAddr::fromPtr(&dlcrt_cuda_launch),
+             JITSymbolFlags::Exported | JITSymbolFlags::Callable}}})))
+    return std::move(err);
   if (Error err = (*jit)->addObjectFile(
           MemoryBuffer::getMemBufferCopy(object, name + ".o")))
     return std::move(err);

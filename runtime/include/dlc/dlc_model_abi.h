@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 2
+#define DLC_MODEL_ABI_VERSION 3
 
 /* One input or output of a model. */
 typedef struct dlc_tensor_desc {
@@ -27,8 +27,28 @@ typedef struct dlc_tensor_desc {
 
 /* The compiled entry point. `args` holds num_inputs input pointers, then
  * num_outputs output pointers, then the workspace pointer (64-byte aligned),
- * then a pointer to the int32_t thread count (>= 1) of the OpenMP regions. */
+ * then, for the CPU, a pointer to the int32_t thread count (>= 1) of the
+ * OpenMP regions; for CUDA, the device pointer of the constants arena and
+ * the launch context passed to dlcrt_cuda_launch. For CUDA every tensor
+ * and workspace pointer is a device pointer. */
 typedef void (*dlc_entry_fn)(void **args);
+
+/* PTX for one GPU architecture (sm = 10 * major + minor). */
+typedef struct dlc_cuda_image {
+  int32_t sm;
+  uint32_t reserved;
+  const char *ptx; /* NUL-terminated */
+} dlc_cuda_image;
+
+/* What a CUDA model carries besides its host code. */
+typedef struct dlc_cuda_desc {
+  uint32_t num_images;
+  uint32_t num_kernels;
+  const dlc_cuda_image *images;
+  const char *const *kernel_names; /* launch index -> PTX entry name */
+  const void *constants;           /* uploaded to the device at create */
+  uint64_t constants_size;
+} dlc_cuda_desc;
 
 typedef struct dlc_model_desc {
   uint32_t abi_version; /* DLC_MODEL_ABI_VERSION */
@@ -40,6 +60,7 @@ typedef struct dlc_model_desc {
   const dlc_tensor_desc *outputs;
   uint64_t workspace_size;
   dlc_entry_fn entry;
+  const dlc_cuda_desc *cuda; /* NULL for CPU models */
 } dlc_model_desc;
 
 typedef struct dlcrt_model dlcrt_model;
@@ -51,6 +72,13 @@ dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
                             size_t num_inputs, const dlc_tensor *outputs,
                             size_t num_outputs);
 void dlcrt_model_destroy(dlcrt_model *model);
+
+/* Called by the host code of CUDA models, once per kernel launch, with the
+ * `ctx` the entry received. Launches go to the model's stream; the first
+ * failure is kept and reported by run, later launches are skipped. */
+void dlcrt_cuda_launch(void *ctx, int32_t kernel, int64_t grid_x,
+                       int64_t grid_y, int64_t grid_z, int64_t block_x,
+                       int64_t block_y, int64_t block_z, void **params);
 
 /* Accessors used by the generated `<name>_input_*` functions; out-of-range
  * indices give NULL. */

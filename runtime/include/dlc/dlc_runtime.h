@@ -85,6 +85,16 @@ typedef struct dlc_options {
    * bytes, 64-byte aligned. NULL: create allocates it and destroy frees it. */
   void *workspace;
   size_t workspace_size;
+  /* CUDA models only (`dlc compile --target cuda`). The device ordinal to
+   * run on (0: the first GPU). The workspace above is ignored: a CUDA
+   * model's workspace lives in device memory, allocated by create. */
+  uint32_t cuda_device;
+  /* CUDA models only. 0: the data pointers of the tensors given to run are
+   * host memory; run copies inputs to the device and outputs back.
+   * Nonzero: they are device pointers (CUdeviceptr) the caller owns and
+   * fills; run copies nothing and returns once the work is queued on the
+   * model's stream and finished. */
+  uint32_t cuda_device_pointers;
 } dlc_options;
 
 void dlc_options_init(dlc_options *options);

@@ -1,0 +1,224 @@
+//===- LaunchToRuntime.cpp - gpu.launch_func -> dlc CUDA runtime calls ----===//
+#include "codegen/gpu/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_LAUNCHTORUNTIME
+#include "codegen/gpu/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+
+static constexpr const char *kLaunchFn = "dlcrt_cuda_launch";
+
+/// The `dlc.cuda_context` argument of `func`.
+static FailureOr<Value> contextArgument(LLVM::LLVMFuncOp func) {
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (func.getArgAttr(i, "dlc.cuda_context"))
+      return Value(func.getArgument(i));
+  return failure();
+}
+
+/// Byte sizes of the parameters of each `.entry` in `ptx`.
+static llvm::StringMap<SmallVector<unsigned>> ptxEntryParams(StringRef ptx) {
+  llvm::StringMap<SmallVector<unsigned>> entries;
+  size_t pos = 0;
+  while ((pos = ptx.find(".entry ", pos)) != StringRef::npos) {
+    pos += 7;
+    size_t open = ptx.find('(', pos), close = ptx.find(')', pos);
+    if (open == StringRef::npos || close == StringRef::npos || close < open)
+      break;
+    StringRef name = ptx.slice(pos, open).trim();
+    SmallVector<StringRef> params;
+    ptx.slice(open + 1, close).split(params, ',', -1, /*KeepEmpty=*/false);
+    SmallVector<unsigned> sizes;
+    for (StringRef param : params) {
+      param = param.trim();
+      unsigned size = 0;
+      for (auto [suffix, bytes] :
+           {std::pair{"64", 8u}, std::pair{"32", 4u}, std::pair{"16", 2u},
+            std::pair{"8", 1u}})
+        for (char kind : {'u', 'b', 's', 'f'})
+          if (param.contains((Twine(".") + Twine(kind) + suffix + " ").str()) &&
+              !size)
+            size = bytes;
+      sizes.push_back(size);
+    }
+    entries[name] = sizes;
+    pos = close;
+  }
+  return entries;
+}
+
+static unsigned hostParamSize(Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return 8;
+  if (type.isIntOrFloat())
+    return (type.getIntOrFloatBitWidth() + 7) / 8;
+  return 0;
+}
+
+namespace {
+struct LaunchToRuntimePass
+    : dlc::impl::LaunchToRuntimeBase<LaunchToRuntimePass> {
+
+  LogicalResult recordBinaries(ModuleOp module) {
+    SmallVector<gpu::BinaryOp> binaries(module.getOps<gpu::BinaryOp>());
+    if (binaries.size() > 1)
+      return binaries[1].emitError("expected one gpu.binary (all kernels in "
+                                   "one module)");
+    SmallVector<NamedAttribute> ptx;
+    for (gpu::BinaryOp binary : binaries) {
+      for (Attribute attr : binary.getObjects()) {
+        auto object = cast<gpu::ObjectAttr>(attr);
+        auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget());
+        if (!target || object.getFormat() != gpu::CompilationTarget::Assembly)
+          return binary.emitError("expected NVVM targets compiled to PTX");
+        ptx.push_back(NamedAttribute(
+            StringAttr::get(module.getContext(), target.getChip()),
+            object.getObject()));
+      }
+      binary.erase();
+    }
+    module->setAttr("dlc.cuda_ptx",
+                    DictionaryAttr::get(module.getContext(), ptx));
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (failed(recordBinaries(module)))
+      return signalPassFailure();
+
+    OpBuilder b(ctx);
+    auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+    auto i32 = b.getI32Type(), i64 = b.getI64Type();
+    auto voidTy = LLVM::LLVMVoidType::get(ctx);
+    b.setInsertionPointToEnd(module.getBody());
+    auto launchFn = LLVM::LLVMFuncOp::create(
+        b, module.getLoc(), kLaunchFn,
+        LLVM::LLVMFunctionType::get(
+            voidTy, {ptrTy, i32, i64, i64, i64, i64, i64, i64, ptrTy}));
+
+    SmallVector<Attribute> kernelNames;
+    llvm::StringMap<unsigned> kernelIndex;
+    SmallVector<gpu::LaunchFuncOp> launches;
+    module.walk([&](gpu::LaunchFuncOp l) { launches.push_back(l); });
+    // The host must pass exactly the parameters each PTX entry declares
+    // (a mismatch would only show on a GPU, as garbage or a fault).
+    auto ptxAttr = module->getAttrOfType<DictionaryAttr>("dlc.cuda_ptx");
+    for (NamedAttribute image : ptxAttr) {
+      // Functions the driver cannot resolve when it loads the module.
+      StringRef text = cast<StringAttr>(image.getValue()).getValue();
+      size_t ext = text.find(".extern .func");
+      if (ext != StringRef::npos) {
+        StringRef line = text.substr(ext).split('\n').first;
+        StringRef name = line.contains(')') ? line.rsplit(')').second
+                                            : line.drop_front(13);
+        module.emitError("the kernels call '")
+            << name.take_until([](char c) { return c == '('; }).trim()
+            << "', a CUDA math library function, but no libdevice was linked: "
+               "set CUDA_HOME to a CUDA toolkit (its nvvm/libdevice/"
+               "libdevice.10.bc)";
+        return signalPassFailure();
+      }
+      auto entries = ptxEntryParams(cast<StringAttr>(image.getValue()));
+      for (gpu::LaunchFuncOp launch : launches) {
+        auto it = entries.find(launch.getKernelName().getValue());
+        SmallVector<unsigned> host;
+        for (Value v : launch.getKernelOperands())
+          host.push_back(hostParamSize(v.getType()));
+        if (it == entries.end() || it->second != host) {
+          launch.emitError("kernel '")
+              << launch.getKernelName().getValue() << "': the host passes "
+              << host.size() << " parameters that do not match its "
+              << image.getName().getValue() << " PTX entry ("
+              << (it == entries.end() ? 0 : it->second.size())
+              << " parameters)";
+          return signalPassFailure();
+        }
+      }
+    }
+    for (gpu::LaunchFuncOp launch : launches) {
+      auto func = launch->getParentOfType<LLVM::LLVMFuncOp>();
+      FailureOr<Value> context =
+          func ? contextArgument(func) : FailureOr<Value>(failure());
+      if (failed(context)) {
+        launch.emitError("kernel launch outside a function with a "
+                         "dlc.cuda_context argument");
+        return signalPassFailure();
+      }
+      if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
+          launch.hasClusterSize()) {
+        launch.emitError("async and clustered launches are not supported");
+        return signalPassFailure();
+      }
+      StringRef name = launch.getKernelName().getValue();
+      auto [it, inserted] = kernelIndex.try_emplace(name, kernelNames.size());
+      if (inserted)
+        kernelNames.push_back(b.getStringAttr(name));
+
+      Location loc = launch.getLoc();
+      // Parameter slots live in the entry block: launches inside host loops
+      // reuse them.
+      b.setInsertionPointToStart(&func.getBody().front());
+      Value one = LLVM::ConstantOp::create(b, loc, i64, 1);
+      ValueRange operands = launch.getKernelOperands();
+      auto arrayTy = LLVM::LLVMArrayType::get(ptrTy, std::max<size_t>(1, operands.size()));
+      Value params = LLVM::AllocaOp::create(b, loc, ptrTy, arrayTy, one);
+      SmallVector<Value> slots;
+      for (Value v : operands)
+        slots.push_back(LLVM::AllocaOp::create(b, loc, ptrTy, v.getType(), one));
+
+      b.setInsertionPoint(launch);
+      for (auto [i, v] : llvm::enumerate(operands)) {
+        LLVM::StoreOp::create(b, loc, v, slots[i]);
+        Value slotAddr = LLVM::GEPOp::create(
+            b, loc, ptrTy, arrayTy, params,
+            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+        LLVM::StoreOp::create(b, loc, slots[i], slotAddr);
+      }
+      auto toI64 = [&](Value v) -> Value {
+        if (v.getType() == i64)
+          return v;
+        return LLVM::ZExtOp::create(b, loc, i64, v);
+      };
+      Value index = LLVM::ConstantOp::create(b, loc, i32, it->second);
+      LLVM::CallOp::create(
+          b, loc, launchFn,
+          ValueRange{*context, index, toI64(launch.getGridSizeX()),
+                     toI64(launch.getGridSizeY()), toI64(launch.getGridSizeZ()),
+                     toI64(launch.getBlockSizeX()), toI64(launch.getBlockSizeY()),
+                     toI64(launch.getBlockSizeZ()), params});
+      launch.erase();
+    }
+    module->setAttr("dlc.cuda_kernels", b.getArrayAttr(kernelNames));
+    module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+  }
+};
+} // namespace
+
+FailureOr<dlc::CudaImages> dlc::extractCudaImages(ModuleOp module) {
+  auto ptx = module->getAttrOfType<DictionaryAttr>("dlc.cuda_ptx");
+  auto kernels = module->getAttrOfType<ArrayAttr>("dlc.cuda_kernels");
+  if (!ptx || !kernels)
+    return failure();
+  CudaImages images;
+  for (NamedAttribute entry : ptx) {
+    int sm = 0;
+    StringRef chip = entry.getName().getValue();
+    if (!chip.consume_front("sm_") || chip.getAsInteger(10, sm))
+      return failure();
+    images.ptx.push_back({sm, cast<StringAttr>(entry.getValue()).str()});
+  }
+  for (Attribute name : kernels)
+    images.kernels.push_back(cast<StringAttr>(name).str());
+  auto global = module.lookupSymbol<LLVM::GlobalOp>("dlc_constants");
+  if (!global)
+    return failure();
+  images.constantsSize =
+      cast<LLVM::LLVMArrayType>(global.getGlobalType()).getNumElements();
+  return images;
+}

@@ -1,0 +1,79 @@
+//===- Passes.td - CUDA code generation passes ------------*- tablegen -*-===//
+#ifndef DLC_CODEGEN_GPU_PASSES_TD
+#define DLC_CODEGEN_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def HostAbi : Pass<"dlc-gpu-host-abi", "mlir::ModuleOp"> {
+  let summary = "give the bufferized entry the CUDA host ABI";
+  let description = [{
+    Runs after the memory plan. Every constant `memref.global` the entry
+    reads is placed in one byte array, `@dlc_constants` (each tensor at a
+    256-byte aligned offset), which the runtime uploads to the device once
+    at create; reads of a global become views of a new `dlc.constants`
+    argument that points at the device copy. A `!llvm.ptr` argument marked
+    `dlc.cuda_context` is appended last: the runtime's launch context,
+    which kernel launches are issued through.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::arith::ArithDialect"];
+}
+
+def InterchangeReductions : Pass<"dlc-gpu-interchange-reductions", "mlir::func::FuncOp"> {
+  let summary = "order the loops of linalg.generic ops parallel first";
+  let description = [{
+    Permutes the iteration space of every `linalg.generic` so that all
+    parallel loops come before the reduction loops. Loop lowering then
+    gives one `scf.parallel` per op (one kernel) with the reductions as
+    sequential loops inside each thread.
+  }];
+}
+
+def MapToBlocks : Pass<"dlc-gpu-map-to-blocks", "mlir::func::FuncOp"> {
+  let summary = "turn parallel loops into 1-D gpu.launch grids";
+  let description = [{
+    Every outermost `scf.parallel` becomes a `gpu.launch` whose threads
+    each run one iteration: the iteration space is linearized, split into
+    blocks of `block-size` threads, and each thread delinearizes its global
+    index (the innermost loop varies fastest, so neighbouring threads touch
+    neighbouring elements). Host-level ops that read or write memory
+    outside any parallel loop (e.g. a reduction to a scalar) run as a
+    single-thread launch: device memory is never touched from the host.
+    Host loops that contain parallel loops stay on the host and launch
+    kernels from their body. Views, reshapes and scalar arithmetic a launch
+    uses are sunk into it, so that kernels receive whole buffers (passed as
+    bare pointers) and scalars only.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "threads per block">
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::affine::AffineDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
+def MergeKernelModules : Pass<"dlc-gpu-merge-kernel-modules", "mlir::ModuleOp"> {
+  let summary = "move all outlined kernels into one gpu.module";
+  let description = [{
+    `gpu-kernel-outlining` gives each kernel its own module. This pass
+    moves every kernel into the module `@dlc_kernels` under a unique name
+    (its old module's name) and updates the launches, so that the runtime
+    loads one PTX image per architecture.
+  }];
+}
+
+def LaunchToRuntime : Pass<"dlc-gpu-launch-to-runtime", "mlir::ModuleOp"> {
+  let summary = "lower gpu.launch_func to calls of the dlc CUDA runtime";
+  let description = [{
+    Runs after `gpu-to-llvm` and `gpu-module-to-binary`. Each
+    `gpu.launch_func` (whose operands are already LLVM values) becomes a
+    call `dlcrt_cuda_launch(ctx, kernel, gx, gy, gz, bx, by, bz, params)`,
+    with the kernel parameters stored in stack slots of the entry block and
+    `ctx` the entry's `dlc.cuda_context` argument. The PTX of each target in
+    the `gpu.binary` is recorded in the module attribute `dlc.cuda_ptx`
+    (chip -> text) and the kernel names, in launch index order, in
+    `dlc.cuda_kernels`; the binary is then erased.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+#endif

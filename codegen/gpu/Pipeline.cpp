@@ -1,0 +1,69 @@
+//===- Pipeline.cpp - the CUDA pipeline, built in one place ---------------===//
+#include "codegen/cpu/Passes.h"
+#include "codegen/gpu/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+/// Bufferize into the static workspace, give the entry the CUDA host ABI,
+/// turn each linalg op into a grid of threads and outline the kernels.
+static const char *kToKernels =
+    "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
+    "one-shot-bufferize{{bufferize-function-boundaries=1 "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{{hoist-static-allocs=1 modify-public-functions=1},"
+    "canonicalize,cse,dlc-memory-plan,canonicalize,dlc-gpu-host-abi,"
+    "func.func(dlc-copy-to-linalg,linalg-generalize-named-ops,"
+    "dlc-gpu-interchange-reductions,convert-linalg-to-parallel-loops,"
+    "canonicalize,dlc-gpu-map-to-blocks{{block-size={0}}),"
+    "convert-math-to-funcs,gpu-kernel-outlining,dlc-gpu-merge-kernel-modules,"
+    "expand-strided-metadata,lower-affine,convert-scf-to-cf,canonicalize,cse,{1}"
+    "gpu.module(convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1},"
+    "canonicalize,cse,reconcile-unrealized-casts),"
+    "gpu-to-llvm{{use-bare-pointers-for-host=1 use-bare-pointers-for-kernels=1},"
+    "reconcile-unrealized-casts,"
+    "gpu-module-to-binary{{format=isa},dlc-gpu-launch-to-runtime,canonicalize";
+
+std::string dlc::CudaPipelineOptions::findLibdevice() {
+  SmallVector<std::string> roots;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *v = getenv(var); v && *v)
+      roots.push_back(v);
+  roots.push_back("/usr/local/cuda");
+  for (const std::string &root : roots) {
+    SmallString<256> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::exists(path))
+      return path.str().str();
+  }
+  const char *debian = "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc";
+  return llvm::sys::fs::exists(debian) ? debian : "";
+}
+
+void dlc::buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &opts,
+                            bool untilLinalg) {
+  buildGraphToLinalgPipeline(pm);
+  if (untilLinalg)
+    return;
+  // PTX ISA 8.0 (CUDA 12.0) covers sm_90; the default ISA is too old for it.
+  std::string attach;
+  for (const std::string &arch : opts.archs)
+    attach += "nvvm-attach-target{chip=" + arch + " features=+ptx80 O=3" +
+              (opts.libdevice.empty() ? "" : " l=" + opts.libdevice) + "},";
+  std::string text =
+      llvm::formatv(kToKernels, opts.blockSize, attach).str();
+  if (failed(parsePassPipeline(text, pm, llvm::errs())))
+    llvm::report_fatal_error("dlc: invalid built-in CUDA pipeline");
+}
+
+void dlc::registerCudaPipeline() {
+  PassPipelineRegistration<>(
+      "dlc-cuda-pipeline",
+      "lower dlc ops to host LLVM code launching PTX kernels (sm_80, sm_90)",
+      [](OpPassManager &pm) { buildCudaPipeline(pm, CudaPipelineOptions()); });
+}

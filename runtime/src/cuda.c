@@ -1,0 +1,408 @@
+/*===- cuda.c - CUDA model instances over a dlopen'ed driver -------------===*
+ *
+ * The driver API is loaded with dlopen("libcuda.so.1") so that libraries
+ * and tools built with the CUDA target start, and fail with a clear
+ * status, on machines without an NVIDIA driver. The few driver types used
+ * are declared here (they are part of the driver's stable C ABI), so the
+ * runtime builds without a CUDA toolkit.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "cuda.h"
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult; /* CUDA_SUCCESS = 0 */
+typedef int CUdevice;
+typedef uint64_t CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+
+enum {
+  kAttrComputeCapabilityMajor = 75,
+  kAttrComputeCapabilityMinor = 76,
+  kJitErrorLogBuffer = 5,
+  kJitErrorLogBufferSizeBytes = 6,
+  kStreamNonBlocking = 1,
+};
+
+/* Driver entry points, by their exported (versioned) names. */
+#define DLC_CUDA_FUNCTIONS(X)                                                  \
+  X(cuInit, "cuInit", (unsigned))                                              \
+  X(cuGetErrorName, "cuGetErrorName", (CUresult, const char **))               \
+  X(cuDeviceGetCount, "cuDeviceGetCount", (int *))                             \
+  X(cuDeviceGet, "cuDeviceGet", (CUdevice *, int))                             \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute", (int *, int, CUdevice))      \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",                      \
+    (CUcontext *, CUdevice))                                                   \
+  X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (CUdevice))     \
+  X(cuCtxPushCurrent, "cuCtxPushCurrent_v2", (CUcontext))                      \
+  X(cuCtxPopCurrent, "cuCtxPopCurrent_v2", (CUcontext *))                      \
+  X(cuMemGetInfo, "cuMemGetInfo_v2", (size_t *, size_t *))                     \
+  X(cuMemAlloc, "cuMemAlloc_v2", (CUdeviceptr *, size_t))                      \
+  X(cuMemFree, "cuMemFree_v2", (CUdeviceptr))                                  \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr, const void *, size_t))      \
+  X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2",                                 \
+    (CUdeviceptr, const void *, size_t, CUstream))                             \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                                 \
+    (void *, CUdeviceptr, size_t, CUstream))                                   \
+  X(cuStreamCreate, "cuStreamCreate", (CUstream *, unsigned))                  \
+  X(cuStreamDestroy, "cuStreamDestroy_v2", (CUstream))                         \
+  X(cuStreamSynchronize, "cuStreamSynchronize", (CUstream))                    \
+  X(cuModuleLoadDataEx, "cuModuleLoadDataEx",                                  \
+    (CUmodule *, const void *, unsigned, int *, void **))                      \
+  X(cuModuleUnload, "cuModuleUnload", (CUmodule))                              \
+  X(cuModuleGetFunction, "cuModuleGetFunction",                                \
+    (CUfunction *, CUmodule, const char *))                                    \
+  X(cuLaunchKernel, "cuLaunchKernel",                                          \
+    (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,   \
+     unsigned, CUstream, void **, void **))
+
+typedef struct dlcrt_cuda_driver {
+  void *library;
+#define DLC_DECLARE(field, symbol, params) CUresult(*field) params;
+  DLC_CUDA_FUNCTIONS(DLC_DECLARE)
+#undef DLC_DECLARE
+} dlcrt_cuda_driver;
+
+struct dlcrt_cuda {
+  dlcrt_cuda_driver driver;
+  CUdevice device;
+  CUcontext context; /* the device's primary context, retained */
+  CUstream stream;
+  CUmodule module;
+  CUfunction *functions;
+  uint32_t num_kernels;
+  const char *const *kernel_names;
+  CUdeviceptr workspace, constants;
+  CUdeviceptr *io; /* device copies of inputs then outputs (host I/O) */
+  size_t num_io;
+  int device_pointers;
+  int sm;
+  /* First launch failure of the current run. */
+  CUresult launch_error;
+  int32_t failed_kernel;
+};
+
+static const char *error_name(const dlcrt_cuda_driver *d, CUresult r) {
+  const char *name = NULL;
+  if (d->cuGetErrorName && d->cuGetErrorName(r, &name) == 0 && name)
+    return name;
+  /* The stub library in the toolkit cannot name its own errors. */
+  switch (r) {
+  case 3: return "CUDA_ERROR_NOT_INITIALIZED";
+  case 34: return "CUDA_ERROR_STUB_LIBRARY (the toolkit's stub, not a driver)";
+  case 35: return "CUDA_ERROR_INSUFFICIENT_DRIVER";
+  case 100: return "CUDA_ERROR_NO_DEVICE";
+  default: return "unknown CUDA error";
+  }
+}
+
+#define DLC_CHECK(cuda, call, what)                                            \
+  do {                                                                         \
+    CUresult r_ = (call);                                                      \
+    if (r_ != 0)                                                               \
+      return dlcrt_status_create(DLC_INTERNAL, "%s failed: %s (%d)", what,    \
+                                 error_name(&(cuda)->driver, r_), r_);         \
+  } while (0)
+
+/* Path of the driver: $DLC_CUDA_DRIVER if set (tests point it at a missing
+ * or stub library), else the soname. */
+static const char *driver_path(void) {
+  const char *env = getenv("DLC_CUDA_DRIVER");
+  return env && *env ? env : "libcuda.so.1";
+}
+
+static dlc_status *load_driver(dlcrt_cuda_driver *d) {
+  const char *path = driver_path();
+  d->library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!d->library) {
+    const char *why = dlerror();
+    return dlcrt_status_create(DLC_UNAVAILABLE,
+                               "no CUDA driver: cannot load %s (%s); this "
+                               "model was compiled with --target cuda and "
+                               "needs an NVIDIA GPU and driver",
+                               path, why ? why : "unknown error");
+  }
+#define DLC_RESOLVE(field, symbol, params)                                     \
+  *(void **)(&d->field) = dlsym(d->library, symbol);                           \
+  if (!d->field)                                                               \
+    return dlcrt_status_create(DLC_UNAVAILABLE,                                \
+                               "no CUDA driver: %s lacks %s (driver too old)", \
+                               path, symbol);
+  DLC_CUDA_FUNCTIONS(DLC_RESOLVE)
+#undef DLC_RESOLVE
+  return NULL;
+}
+
+static dlc_status *open_device(dlcrt_cuda *cuda, uint32_t ordinal) {
+  dlcrt_cuda_driver *d = &cuda->driver;
+  CUresult r = d->cuInit(0);
+  if (r != 0)
+    return dlcrt_status_create(DLC_UNAVAILABLE,
+                               "no CUDA device: cuInit failed: %s (%d)",
+                               error_name(d, r), r);
+  int count = 0;
+  r = d->cuDeviceGetCount(&count);
+  if (r != 0 || count <= 0)
+    return dlcrt_status_create(DLC_UNAVAILABLE,
+                               "no CUDA device: the driver reports %d devices",
+                               r != 0 ? 0 : count);
+  if (ordinal >= (uint32_t)count)
+    return dlcrt_status_create(DLC_INVALID_ARGUMENT,
+                               "create: options.cuda_device is %u but only %d "
+                               "CUDA devices are present",
+                               ordinal, count);
+  DLC_CHECK(cuda, d->cuDeviceGet(&cuda->device, (int)ordinal), "cuDeviceGet");
+  int major = 0, minor = 0;
+  DLC_CHECK(cuda,
+            d->cuDeviceGetAttribute(&major, kAttrComputeCapabilityMajor,
+                                    cuda->device),
+            "cuDeviceGetAttribute");
+  DLC_CHECK(cuda,
+            d->cuDeviceGetAttribute(&minor, kAttrComputeCapabilityMinor,
+                                    cuda->device),
+            "cuDeviceGetAttribute");
+  cuda->sm = major * 10 + minor;
+  DLC_CHECK(cuda, d->cuDevicePrimaryCtxRetain(&cuda->context, cuda->device),
+            "cuDevicePrimaryCtxRetain");
+  return NULL;
+}
+
+/* The newest image the device can run (PTX is JIT-compiled forward). */
+static const dlc_cuda_image *pick_image(const dlc_cuda_desc *cd, int sm) {
+  const dlc_cuda_image *best = NULL;
+  for (uint32_t i = 0; i < cd->num_images; ++i)
+    if (cd->images[i].sm <= sm && (!best || cd->images[i].sm > best->sm))
+      best = &cd->images[i];
+  return best;
+}
+
+static dlc_status *load_kernels(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
+  dlcrt_cuda_driver *d = &cuda->driver;
+  const dlc_cuda_desc *cd = desc->cuda;
+  const dlc_cuda_image *image = pick_image(cd, cuda->sm);
+  if (!image) {
+    char archs[128] = "";
+    size_t pos = 0;
+    for (uint32_t i = 0; i < cd->num_images && pos < sizeof archs; ++i)
+      pos += (size_t)snprintf(archs + pos, sizeof archs - pos, "%ssm_%d",
+                              i ? ", " : "", cd->images[i].sm);
+    return dlcrt_status_create(
+        DLC_UNAVAILABLE,
+        "create: model '%s' has PTX for %s, the CUDA device is sm_%d (compile "
+        "with --gpu-arch sm_%d)",
+        desc->model_name, archs, cuda->sm, cuda->sm);
+  }
+  char log[4096] = "";
+  int options[2] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
+  void *values[2] = {log, (void *)(uintptr_t)sizeof log};
+  CUresult r = d->cuModuleLoadDataEx(&cuda->module, image->ptx, 2, options,
+                                     values);
+  if (r != 0)
+    return dlcrt_status_create(DLC_INTERNAL,
+                               "create: loading the sm_%d PTX of '%s' failed: "
+                               "%s (%d): %s",
+                               image->sm, desc->model_name, error_name(d, r), r,
+                               log);
+  cuda->num_kernels = cd->num_kernels;
+  cuda->kernel_names = cd->kernel_names;
+  cuda->functions = calloc(cd->num_kernels ? cd->num_kernels : 1,
+                           sizeof(CUfunction));
+  if (!cuda->functions)
+    return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+  for (uint32_t i = 0; i < cd->num_kernels; ++i) {
+    r = d->cuModuleGetFunction(&cuda->functions[i], cuda->module,
+                               cd->kernel_names[i]);
+    if (r != 0)
+      return dlcrt_status_create(DLC_INTERNAL,
+                                 "create: kernel '%s' not found: %s (%d)",
+                                 cd->kernel_names[i], error_name(d, r), r);
+  }
+  return NULL;
+}
+
+static dlc_status *allocate(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
+  dlcrt_cuda_driver *d = &cuda->driver;
+  size_t need = (size_t)desc->workspace_size + (size_t)desc->cuda->constants_size;
+  if (!cuda->device_pointers) {
+    for (uint32_t i = 0; i < desc->num_inputs; ++i)
+      need += (size_t)desc->inputs[i].size_bytes;
+    for (uint32_t i = 0; i < desc->num_outputs; ++i)
+      need += (size_t)desc->outputs[i].size_bytes;
+  }
+  size_t free_bytes = 0, total_bytes = 0;
+  DLC_CHECK(cuda, d->cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
+  if (need > free_bytes)
+    return dlcrt_status_create(
+        DLC_OUT_OF_MEMORY,
+        "create: model '%s' needs %zu bytes of device memory (workspace %llu, "
+        "constants %llu, inputs and outputs) but the device has %zu free of "
+        "%zu",
+        desc->model_name, need, (unsigned long long)desc->workspace_size,
+        (unsigned long long)desc->cuda->constants_size, free_bytes,
+        total_bytes);
+  DLC_CHECK(cuda, d->cuMemAlloc(&cuda->workspace, desc->workspace_size ? desc->workspace_size : 64),
+            "cuMemAlloc (workspace)");
+  DLC_CHECK(cuda,
+            d->cuMemAlloc(&cuda->constants, desc->cuda->constants_size
+                                                ? desc->cuda->constants_size
+                                                : 64),
+            "cuMemAlloc (constants)");
+  if (desc->cuda->constants_size)
+    DLC_CHECK(cuda,
+              d->cuMemcpyHtoD(cuda->constants, desc->cuda->constants,
+                              desc->cuda->constants_size),
+              "uploading the constants");
+  if (cuda->device_pointers)
+    return NULL;
+  cuda->num_io = desc->num_inputs + desc->num_outputs;
+  cuda->io = calloc(cuda->num_io ? cuda->num_io : 1, sizeof(CUdeviceptr));
+  if (!cuda->io)
+    return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+  for (size_t i = 0; i < cuda->num_io; ++i) {
+    const dlc_tensor_desc *t = i < desc->num_inputs
+                                   ? &desc->inputs[i]
+                                   : &desc->outputs[i - desc->num_inputs];
+    DLC_CHECK(cuda, d->cuMemAlloc(&cuda->io[i], t->size_bytes ? t->size_bytes : 1),
+              "cuMemAlloc (inputs and outputs)");
+  }
+  return NULL;
+}
+
+dlc_status *dlcrt_cuda_create(const dlc_model_desc *desc,
+                              const dlc_options *options, dlcrt_cuda **out) {
+  *out = NULL;
+  dlcrt_cuda *cuda = calloc(1, sizeof(*cuda));
+  if (!cuda)
+    return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+  cuda->device_pointers = options->cuda_device_pointers != 0;
+  dlc_status *s = load_driver(&cuda->driver);
+  if (!s)
+    s = open_device(cuda, options->cuda_device);
+  if (!s) {
+    CUresult r = cuda->driver.cuCtxPushCurrent(cuda->context);
+    if (r != 0)
+      s = dlcrt_status_create(DLC_INTERNAL, "cuCtxPushCurrent failed: %s (%d)",
+                              error_name(&cuda->driver, r), r);
+    else {
+      s = load_kernels(cuda, desc);
+      if (!s)
+        s = allocate(cuda, desc);
+      if (!s && cuda->driver.cuStreamCreate(&cuda->stream,
+                                            kStreamNonBlocking) != 0)
+        s = dlcrt_status_create(DLC_INTERNAL, "create: cuStreamCreate failed");
+      CUcontext popped;
+      cuda->driver.cuCtxPopCurrent(&popped);
+    }
+  }
+  if (s) {
+    dlcrt_cuda_destroy(cuda);
+    return s;
+  }
+  *out = cuda;
+  return NULL;
+}
+
+void dlcrt_cuda_destroy(dlcrt_cuda *cuda) {
+  if (!cuda)
+    return;
+  dlcrt_cuda_driver *d = &cuda->driver;
+  if (cuda->context && d->cuCtxPushCurrent(cuda->context) == 0) {
+    if (cuda->stream)
+      d->cuStreamDestroy(cuda->stream);
+    for (size_t i = 0; cuda->io && i < cuda->num_io; ++i)
+      if (cuda->io[i])
+        d->cuMemFree(cuda->io[i]);
+    if (cuda->workspace)
+      d->cuMemFree(cuda->workspace);
+    if (cuda->constants)
+      d->cuMemFree(cuda->constants);
+    if (cuda->module)
+      d->cuModuleUnload(cuda->module);
+    CUcontext popped;
+    d->cuCtxPopCurrent(&popped);
+    d->cuDevicePrimaryCtxRelease(cuda->device);
+  }
+  free(cuda->io);
+  free(cuda->functions);
+  if (d->library)
+    dlclose(d->library);
+  free(cuda);
+}
+
+void dlcrt_cuda_launch(void *ctx, int32_t kernel, int64_t grid_x,
+                       int64_t grid_y, int64_t grid_z, int64_t block_x,
+                       int64_t block_y, int64_t block_z, void **params) {
+  dlcrt_cuda *cuda = ctx;
+  if (cuda->launch_error != 0)
+    return;
+  CUresult r = 1; /* CUDA_ERROR_INVALID_VALUE */
+  if (kernel >= 0 && (uint32_t)kernel < cuda->num_kernels)
+    r = cuda->driver.cuLaunchKernel(
+        cuda->functions[kernel], (unsigned)grid_x, (unsigned)grid_y,
+        (unsigned)grid_z, (unsigned)block_x, (unsigned)block_y,
+        (unsigned)block_z, 0, cuda->stream, params, NULL);
+  if (r != 0) {
+    cuda->launch_error = r;
+    cuda->failed_kernel = kernel;
+  }
+}
+
+static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
+                              const dlc_tensor *inputs,
+                              const dlc_tensor *outputs, void **args) {
+  dlcrt_cuda_driver *d = &cuda->driver;
+  size_t ni = desc->num_inputs, no = desc->num_outputs;
+  for (size_t i = 0; i < ni; ++i) {
+    if (cuda->device_pointers) {
+      args[i] = inputs[i].data;
+      continue;
+    }
+    args[i] = (void *)(uintptr_t)cuda->io[i];
+    DLC_CHECK(cuda,
+              d->cuMemcpyHtoDAsync(cuda->io[i], inputs[i].data,
+                                   desc->inputs[i].size_bytes, cuda->stream),
+              "run: copying an input to the device");
+  }
+  for (size_t i = 0; i < no; ++i)
+    args[ni + i] = cuda->device_pointers
+                       ? outputs[i].data
+                       : (void *)(uintptr_t)cuda->io[ni + i];
+  args[ni + no] = (void *)(uintptr_t)cuda->workspace;
+  args[ni + no + 1] = (void *)(uintptr_t)cuda->constants;
+  args[ni + no + 2] = cuda;
+  cuda->launch_error = 0;
+  desc->entry(args);
+  if (cuda->launch_error != 0)
+    return dlcrt_status_create(
+        DLC_INTERNAL, "run: launching kernel '%s' failed: %s (%d)",
+        cuda->kernel_names[cuda->failed_kernel],
+        error_name(d, cuda->launch_error), cuda->launch_error);
+  for (size_t i = 0; !cuda->device_pointers && i < no; ++i)
+    DLC_CHECK(cuda,
+              d->cuMemcpyDtoHAsync(outputs[i].data, cuda->io[ni + i],
+                                   desc->outputs[i].size_bytes, cuda->stream),
+              "run: copying an output to the host");
+  DLC_CHECK(cuda, d->cuStreamSynchronize(cuda->stream), "run: the model's kernels");
+  return NULL;
+}
+
+dlc_status *dlcrt_cuda_run(dlcrt_cuda *cuda, const dlc_model_desc *desc,
+                           const dlc_tensor *inputs, const dlc_tensor *outputs,
+                           void **args) {
+  dlcrt_cuda_driver *d = &cuda->driver;
+  CUresult r = d->cuCtxPushCurrent(cuda->context);
+  if (r != 0)
+    return dlcrt_status_create(DLC_INTERNAL, "run: cuCtxPushCurrent failed: %s",
+                               error_name(d, r));
+  dlc_status *s = run_queued(cuda, desc, inputs, outputs, args);
+  CUcontext popped;
+  d->cuCtxPopCurrent(&popped);
+  return s;
+}

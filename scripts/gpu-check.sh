@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# GPU tests and benchmarks of the CUDA target, in two steps.
+#
+#   scripts/gpu-check.sh --prepare [--quick]
+#       Here (needs the dlc build, python3-onnx, torch): compiles the node
+#       suite, ResNet-50 (batch 1 and 32), MobileNetV2, the BERT encoder and a
+#       4096^3 MatMul for CUDA, with their references, into
+#       build/gpu-check/bundle.tar.xz (scripts/gpu/prepare.py).
+#   scripts/gpu-check.sh [REPORT_DIR]
+#       On a machine with an NVIDIA GPU (CUDA driver, python3 + numpy, a C
+#       compiler; PyTorch for the speed comparison; no LLVM/MLIR/ONNX needed):
+#       unpacks the bundle, runs it (scripts/gpu/check.py) and writes
+#       REPORT_DIR/gpu-report.{json,md} (default: $OUT if set, else
+#       build/gpu-check). Under 5 minutes on an H200. Exits 2 when there is
+#       no GPU, after saying so.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = "--prepare" ]; then
+  shift
+  exec /usr/bin/python3 "$root/scripts/gpu/prepare.py" "$@"
+fi
+report=${1:-${OUT:-$root/build/gpu-check}}
+tarball=$root/build/gpu-check/bundle.tar.xz
+if [ ! -f "$tarball" ]; then
+  echo "gpu-check: $tarball is missing: run scripts/gpu-check.sh --prepare on a build machine first" >&2
+  exit 1
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tar -xJf "$tarball" -C "$work"
+python=$(command -v python3)
+exec "$python" "$work/bundle/check.py" "$work/bundle" "$report"

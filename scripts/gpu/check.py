@@ -1,0 +1,339 @@
+#!/usr/bin/env python3
+"""Device side of scripts/gpu-check.sh: runs the prepared bundle on a GPU.
+
+    check.py BUNDLE_DIR REPORT_DIR [--budget SECONDS]
+
+Needs python3 with numpy, a C compiler and an NVIDIA driver; PyTorch for the
+speed comparison (skipped, and said so, without it). Steps:
+
+ 1. builds runner.c;
+ 2. node suite: runs every prepared node test's CUDA library on the GPU
+    (host inputs and outputs, i.e. the runtime's transfer path) and compares
+    with the expected outputs (rtol 1e-3, atol 1e-5 as on the CPU; integers
+    and booleans exactly); the bar is 90% of the CPU-passing tests;
+ 3. real models: compares the GPU outputs with dlc's CPU outputs on the same
+    inputs (rtol 1e-3, atol 1e-4), reporting the largest differences;
+ 4. speed: MatMul 4096^3 fp32 and ResNet-50 batch 32, with device-resident
+    inputs, against PyTorch fp32 (TF32 off) on the same GPU, as ratios of
+    throughput (dlc / PyTorch; the bar is 0.5).
+
+Writes REPORT_DIR/gpu-report.json and gpu-report.md. Exit 0 when it ran
+(whatever the results), 2 when there is no GPU.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+NODE_RTOL, NODE_ATOL = 1e-3, 1e-5
+MODEL_RTOL, MODEL_ATOL = 1e-3, 1e-4
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def build_runner(bundle):
+    exe = os.path.join(bundle, "runner")
+    for cc in (os.environ.get("CC"), "cc", "gcc", "clang"):
+        if cc and shutil.which(cc):
+            subprocess.run([cc, "-O2", "-I", bundle, os.path.join(bundle, "runner.c"),
+                            "-ldl", "-o", exe], check=True)
+            return exe
+    sys.exit("check: no C compiler (cc, gcc, clang) to build the runner")
+
+
+def run_manifest(runner, lines, work, name, timeout, device_io=False):
+    """Runs the runner on `lines`; returns {model: (status, fields)}."""
+    path = os.path.join(work, f"{name}.manifest")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    cmd = [runner, path] + (["--device-io"] if device_io else [])
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        out, note = p.stdout, (f"runner exit {p.returncode}: {p.stderr.strip()[:200]}"
+                               if p.returncode else "")
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        note = f"runner timed out after {timeout} s"
+    results = {}
+    for line in out.splitlines():
+        parts = line.split(" ", 2)
+        if len(parts) >= 2:
+            results[parts[0]] = (parts[1], parts[2] if len(parts) > 2 else "")
+    return results, note
+
+
+def compare(got, want, rtol, atol):
+    if np.issubdtype(want.dtype, np.inexact):
+        ok = np.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        ok = got == want
+    if np.all(ok):
+        return None
+    bad = np.argwhere(~np.asarray(ok))
+    idx = tuple(bad[0])
+    return f"{len(bad)}/{want.size} differ, first at {list(idx)}: {got[idx]!r} vs {want[idx]!r}"
+
+
+def differences(got, want):
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    d = np.abs(g - w)
+    rel = d / np.maximum(np.abs(w), 1e-30)
+    return float(d.max(initial=0)), float(rel[np.abs(w) > 1e-6].max(initial=0))
+
+
+def model_lines(name, entry, base, work, warmup=0, iterations=1):
+    lines = [f"model {name} {os.path.join(base, entry['lib'])}"]
+    lines += [f"input {os.path.join(base, i)}" for i in entry["inputs"]]
+    n_out = len(entry["outputs"]) or 1
+    lines += [f"output {os.path.join(work, f'{name}.out{j}')}" for j in range(n_out)]
+    lines.append(f"run {warmup} {iterations}")
+    return lines
+
+
+def node_suite(runner, bundle, manifest, work, report):
+    tests = sorted(manifest["node"])
+    results, notes = {}, []
+    chunk = 100  # a hung kernel loses one chunk, not the run
+    for start in range(0, len(tests), chunk):
+        lines = []
+        for t in tests[start:start + chunk]:
+            lines += model_lines(t, manifest["node"][t], os.path.join(bundle, "node", t), work)
+        r, note = run_manifest(runner, lines, work, f"node{start}", timeout=120)
+        results.update(r)
+        if note:
+            notes.append(note)
+    passed, failures = 0, {}
+    for t in tests:
+        status, detail = results.get(t, ("missing", "no result (runner crashed or timed out)"))
+        if status != "ok":
+            failures[t] = f"{status}: {detail}"
+            continue
+        msg = None
+        for j, exp in enumerate(manifest["node"][t]["outputs"]):
+            want = np.load(os.path.join(bundle, "node", t, exp))
+            raw = np.fromfile(os.path.join(work, f"{t}.out{j}"), dtype=want.dtype)
+            if raw.size != want.size:
+                msg = f"output {j}: {raw.size} values, expected {want.size}"
+                break
+            msg = compare(raw.reshape(want.shape), want, NODE_RTOL, NODE_ATOL)
+            if msg:
+                msg = f"output {j}: {msg}"
+                break
+        if msg:
+            failures[t] = msg
+        else:
+            passed += 1
+    total = len(tests)
+    report["node"] = {"cpu_passing": total, "gpu_passing": passed,
+                      "share": passed / total if total else 0.0,
+                      "compile_failures": manifest.get("node_compile_failures", {}),
+                      "failures": failures, "notes": notes}
+    log(f"node suite on GPU: {passed}/{total} of the CPU-passing tests "
+        f"({100.0 * passed / max(total, 1):.1f}%; bar 90%)")
+
+
+def models(runner, bundle, manifest, work, report):
+    report["models"] = {}
+    for name, entry in sorted(manifest["models"].items()):
+        if not entry["outputs"]:
+            continue
+        base = os.path.join(bundle, "models", name)
+        r, note = run_manifest(runner, model_lines(name, entry, base, work), work,
+                               name, timeout=300)
+        status, detail = r.get(name, ("missing", note or "no result"))
+        row = {"status": status}
+        if status == "ok":
+            worst = None
+            for j, ref in enumerate(entry["outputs"]):
+                want = np.load(os.path.join(base, ref))
+                got = np.fromfile(os.path.join(work, f"{name}.out{j}"),
+                                  dtype=want.dtype).reshape(want.shape)
+                abs_d, rel_d = differences(got, want)
+                msg = compare(got, want, MODEL_RTOL, MODEL_ATOL)
+                row[f"output{j}"] = {"max_abs": abs_d, "max_rel": rel_d,
+                                     "match": msg is None, "detail": msg}
+                worst = worst or msg
+            row["match"] = worst is None
+        else:
+            row["detail"] = detail
+        report["models"][name] = row
+        log(f"model {name}: {json.dumps(row)}")
+
+
+def torch_timing(fn, torch, warmup=3, iterations=10):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iterations):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return float(np.median(times))
+
+
+def resnet50_torch(torch):
+    try:
+        import torchvision
+        return torchvision.models.resnet50(weights=None)
+    except Exception:
+        pass
+    nn = torch.nn
+
+    class Bottleneck(nn.Module):
+        def __init__(self, cin, width, stride):
+            super().__init__()
+            cout = width * 4
+            self.body = nn.Sequential(
+                nn.Conv2d(cin, width, 1, bias=False), nn.BatchNorm2d(width), nn.ReLU(),
+                nn.Conv2d(width, width, 3, stride, 1, bias=False), nn.BatchNorm2d(width), nn.ReLU(),
+                nn.Conv2d(width, cout, 1, bias=False), nn.BatchNorm2d(cout))
+            self.down = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
+                                       nn.BatchNorm2d(cout))
+                         if stride != 1 or cin != cout else nn.Identity())
+
+        def forward(self, x):
+            return torch.relu(self.body(x) + self.down(x))
+
+    layers, cin = [], 64
+    for width, blocks, stride in ((64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)):
+        for b in range(blocks):
+            layers.append(Bottleneck(cin, width, stride if b == 0 else 1))
+            cin = width * 4
+    return nn.Sequential(nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64), nn.ReLU(),
+                         nn.MaxPool2d(3, 2, 1), *layers, nn.AdaptiveAvgPool2d(1),
+                         nn.Flatten(), nn.Linear(2048, 1000))
+
+
+def speed(runner, bundle, manifest, work, report):
+    report["speed"] = {}
+    try:
+        import torch
+        assert torch.cuda.is_available()
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+    except Exception as e:  # noqa: BLE001
+        torch = None
+        report["speed"]["note"] = f"PyTorch with CUDA unavailable ({e}): no comparison"
+    for name, flops in (("matmul4096", 2 * 4096 ** 3), ("resnet50_b32", None)):
+        entry = manifest["models"].get(name)
+        if not entry:
+            continue
+        base = os.path.join(bundle, "models", name)
+        r, note = run_manifest(runner, model_lines(name, entry, base, work, 3, 10), work,
+                               f"{name}_speed", timeout=300, device_io=True)
+        status, detail = r.get(name, ("missing", note or "no result"))
+        row = {"status": status}
+        if status != "ok":
+            row["detail"] = detail
+            report["speed"][name] = row
+            log(f"speed {name}: {row}")
+            continue
+        dlc_ms = float(detail.split()[0])
+        row["dlc_ms"] = dlc_ms
+        if torch is not None:
+            if name == "matmul4096":
+                a = torch.from_numpy(np.fromfile(os.path.join(base, entry["inputs"][0]),
+                                                 dtype=np.float32).reshape(4096, 4096)).cuda()
+                b = torch.from_numpy(np.fromfile(os.path.join(base, entry["inputs"][1]),
+                                                 dtype=np.float32).reshape(4096, 4096)).cuda()
+                torch_ms = torch_timing(lambda: a @ b, torch)
+                ref = (a @ b).cpu().numpy()
+                got = np.fromfile(os.path.join(work, f"{name}.out0"),
+                                  dtype=np.float32).reshape(4096, 4096)
+                row["max_abs_vs_torch"], row["max_rel_vs_torch"] = differences(got, ref)
+                row["dlc_gflops"] = flops / dlc_ms / 1e6
+                row["torch_gflops"] = flops / torch_ms / 1e6
+            else:
+                net = resnet50_torch(torch).cuda().eval()
+                x = torch.randn(32, 3, 224, 224, device="cuda")
+                with torch.no_grad():
+                    torch_ms = torch_timing(lambda: net(x), torch)
+                row["dlc_images_per_s"] = 32 / dlc_ms * 1e3
+                row["torch_images_per_s"] = 32 / torch_ms * 1e3
+            row["torch_ms"] = torch_ms
+            row["throughput_ratio_dlc_over_torch"] = torch_ms / dlc_ms
+        report["speed"][name] = row
+        log(f"speed {name}: {json.dumps(row)}")
+
+
+def write_markdown(report, path):
+    lines = ["# dlc GPU check", "", f"Device: {report.get('device', '?')}", ""]
+    n = report.get("node")
+    if n:
+        lines += ["## Node suite on the GPU", "",
+                  f"{n['gpu_passing']} of {n['cpu_passing']} CPU-passing node tests pass on "
+                  f"the GPU ({100 * n['share']:.1f}%; bar 90%).", ""]
+        for t, why in sorted(n["failures"].items())[:60]:
+            lines.append(f"- `{t}`: {why}")
+        lines.append("")
+    if report.get("models"):
+        lines += ["## Real models, GPU vs dlc's CPU path", "",
+                  "| model | status | max abs diff | max rel diff | match |", "|---|---|---|---|---|"]
+        for name, row in sorted(report["models"].items()):
+            o = row.get("output0", {})
+            lines.append(f"| {name} | {row['status']} | {o.get('max_abs', '-')} | "
+                         f"{o.get('max_rel', '-')} | {row.get('match', '-')} |")
+        lines.append("")
+    if report.get("speed"):
+        lines += ["## Speed against PyTorch (fp32, TF32 off)", "", "```",
+                  json.dumps(report["speed"], indent=1), "```", ""]
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("bundle")
+    ap.add_argument("report_dir")
+    args = ap.parse_args()
+    os.makedirs(args.report_dir, exist_ok=True)
+    report = {"started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    smi = shutil.which("nvidia-smi")
+    device = ""
+    if smi:
+        p = subprocess.run([smi, "--query-gpu=name,driver_version,memory.total",
+                            "--format=csv,noheader"], capture_output=True, text=True)
+        device = p.stdout.strip()
+    report["device"] = device or "none"
+    if not device:
+        report["result"] = "no CUDA device: nothing was checked"
+        log("check: no CUDA device (nvidia-smi finds none): nothing was checked")
+        with open(os.path.join(args.report_dir, "gpu-report.json"), "w") as f:
+            json.dump(report, f, indent=1)
+        return 2
+    log(f"device: {device}")
+    with open(os.path.join(args.bundle, "manifest.json")) as f:
+        manifest = json.load(f)
+    work = os.path.join(args.report_dir, "work")
+    os.makedirs(work, exist_ok=True)
+    runner = build_runner(args.bundle)
+    for step in (node_suite, models, speed):
+        t0 = time.time()
+        try:
+            step(runner, args.bundle, manifest, work, report)
+        except Exception as e:  # noqa: BLE001 - keep going, report it
+            report.setdefault("errors", []).append(f"{step.__name__}: {e!r}")
+            log(f"check: {step.__name__} failed: {e!r}")
+        report[f"{step.__name__}_seconds"] = round(time.time() - t0, 1)
+    shutil.rmtree(work, ignore_errors=True)
+    with open(os.path.join(args.report_dir, "gpu-report.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    write_markdown(report, os.path.join(args.report_dir, "gpu-report.md"))
+    log(f"wrote {args.report_dir}/gpu-report.json and gpu-report.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,253 @@
+#!/usr/bin/python3
+"""Build the bundle that scripts/gpu-check.sh runs on a machine with a GPU.
+
+    prepare.py --dlc build/bin/dlc --out build/gpu-check [--node-data DIR]
+               [--xfail test/e2e/node/xfail_all.txt] [--models-dir DIR] [--quick]
+
+The GPU machine has CUDA, PyTorch and numpy but no LLVM, MLIR or ONNX, so
+everything dlc compiles is compiled here (`dlc compile --target cuda
+--shared --name model`: PTX needs no GPU) together with what it is compared
+against:
+
+  node/     every ONNX backend node test that passes on the CPU (not in
+            --xfail): its library, raw inputs and expected outputs (.npy)
+  models/   ResNet-50 (batch 1 and 32), MobileNetV2 and the BERT-style
+            encoder: library, raw inputs and the outputs of dlc's CPU path on
+            the same inputs (.npy); a 4096^3 fp32 MatMul (inputs only: the
+            device computes its reference). ResNet-50's weights follow a
+            short periodic pattern (see pattern_weights) so that the bundle
+            compresses to a few MB; the others use the export script's seeded
+            random weights.
+  runner.c  the C program that loads the libraries and runs them
+  check.py  the device-side driver; manifest.json lists everything
+
+and packs it as OUT/bundle.tar.xz (it must stay under the device tool's
+64 MiB carry limit). --quick takes 40 node tests and no ResNet-50 batch 32.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def compile_cuda(dlc, model, out_dir, data=None):
+    cmd = [dlc, "compile", model, "--target", "cuda", "--shared", "--name",
+           "model", "-o", out_dir]
+    if data:
+        cmd += ["--data", data]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return (p.stderr.strip().splitlines() or ["?"])[0]
+    # Only the library travels.
+    for f in os.listdir(out_dir):
+        if f != "libmodel.so":
+            os.remove(os.path.join(out_dir, f))
+    return None
+
+
+def write_raw(array, path):
+    with open(path, "wb") as f:
+        f.write(np.ascontiguousarray(array).tobytes())
+
+
+def prepare_node_test(dlc, test_dir, out_dir):
+    """Library, inputs (raw) and expected outputs (.npy) of one node test."""
+    ds = os.path.join(test_dir, "test_data_set_0")
+    os.makedirs(out_dir, exist_ok=True)
+    err = compile_cuda(dlc, os.path.join(test_dir, "model.onnx"), out_dir, ds)
+    if err:
+        return None, err
+    entry = {"lib": "libmodel.so", "inputs": [], "outputs": []}
+    i = 0
+    while os.path.exists(os.path.join(ds, f"input_{i}.pb")):
+        t = onnx.TensorProto()
+        t.ParseFromString(open(os.path.join(ds, f"input_{i}.pb"), "rb").read())
+        write_raw(numpy_helper.to_array(t), os.path.join(out_dir, f"in_{i}.bin"))
+        entry["inputs"].append(f"in_{i}.bin")
+        i += 1
+    j = 0
+    while os.path.exists(os.path.join(ds, f"output_{j}.pb")):
+        t = onnx.TensorProto()
+        t.ParseFromString(open(os.path.join(ds, f"output_{j}.pb"), "rb").read())
+        np.save(os.path.join(out_dir, f"expected_{j}.npy"), numpy_helper.to_array(t))
+        entry["outputs"].append(f"expected_{j}.npy")
+        j += 1
+    return entry, None
+
+
+def pattern_weights(model, torch):
+    """Deterministic, compressible weights: every parameter is a period-251
+    ramp in [-1, 1], scaled to He initialization for convs and linears;
+    BatchNorm is gamma 0.5, beta 0, mean 0, var 1 (damps residual growth)."""
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            n = p.numel()
+            ramp = (torch.arange(n, dtype=torch.float64) * 7919 % 251 - 125) / 125
+            if p.dim() > 1:
+                fan_in = p[0].numel()
+                p.copy_((ramp * (2.0 / fan_in) ** 0.5 * 1.7).view_as(p).float())
+            elif name.endswith("bias"):
+                p.zero_()
+            else:
+                p.fill_(0.5)
+
+
+def export_resnet50(path, batch):
+    import torch
+    import torchvision
+    model = torchvision.models.resnet50(weights=None)
+    pattern_weights(model, torch)
+    model.eval()
+    x = torch.zeros(batch, 3, 224, 224)
+    torch.onnx.export(model, x, path, opset_version=17, do_constant_folding=True,
+                      input_names=["input"], output_names=["logits"])
+
+
+def matmul_model(path, n):
+    a = helper.make_tensor_value_info("a", TensorProto.FLOAT, [n, n])
+    b = helper.make_tensor_value_info("b", TensorProto.FLOAT, [n, n])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [n, n])
+    graph = helper.make_graph([helper.make_node("MatMul", ["a", "b"], ["y"])],
+                              "matmul", [a, b], [y])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+
+
+def random_inputs(model_path, out_dir, seed=0):
+    """Raw input files and an ONNX data dir for `dlc run` (CPU reference)."""
+    rng = np.random.default_rng(seed)
+    model = onnx.load(model_path, load_external_data=False)
+    init = {i.name for i in model.graph.initializer}
+    data_dir = os.path.join(out_dir, "data")
+    os.makedirs(data_dir, exist_ok=True)
+    names = []
+    for i, vi in enumerate(v for v in model.graph.input if v.name not in init):
+        tt = vi.type.tensor_type
+        shape = [d.dim_value for d in tt.shape.dim]
+        dtype = helper.tensor_dtype_to_np_dtype(tt.elem_type)
+        if dtype == np.float32:
+            x = rng.standard_normal(shape).astype(np.float32)
+        elif dtype == np.bool_:
+            x = np.ones(shape, dtype=np.bool_)
+        else:
+            x = rng.integers(0, 100, shape).astype(dtype)
+        write_raw(x, os.path.join(out_dir, f"in_{i}.bin"))
+        with open(os.path.join(data_dir, f"input_{i}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(x, vi.name).SerializeToString())
+        names.append(f"in_{i}.bin")
+    return names, data_dir
+
+
+def cpu_reference(dlc, model_path, data_dir, out_dir):
+    ref_dir = os.path.join(out_dir, "cpu_out")
+    subprocess.run([dlc, "run", model_path, "--data", data_dir, "--out", ref_dir],
+                   check=True)
+    outs = []
+    j = 0
+    while os.path.exists(os.path.join(ref_dir, f"output_{j}.pb")):
+        t = onnx.TensorProto()
+        t.ParseFromString(open(os.path.join(ref_dir, f"output_{j}.pb"), "rb").read())
+        np.save(os.path.join(out_dir, f"cpu_{j}.npy"), numpy_helper.to_array(t))
+        outs.append(f"cpu_{j}.npy")
+        j += 1
+    shutil.rmtree(ref_dir)
+    shutil.rmtree(data_dir)
+    return outs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dlc", default=os.path.join(ROOT, "build", "bin", "dlc"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "gpu-check"))
+    ap.add_argument("--node-data", default=os.path.join(ROOT, "build", "onnx-data"))
+    ap.add_argument("--xfail", default=os.path.join(ROOT, "test", "e2e", "node", "xfail_all.txt"))
+    ap.add_argument("--models-dir", default=os.path.join(ROOT, "build", "models"))
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    args = ap.parse_args()
+
+    bundle = os.path.join(args.out, "bundle")
+    shutil.rmtree(bundle, ignore_errors=True)
+    os.makedirs(bundle)
+    manifest = {"node": {}, "models": {}, "node_compile_failures": {}}
+
+    # Node tests.
+    sys.path.insert(0, os.path.join(ROOT, "test", "e2e", "node"))
+    from run_node_tests import read_list
+    xfail = read_list(args.xfail)
+    node_dir = os.path.join(args.node_data, "node")
+    tests = sorted(t for t in os.listdir(node_dir) if t not in xfail)
+    if args.quick:
+        tests = tests[::max(1, len(tests) // 40)]
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        results = pool.map(lambda t: prepare_node_test(
+            args.dlc, os.path.join(node_dir, t), os.path.join(bundle, "node", t)), tests)
+        for t, (entry, err) in zip(tests, results):
+            if entry:
+                manifest["node"][t] = entry
+            else:
+                manifest["node_compile_failures"][t] = err
+                shutil.rmtree(os.path.join(bundle, "node", t), ignore_errors=True)
+    print(f"node tests: {len(manifest['node'])} compiled for CUDA, "
+          f"{len(manifest['node_compile_failures'])} failed")
+
+    # Models.
+    os.makedirs(args.models_dir, exist_ok=True)
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "models", "export_models.py"),
+                    args.models_dir, "--only", "mobilenet_v2", "bert"], check=True)
+    models = {"mobilenet_v2": os.path.join(args.models_dir, "mobilenet_v2.onnx"),
+              "bert": os.path.join(args.models_dir, "bert.onnx")}
+    for batch in ([1] if args.quick else [1, 32]):
+        path = os.path.join(args.models_dir, f"resnet50_pattern_b{batch}.onnx")
+        if not os.path.exists(path):
+            export_resnet50(path, batch)
+        models[f"resnet50_b{batch}"] = path
+    for name, path in models.items():
+        out = os.path.join(bundle, "models", name)
+        os.makedirs(out)
+        err = compile_cuda(args.dlc, path, out)
+        if err:
+            sys.exit(f"prepare: {name}: {err}")
+        inputs, data_dir = random_inputs(path, out)
+        manifest["models"][name] = {"lib": "libmodel.so", "inputs": inputs,
+                                    "outputs": cpu_reference(args.dlc, path, data_dir, out)}
+        print(f"model {name}: compiled, CPU reference written")
+    mm = os.path.join(args.models_dir, "matmul4096.onnx")
+    matmul_model(mm, 4096)
+    out = os.path.join(bundle, "models", "matmul4096")
+    os.makedirs(out)
+    err = compile_cuda(args.dlc, mm, out)
+    if err:
+        sys.exit(f"prepare: matmul4096: {err}")
+    inputs, data_dir = random_inputs(mm, out)
+    shutil.rmtree(data_dir)
+    manifest["models"]["matmul4096"] = {"lib": "libmodel.so", "inputs": inputs,
+                                        "outputs": [], "reference": "numpy a @ b"}
+
+    for f in ("runner.c", "check.py"):
+        shutil.copy(os.path.join(HERE, f), bundle)
+    shutil.copy(os.path.join(ROOT, "runtime", "include", "dlc", "dlc_runtime.h"), bundle)
+    with open(os.path.join(bundle, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1, sort_keys=True)
+    tar_path = os.path.join(args.out, "bundle.tar.xz")
+    with tarfile.open(tar_path, "w:xz", preset=6) as tar:
+        tar.add(bundle, arcname="bundle")
+    size = os.path.getsize(tar_path)
+    print(f"wrote {tar_path}: {size / 2**20:.1f} MiB")
+    if size > 60 * 2**20:
+        sys.exit("prepare: the bundle is over 60 MiB (the device carry limit is 64 MiB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,242 @@
+/*===- runner.c - run dlc CUDA libraries on a GPU machine ----------------===*
+ *
+ * Part of scripts/gpu-check.sh; runs on the machine with the GPU, which has
+ * no dlc. Each model is a shared library built with
+ * `dlc compile --target cuda --shared --name model`.
+ *
+ *   runner MANIFEST [--device-io]
+ *
+ * MANIFEST lines:
+ *   model NAME LIB.so      start a model
+ *   input FILE             raw bytes of the next input (as many as it needs)
+ *   output FILE            where the next output's raw bytes go
+ *   run WARMUP ITERATIONS  create, run, write the outputs, destroy
+ *
+ * Prints one line per model: "NAME ok MEDIAN_MS MIN_MS" or "NAME error MSG".
+ * With --device-io the tensors live in device memory allocated here (the
+ * runtime's cuda_device_pointers mode), so timings exclude host transfers.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "dlc_runtime.h"
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef dlc_status *(*create_fn)(const dlc_options *, void **);
+typedef dlc_status *(*run_fn)(void *, const dlc_tensor *, size_t,
+                              const dlc_tensor *, size_t);
+typedef void (*destroy_fn)(void *);
+typedef size_t (*count_fn)(void);
+typedef dlc_dtype (*dtype_fn)(size_t);
+typedef int32_t (*rank_fn)(size_t);
+typedef const int64_t *(*shape_fn)(size_t);
+typedef size_t (*size_fn)(size_t);
+
+/* Driver calls for --device-io (the model's runtime loads its own copy). */
+typedef int (*cu_init_fn)(unsigned);
+typedef int (*cu_dev_get_fn)(int *, int);
+typedef int (*cu_retain_fn)(void **, int);
+typedef int (*cu_set_fn)(void *);
+typedef int (*cu_alloc_fn)(unsigned long long *, size_t);
+typedef int (*cu_free_fn)(unsigned long long);
+typedef int (*cu_htod_fn)(unsigned long long, const void *, size_t);
+typedef int (*cu_dtoh_fn)(void *, unsigned long long, size_t);
+static struct {
+  cu_alloc_fn alloc;
+  cu_free_fn free;
+  cu_htod_fn htod;
+  cu_dtoh_fn dtoh;
+} cu;
+
+static int init_device_io(void) {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+  if (!lib)
+    return -1;
+  cu_init_fn init = (cu_init_fn)dlsym(lib, "cuInit");
+  cu_dev_get_fn get = (cu_dev_get_fn)dlsym(lib, "cuDeviceGet");
+  cu_retain_fn retain = (cu_retain_fn)dlsym(lib, "cuDevicePrimaryCtxRetain");
+  cu_set_fn set = (cu_set_fn)dlsym(lib, "cuCtxSetCurrent");
+  cu.alloc = (cu_alloc_fn)dlsym(lib, "cuMemAlloc_v2");
+  cu.free = (cu_free_fn)dlsym(lib, "cuMemFree_v2");
+  cu.htod = (cu_htod_fn)dlsym(lib, "cuMemcpyHtoD_v2");
+  cu.dtoh = (cu_dtoh_fn)dlsym(lib, "cuMemcpyDtoH_v2");
+  int dev = 0;
+  void *ctx = NULL;
+  if (!init || !get || !retain || !set || !cu.alloc || init(0) || get(&dev, 0) ||
+      retain(&ctx, dev) || set(ctx))
+    return -1;
+  return 0;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+#define MAX_IO 64
+typedef struct {
+  char name[1024], lib[1024];
+  char inputs[MAX_IO][1024], outputs[MAX_IO][1024];
+  int num_inputs, num_outputs;
+} model_spec;
+
+static void run_model(const model_spec *m, int warmup, int iterations,
+                      int device_io) {
+  void *lib = dlopen(m->lib, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    printf("%s error cannot load %s: %s\n", m->name, m->lib, dlerror());
+    return;
+  }
+#define SYM(type, var, name) type var = (type)dlsym(lib, name)
+  SYM(create_fn, create, "model_create");
+  SYM(run_fn, run, "model_run");
+  SYM(destroy_fn, destroy, "model_destroy");
+  SYM(count_fn, num_inputs, "model_num_inputs");
+  SYM(count_fn, num_outputs, "model_num_outputs");
+  SYM(dtype_fn, in_dtype, "model_input_dtype");
+  SYM(rank_fn, in_rank, "model_input_rank");
+  SYM(shape_fn, in_shape, "model_input_shape");
+  SYM(size_fn, in_size, "model_input_size_bytes");
+  SYM(dtype_fn, out_dtype, "model_output_dtype");
+  SYM(rank_fn, out_rank, "model_output_rank");
+  SYM(shape_fn, out_shape, "model_output_shape");
+  SYM(size_fn, out_size, "model_output_size_bytes");
+  /* The runtime is inside each library (RTLD_LOCAL): use its copy. */
+  typedef const char *(*message_fn)(const dlc_status *);
+  typedef void (*free_fn)(dlc_status *);
+  SYM(message_fn, status_message, "dlc_status_message");
+  SYM(free_fn, status_free, "dlc_status_free");
+  if (!create || !run || !destroy || !num_inputs || !out_size ||
+      !status_message || !status_free) {
+    printf("%s error %s lacks the model_* API\n", m->name, m->lib);
+    return;
+  }
+  size_t ni = num_inputs(), no = num_outputs();
+  if ((int)ni != m->num_inputs || (int)no != m->num_outputs || ni > MAX_IO ||
+      no > MAX_IO) {
+    printf("%s error manifest has %d inputs/%d outputs, model %zu/%zu\n",
+           m->name, m->num_inputs, m->num_outputs, ni, no);
+    return;
+  }
+  dlc_tensor in[MAX_IO], out[MAX_IO];
+  void *host_in[MAX_IO] = {0}, *host_out[MAX_IO] = {0};
+  unsigned long long dev_in[MAX_IO] = {0}, dev_out[MAX_IO] = {0};
+  for (size_t i = 0; i < ni; ++i) {
+    size_t bytes = in_size(i);
+    host_in[i] = calloc(1, bytes ? bytes : 1);
+    FILE *f = fopen(m->inputs[i], "rb");
+    size_t got = f ? fread(host_in[i], 1, bytes, f) : 0;
+    if (f)
+      fclose(f);
+    if (got != bytes) {
+      printf("%s error input %zu: %s has %zu of %zu bytes\n", m->name, i,
+             m->inputs[i], got, bytes);
+      return;
+    }
+    in[i] = (dlc_tensor){host_in[i], bytes, in_dtype(i), in_rank(i),
+                         in_shape(i)};
+    if (device_io) {
+      cu.alloc(&dev_in[i], bytes ? bytes : 1);
+      cu.htod(dev_in[i], host_in[i], bytes);
+      in[i].data = (void *)(uintptr_t)dev_in[i];
+    }
+  }
+  for (size_t i = 0; i < no; ++i) {
+    size_t bytes = out_size(i);
+    host_out[i] = calloc(1, bytes ? bytes : 1);
+    out[i] = (dlc_tensor){host_out[i], bytes, out_dtype(i), out_rank(i),
+                          out_shape(i)};
+    if (device_io) {
+      cu.alloc(&dev_out[i], bytes ? bytes : 1);
+      out[i].data = (void *)(uintptr_t)dev_out[i];
+    }
+  }
+  dlc_options options;
+  memset(&options, 0, sizeof options); /* = dlc_options_init */
+  options.cuda_device_pointers = device_io;
+  void *model = NULL;
+  dlc_status *s = create(&options, &model);
+  double *times = calloc((size_t)iterations + 1, sizeof(double));
+  for (int it = 0; !s && it < warmup + iterations; ++it) {
+    double t0 = now_ms();
+    s = run(model, in, ni, out, no);
+    if (it >= warmup)
+      times[it - warmup] = now_ms() - t0;
+  }
+  if (s) {
+    printf("%s error %s\n", m->name, status_message(s));
+    status_free(s);
+  } else {
+    qsort(times, (size_t)iterations, sizeof(double), cmp_double);
+    for (size_t i = 0; i < no; ++i) {
+      if (device_io)
+        cu.dtoh(host_out[i], dev_out[i], out[i].size_bytes);
+      FILE *f = fopen(m->outputs[i], "wb");
+      if (f) {
+        fwrite(host_out[i], 1, out[i].size_bytes, f);
+        fclose(f);
+      }
+    }
+    printf("%s ok %.4f %.4f\n", m->name, times[iterations / 2], times[0]);
+  }
+  fflush(stdout);
+  destroy(model);
+  free(times);
+  for (size_t i = 0; i < ni; ++i) {
+    free(host_in[i]);
+    if (dev_in[i])
+      cu.free(dev_in[i]);
+  }
+  for (size_t i = 0; i < no; ++i) {
+    free(host_out[i]);
+    if (dev_out[i])
+      cu.free(dev_out[i]);
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: runner MANIFEST [--device-io]\n");
+    return 2;
+  }
+  int device_io = argc > 2 && strcmp(argv[2], "--device-io") == 0;
+  if (device_io && init_device_io() != 0) {
+    fprintf(stderr, "runner: --device-io needs a CUDA driver and device\n");
+    return 1;
+  }
+  FILE *f = fopen(argv[1], "r");
+  if (!f) {
+    fprintf(stderr, "runner: cannot read %s\n", argv[1]);
+    return 2;
+  }
+  static model_spec m;
+  char line[2200];
+  while (fgets(line, sizeof line, f)) {
+    char kind[16], a[1024], b[1024];
+    int n = sscanf(line, "%15s %1023s %1023s", kind, a, b);
+    if (n >= 3 && strcmp(kind, "model") == 0) {
+      memset(&m, 0, sizeof m);
+      snprintf(m.name, sizeof m.name, "%s", a);
+      snprintf(m.lib, sizeof m.lib, "%s", b);
+    } else if (n >= 2 && strcmp(kind, "input") == 0 && m.num_inputs < MAX_IO) {
+      snprintf(m.inputs[m.num_inputs++], 1024, "%s", a);
+    } else if (n >= 2 && strcmp(kind, "output") == 0 &&
+               m.num_outputs < MAX_IO) {
+      snprintf(m.outputs[m.num_outputs++], 1024, "%s", a);
+    } else if (n >= 3 && strcmp(kind, "run") == 0) {
+      run_model(&m, atoi(a), atoi(b) > 0 ? atoi(b) : 1, device_io);
+    }
+  }
+  fclose(f);
+  return 0;
+}

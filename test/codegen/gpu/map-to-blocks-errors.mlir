@@ -1,0 +1,37 @@
+// RUN: dlc-opt %s -split-input-file --dlc-gpu-map-to-blocks -verify-diagnostics
+
+// A value loaded from device memory that the host needs (here the bound of
+// a parallel loop, which sizes the grid) is refused with the op that needs
+// it.
+func.func @host_needs_value(%n: memref<index>, %a: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cst = arith.constant 1.0 : f32
+  %ub = memref.load %n[] : memref<index>
+  // expected-error @+1 {{'scf.parallel' needs a value computed from device memory on the host; this is not supported on the CUDA target yet}}
+  scf.parallel (%i) = (%c0) to (%ub) step (%c1) {
+    memref.store %cst, %a[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+func.func @reduction(%a: memref<8xf32>, %out: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{parallel loops with reductions are not supported on the CUDA target}}
+  %r = scf.parallel (%i) = (%c0) to (%c8) step (%c1) init (%zero) -> f32 {
+    %v = memref.load %a[%i] : memref<8xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  memref.store %r, %out[] : memref<f32>
+  return
+}

@@ -1,0 +1,87 @@
+// RUN: dlc-opt %s -split-input-file --dlc-gpu-map-to-blocks=block-size=16 --canonicalize | FileCheck %s
+
+// A 2-D parallel loop (6 x 5 iterations, the inner one strided) becomes a
+// 1-D grid: 30 threads in blocks of 16, each delinearizing its global index,
+// with a bounds guard for the last block.
+// CHECK-LABEL: func.func @parallel2d
+// CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C30:.+]] = arith.constant 30 : index
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// CHECK:         gpu.launch blocks(%[[BX:.+]], %{{.+}}, %{{.+}}) in (%{{.+}} = %[[C2]], %{{.+}} = %[[C1]], %{{.+}} = %[[C1]]) threads(%[[TX:.+]], %{{.+}}, %{{.+}}) in (%[[BDIM:.+]] = %[[C16]], %{{.+}} = %[[C1]], %{{.+}} = %[[C1]])
+// CHECK:           %[[M:.+]] = arith.muli %[[BX]], %[[BDIM]]
+// CHECK:           %[[LIN:.+]] = arith.addi %[[M]], %[[TX]]
+// CHECK:           %[[IN:.+]] = arith.cmpi ult, %[[LIN]], %[[C30]]
+// CHECK:           scf.if %[[IN]] {
+// CHECK:             %[[IDX:.+]]:2 = affine.delinearize_index %[[LIN]] into (6, 5)
+// CHECK:             %[[S:.+]] = arith.muli %[[IDX]]#1, %[[C2]]
+// CHECK:             %[[J:.+]] = arith.addi %[[S]], %[[C1]]
+// CHECK:             %[[V:.+]] = memref.load %{{.+}}[%[[IDX]]#0, %[[J]]]
+// CHECK:             memref.store %[[V]], %{{.+}}[%[[IDX]]#0, %[[J]]]
+// CHECK:           gpu.terminator
+// CHECK-NOT:     scf.parallel
+func.func @parallel2d(%a: memref<6x10xf32>, %b: memref<6x10xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c6 = arith.constant 6 : index
+  %c10 = arith.constant 10 : index
+  scf.parallel (%i, %j) = (%c0, %c1) to (%c6, %c10) step (%c1, %c2) {
+    %v = memref.load %a[%i, %j] : memref<6x10xf32>
+    memref.store %v, %b[%i, %j] : memref<6x10xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Scalar work on rank-0 buffers (a load, arithmetic on the loaded value, a
+// store) runs as one single-thread launch. The view of the workspace it
+// stores to is recomputed inside, so the kernel receives the whole
+// workspace buffer.
+// CHECK-LABEL: func.func @scalar_chain
+// CHECK-SAME:    (%[[A:.+]]: memref<f32>, %[[WS:.+]]: memref<64xi8>)
+// CHECK:         gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c1, %{{.+}} = %c1, %{{.+}} = %c1) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %c1, %{{.+}} = %c1, %{{.+}} = %c1)
+// CHECK-NEXT:      %[[V:.+]] = memref.view %[[WS]]
+// CHECK-NEXT:      %[[X:.+]] = memref.load %[[A]][]
+// CHECK-NEXT:      %[[Y:.+]] = arith.divf %[[X]], %{{.+}}
+// CHECK-NEXT:      memref.store %[[Y]], %[[V]][]
+// CHECK-NEXT:      gpu.terminator
+// CHECK-NOT:     gpu.launch
+func.func @scalar_chain(%a: memref<f32>, %ws: memref<64xi8>) {
+  %cst = arith.constant 12.0 : f32
+  %c0 = arith.constant 0 : index
+  %x = memref.load %a[] : memref<f32>
+  %y = arith.divf %x, %cst : f32
+  %view = memref.view %ws[%c0][] : memref<64xi8> to memref<f32>
+  memref.store %y, %view[] : memref<f32>
+  return
+}
+
+// -----
+
+// A sequential host loop around parallel work (a recurrence) stays on the
+// host and launches a kernel per iteration.
+// CHECK-LABEL: func.func @host_loop
+// CHECK:         scf.for
+// CHECK-NEXT:      gpu.launch
+// CHECK:             memref.load
+// CHECK:             arith.addf
+// CHECK:             memref.store
+// CHECK:         return
+func.func @host_loop(%a: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  scf.for %t = %c0 to %c4 step %c1 {
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+      %v = memref.load %a[%i] : memref<8xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %a[%i] : memref<8xf32>
+      scf.reduce
+    }
+  }
+  return
+}
