@@ -125,7 +125,9 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
   // constants arena and the launch context, both pointers.
   bool cuda = info.cuda.has_value();
   size_t numArgs = info.inputs.size() + info.outputs.size() + (cuda ? 3 : 1);
-  size_t expected = cuda ? numArgs : numArgs + 1;
+  size_t expected = cuda                ? numArgs
+                    : info.cudaEmulated ? numArgs + 2 // constants, context
+                                        : numArgs + 1; // thread count
   if (main->arg_size() != expected)
     return createStringError(inconvertibleErrorCode(),
                              "lowered main takes " + Twine(main->arg_size()) +
@@ -148,7 +150,15 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
       Value *slot = b.CreateConstGEP1_64(ptr, entry->getArg(0), i);
       args.push_back(b.CreateLoad(ptr, slot));
     }
-    if (!cuda) {
+    if (info.cudaEmulated) {
+      // The constants arena is the library's own copy; no launch context.
+      GlobalVariable *constants = m.getNamedGlobal("dlc_constants");
+      if (!constants)
+        return createStringError(inconvertibleErrorCode(),
+                                 "emulated CUDA module has no dlc_constants");
+      args.push_back(constants);
+      args.push_back(ConstantPointerNull::get(cast<PointerType>(ptr)));
+    } else if (!cuda) {
       Value *threadsSlot =
           b.CreateConstGEP1_64(ptr, entry->getArg(0), numArgs);
       args.push_back(b.CreateLoad(Type::getInt32Ty(ctx),

@@ -32,6 +32,9 @@ struct ModelInfo {
   uint64_t weightsSize = 0; // bytes of constant tensors
   /// Set for models compiled with --target cuda.
   std::optional<CudaImages> cuda;
+  /// --target cuda-emulator: the CUDA target's host ABI (workspace,
+  /// constants arena, launch context), run on the CPU.
+  bool cudaEmulated = false;
 };
 
 /// Reads inputs and outputs of `@main` (as imported: names, dtypes and

@@ -327,13 +327,39 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
     results.push_back(it->second);
     resultTypes.push_back(actual);
   }
+  SmallVector<std::pair<std::string, int>> names; // result name, dlc dtype
+  for (const auto &output : graph.output())
+    names.push_back({output.name(), dlc::toDlcDtype(
+                                        output.type().tensor_type().elem_type())});
+  if (options.exposeNodeOutputs) {
+    // Each value once (a value returned twice, or an argument returned,
+    // would alias another output's buffer).
+    llvm::DenseSet<Value> returned(results.begin(), results.end());
+    for (auto [i, node] : llvm::enumerate(graph.node()))
+      for (const std::string &name : node.output()) {
+        auto it = values.find(name);
+        auto type = it == values.end()
+                        ? RankedTensorType()
+                        : dyn_cast<RankedTensorType>(it->second.getType());
+        auto elem = onnxElemTypes.find(name);
+        if (!type || !type.hasStaticShape() || elem == onnxElemTypes.end() ||
+            dlc::toDlcDtype(elem->second) == 0 ||
+            isa<BlockArgument>(it->second) || !returned.insert(it->second).second)
+          continue;
+        std::string nodeName =
+            node.name().empty() ? "#" + std::to_string(i) : node.name();
+        names.push_back({nodeName + " (" + node.op_type() + "): " + name,
+                         dlc::toDlcDtype(elem->second)});
+        results.push_back(it->second);
+        resultTypes.push_back(type);
+      }
+  }
   func::ReturnOp::create(builder, fileLoc, results);
   func.setType(builder.getFunctionType(argTypes, resultTypes));
-  for (auto [i, output] : llvm::enumerate(graph.output())) {
-    func.setResultAttr(i, dlc::kNameAttr, builder.getStringAttr(output.name()));
+  for (auto [i, name] : llvm::enumerate(names)) {
+    func.setResultAttr(i, dlc::kNameAttr, builder.getStringAttr(name.first));
     func.setResultAttr(i, dlc::kDtypeAttr,
-                       builder.getI32IntegerAttr(dlc::toDlcDtype(
-                           output.type().tensor_type().elem_type())));
+                       builder.getI32IntegerAttr(name.second));
   }
   return module;
 }

@@ -28,6 +28,10 @@ struct ImportOptions {
   /// imported, every dynamic input dimension, and keep going past errors
   /// (failed nodes' outputs get placeholders of ONNX's inferred types).
   bool keepGoing = false;
+  /// Numerics debugging (`dlc run --compare cpu --per-node`): after the
+  /// graph outputs, every node's tensor outputs are returned too, in node
+  /// order, named "NODE_NAME (OP_TYPE): OUTPUT_NAME".
+  bool exposeNodeOutputs = false;
 };
 
 mlir::OwningOpRef<mlir::ModuleOp>

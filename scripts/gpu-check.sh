@@ -28,5 +28,15 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 tar -xJf "$tarball" -C "$work"
-python=$(command -v python3)
+python=
+for candidate in python3 /usr/bin/python3 /usr/local/bin/python3; do
+  if command -v "$candidate" >/dev/null && "$candidate" -c 'import numpy' 2>/dev/null; then
+    python=$candidate
+    break
+  fi
+done
+if [ -z "$python" ]; then
+  echo "gpu-check: no python3 with numpy found" >&2
+  exit 1
+fi
 exec "$python" "$work/bundle/check.py" "$work/bundle" "$report"

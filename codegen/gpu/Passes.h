@@ -27,6 +27,9 @@ struct CudaPipelineOptions {
   std::vector<std::string> archs = {"sm_80", "sm_90"};
   /// Threads per block of the elementwise grids.
   int64_t blockSize = 256;
+  /// cuda-emulator: compile the kernels for the host instead (see
+  /// dlc-gpu-emulate-kernels); the result is a CPU model.
+  bool emulate = false;
   /// libdevice bitcode linked into the kernels (CUDA's math functions);
   /// empty: none (kernels that call math functions are then refused).
   std::string libdevice = findLibdevice();

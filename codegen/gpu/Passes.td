@@ -61,6 +61,21 @@ def MergeKernelModules : Pass<"dlc-gpu-merge-kernel-modules", "mlir::ModuleOp"> 
   }];
 }
 
+def EmulateKernels : Pass<"dlc-gpu-emulate-kernels", "mlir::ModuleOp"> {
+  let summary = "run outlined kernels on the host CPU (the cuda-emulator target)";
+  let description = [{
+    A testing aid for machines without a GPU: every kernel of
+    `@dlc_kernels` becomes a host function taking its parameters plus the
+    block index, thread index and block size, and every launch becomes two
+    nested loops over blocks and threads calling it. What the CUDA target
+    computes (bufferization, the constants arena, the grid mapping, the
+    sinking of views, outlining) can then be run and compared on the CPU;
+    only the NVVM lowering and the driver are left out.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::func::FuncDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def LaunchToRuntime : Pass<"dlc-gpu-launch-to-runtime", "mlir::ModuleOp"> {
   let summary = "lower gpu.launch_func to calls of the dlc CUDA runtime";
   let description = [{

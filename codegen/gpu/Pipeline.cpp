@@ -21,13 +21,24 @@ static const char *kToKernels =
     "func.func(dlc-copy-to-linalg,linalg-generalize-named-ops,"
     "dlc-gpu-interchange-reductions,convert-linalg-to-parallel-loops,"
     "canonicalize,dlc-gpu-map-to-blocks{{block-size={0}}),"
-    "convert-math-to-funcs,gpu-kernel-outlining,dlc-gpu-merge-kernel-modules,"
-    "expand-strided-metadata,lower-affine,convert-scf-to-cf,canonicalize,cse,{1}"
+    "convert-math-to-funcs,gpu-kernel-outlining,dlc-gpu-merge-kernel-modules";
+
+/// Kernels to PTX through NVVM (with libdevice), launches to runtime calls.
+static const char *kToPtx =
+    "expand-strided-metadata,lower-affine,convert-scf-to-cf,canonicalize,cse,{0}"
     "gpu.module(convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1},"
     "canonicalize,cse,reconcile-unrealized-casts),"
     "gpu-to-llvm{{use-bare-pointers-for-host=1 use-bare-pointers-for-kernels=1},"
     "reconcile-unrealized-casts,"
     "gpu-module-to-binary{{format=isa},dlc-gpu-launch-to-runtime,canonicalize";
+
+/// cuda-emulator: kernels become host functions called per thread.
+static const char *kEmulate =
+    "dlc-gpu-emulate-kernels,canonicalize,expand-strided-metadata,lower-affine,"
+    "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
+    "finalize-memref-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
+    "convert-cf-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+    "reconcile-unrealized-casts,canonicalize";
 
 std::string dlc::CudaPipelineOptions::findLibdevice() {
   SmallVector<std::string> roots;
@@ -50,13 +61,18 @@ void dlc::buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &opts,
   buildGraphToLinalgPipeline(pm);
   if (untilLinalg)
     return;
+  std::string kernels = llvm::formatv(kToKernels, opts.blockSize).str();
+  if (opts.emulate) {
+    if (failed(parsePassPipeline(kernels + "," + kEmulate, pm, llvm::errs())))
+      llvm::report_fatal_error("dlc: invalid built-in CUDA emulator pipeline");
+    return;
+  }
   // PTX ISA 8.0 (CUDA 12.0) covers sm_90; the default ISA is too old for it.
   std::string attach;
   for (const std::string &arch : opts.archs)
     attach += "nvvm-attach-target{chip=" + arch + " features=+ptx80 O=3" +
               (opts.libdevice.empty() ? "" : " l=" + opts.libdevice) + "},";
-  std::string text =
-      llvm::formatv(kToKernels, opts.blockSize, attach).str();
+  std::string text = kernels + "," + llvm::formatv(kToPtx, attach).str();
   if (failed(parsePassPipeline(text, pm, llvm::errs())))
     llvm::report_fatal_error("dlc: invalid built-in CUDA pipeline");
 }

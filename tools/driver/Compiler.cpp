@@ -64,6 +64,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   ImportOptions importOptions;
   importOptions.knownInputs = options.knownInputs;
   importOptions.keepGoing = options.keepGoing;
+  importOptions.exposeNodeOutputs = options.exposeNodeOutputs;
   TimingScope importTimer = rootTimer.nest("ONNX import");
   OwningOpRef<ModuleOp> module = importOnnxFile(context, path, importOptions);
   importTimer.stop();
@@ -86,11 +87,13 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   if (options.timePasses)
     pm.enableTiming(pipelineTimer);
   bool cuda = options.target == Target::Cuda;
+  bool emulated = options.target == Target::CudaEmulator;
   if (stopAt == Stage::Ptx && !cuda)
     return emitError(fileLoc) << "--emit=ptx needs --target cuda";
-  if (cuda) {
+  if (cuda || emulated) {
     CudaPipelineOptions cudaOptions;
     cudaOptions.archs = options.gpuArchs;
+    cudaOptions.emulate = emulated;
     buildCudaPipeline(pm, cudaOptions, stopAt == Stage::Linalg);
   } else {
     CpuPipelineOptions pipelineOptions;
@@ -119,6 +122,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
       return success();
     }
   }
+  info->cudaEmulated = emulated;
   info->workspaceSize = extractWorkspaceSize(*module);
   info->workspaceLiveSet = extractWorkspaceLiveSet(*module);
   result.info = *info;

@@ -18,7 +18,10 @@ namespace dlc {
 /// What `dlc compile --emit=` stops at.
 enum class Stage { Mlir, Linalg, Ptx, Llvm, Asm, Obj, Lib };
 
-enum class Target { Cpu, Cuda };
+/// CudaEmulator: the CUDA target's program with its kernels compiled for the
+/// host and run one thread at a time (dlc-gpu-emulate-kernels); a testing
+/// aid for machines without a GPU.
+enum class Target { Cpu, Cuda, CudaEmulator };
 
 struct CompileOptions {
   std::string name = "model"; // symbol prefix
@@ -32,6 +35,8 @@ struct CompileOptions {
   std::vector<const onnx::TensorProto *> knownInputs;
   /// Report every problem instead of stopping at the first (`dlc check`).
   bool keepGoing = false;
+  /// Every node's outputs become model outputs (ImportOptions).
+  bool exposeNodeOutputs = false;
 };
 
 struct CompiledModel {

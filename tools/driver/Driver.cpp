@@ -35,10 +35,11 @@ constexpr int kExitOk = 0, kExitFailure = 1, kExitCannotCompile = 2;
 const char *kUsage = R"(usage:
   dlc compile MODEL.onnx -o OUTDIR [--name NAME] [--shared]
               [--emit=mlir|linalg|ptx|llvm|asm|obj|lib] [--mcpu CPU]
-              [--mtriple T] [--target cpu|cuda] [--gpu-arch sm_80,sm_90]
+              [--mtriple T] [--target cpu|cuda|cuda-emulator]
+              [--gpu-arch sm_80,sm_90]
               [--time-passes] [--data DIR]
-  dlc run MODEL.onnx --data DIR --out OUTDIR [--target cpu|cuda]
-                     [--threads T] [--compare cpu]
+  dlc run MODEL.onnx --data DIR --out OUTDIR [--target cpu|cuda|cuda-emulator]
+                     [--threads T] [--compare cpu [--per-node]]
   dlc check MODEL.onnx
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
                        [--data DIR] [--target cpu|cuda]
@@ -129,9 +130,11 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
     opts.target = dlc::Target::Cpu;
   } else if (target == "cuda") {
     opts.target = dlc::Target::Cuda;
+  } else if (target == "cuda-emulator") {
+    opts.target = dlc::Target::CudaEmulator;
   } else {
     errs() << "dlc: error: unknown --target " << target
-           << " (supported: cpu, cuda)\n";
+           << " (supported: cpu, cuda, cuda-emulator)\n";
     return false;
   }
   if (auto archs = args.get("--gpu-arch")) {
@@ -366,12 +369,14 @@ int recreateModel(Session &session, unsigned threads) {
 int openSession(const Args &args, Session &session, double *compileSeconds,
                 const std::vector<onnx::TensorProto> &knownInputs = {},
                 unsigned threads = 1,
-                std::optional<dlc::Target> target = std::nullopt) {
+                std::optional<dlc::Target> target = std::nullopt,
+                bool exposeNodeOutputs = false) {
   dlc::CompileOptions opts;
   if (!parseTarget(args, opts))
     return kExitFailure;
   if (target)
     opts.target = *target;
+  opts.exposeNodeOutputs = exposeNodeOutputs;
   opts.name = "dlc_model";
   opts.apiWrappers = false;
   for (const onnx::TensorProto &t : knownInputs)
@@ -421,11 +426,16 @@ int readInputs(const std::string &dir, Session &session) {
   return kExitOk;
 }
 
-/// Largest absolute and relative differences of two outputs of `t`'s
-/// dtype, compared as doubles.
-std::pair<double, double> maxDifferences(const dlc::TensorInfo &t,
-                                         const std::string &a,
-                                         const std::string &b) {
+struct Differences {
+  double abs = 0, rel = 0;
+  size_t beyond = 0; // elements with |a - b| > atol + rtol * |b| (or NaN)
+};
+
+/// Largest absolute and relative differences of output `a` from reference
+/// `b` (both of `t`'s dtype, compared as doubles), and how many elements
+/// differ beyond rtol 1e-3 / atol 1e-4.
+Differences compareOutputs(const dlc::TensorInfo &t, const std::string &a,
+                           const std::string &b) {
   size_t n = t.sizeBytes / std::max<uint64_t>(1, dlc::dtypeSize(t.dtype));
   auto value = [&](const std::string &buf, size_t i) -> double {
     const char *p = buf.data();
@@ -438,15 +448,19 @@ std::pair<double, double> maxDifferences(const dlc::TensorInfo &t,
     default: return ((const uint8_t *)p)[i * dlc::dtypeSize(t.dtype)];
     }
   };
-  double abs = 0, rel = 0;
+  Differences r;
   for (size_t i = 0; i < n; ++i) {
     double x = value(a, i), y = value(b, i);
+    if (std::isnan(x) && std::isnan(y))
+      continue;
     double d = std::fabs(x - y);
-    abs = std::max(abs, d);
+    if (!(d <= 1e-4 + 1e-3 * std::fabs(y)))
+      ++r.beyond;
+    r.abs = std::max(r.abs, d);
     if (y != 0)
-      rel = std::max(rel, d / std::fabs(y));
+      r.rel = std::max(r.rel, d / std::fabs(y));
   }
-  return {abs, rel};
+  return r;
 }
 
 int runRun(const Args &args) {
@@ -465,8 +479,13 @@ int runRun(const Args &args) {
       threads < 1)
     return usageError("--threads must be an integer >= 1");
   std::optional<std::string> compare = args.get("--compare");
-  if (compare && (*compare != "cpu" || args.get("--target") != "cuda"))
-    return usageError("--compare takes 'cpu' and needs --target cuda");
+  std::string target = args.get("--target").value_or("cpu");
+  if (compare &&
+      (*compare != "cpu" || (target != "cuda" && target != "cuda-emulator")))
+    return usageError(
+        "--compare takes 'cpu' and needs --target cuda (or cuda-emulator)");
+  if (args.has("--per-node") && !compare)
+    return usageError("--per-node needs --compare cpu");
   Session session;
   if (int rc = openSession(args, session, nullptr, known, threads))
     return rc;
@@ -491,12 +510,51 @@ int runRun(const Args &args) {
       return kExitFailure;
     }
     for (size_t i = 0; i < session.outputs.size(); ++i) {
-      auto [abs, rel] = maxDifferences(session.compiled.info.outputs[i],
-                                       session.outputs[i], reference.outputs[i]);
-      outs() << formatv("output {0} '{1}': cuda vs cpu max abs diff {2:e}, "
-                        "max rel diff {3:e}\n",
-                        i, session.compiled.info.outputs[i].name, abs, rel);
+      Differences d = compareOutputs(session.compiled.info.outputs[i],
+                                     session.outputs[i], reference.outputs[i]);
+      outs() << formatv("output {0} '{1}': {2} vs cpu max abs diff {3:e}, "
+                        "max rel diff {4:e}\n",
+                        i, session.compiled.info.outputs[i].name, target, d.abs,
+                        d.rel);
     }
+  }
+  if (args.has("--per-node")) {
+    // Every node's outputs as model outputs, on both paths; the first node
+    // (in graph order) whose result differs beyond tolerance is where the
+    // paths diverge.
+    Session a, b;
+    if (int rc = openSession(args, a, nullptr, known, threads, std::nullopt,
+                             /*exposeNodeOutputs=*/true))
+      return rc;
+    if (int rc = openSession(args, b, nullptr, known, threads,
+                             dlc::Target::Cpu, /*exposeNodeOutputs=*/true))
+      return rc;
+    a.inputs = b.inputs = session.inputs;
+    a.bind();
+    b.bind();
+    for (Session *s : {&a, &b})
+      if (std::string e = s->run(); !e.empty()) {
+        errs() << "dlc: error: " << e << "\n";
+        return kExitFailure;
+      }
+    size_t first = session.outputs.size(), checked = 0;
+    for (size_t i = first; i < a.outputs.size(); ++i, ++checked) {
+      const dlc::TensorInfo &t = a.compiled.info.outputs[i];
+      Differences d = compareOutputs(t, a.outputs[i], b.outputs[i]);
+      if (d.beyond) {
+        outs() << formatv("first divergence: node {0}: {1} of {2} values "
+                          "differ beyond rtol 1e-3 / atol 1e-4 (max abs diff "
+                          "{3:e}, max rel diff {4:e}); {5} node outputs before "
+                          "it agree\n",
+                          t.name, d.beyond,
+                          t.sizeBytes / std::max<uint64_t>(1, dlc::dtypeSize(t.dtype)),
+                          d.abs, d.rel, checked);
+        return kExitOk;
+      }
+    }
+    outs() << formatv("all {0} node outputs agree within rtol 1e-3 / atol "
+                      "1e-4\n",
+                      checked);
   }
   if (std::error_code ec = sys::fs::create_directories(*out)) {
     errs() << "dlc: error: cannot create " << *out << ": " << ec.message()
@@ -651,7 +709,7 @@ int dlc::driverMain(int argc, char **argv) {
     args = parseArgs(argc, argv,
                      {"--data", "--out", "--target", "--threads", "--compare",
                       "--gpu-arch"},
-                     {});
+                     {"--per-node"});
   else if (command == "check")
     args = parseArgs(argc, argv, {}, {});
   else if (command == "bench")

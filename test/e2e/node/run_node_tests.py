@@ -128,7 +128,7 @@ def run_dlc(cmd, timeout):
     return p.returncode, (lines[0] if lines else "(no stderr)")
 
 
-def run_test(dlc, test_dir, timeout):
+def run_test(dlc, test_dir, timeout, target=None):
     """Run one test; return (status, reason), status in PASS/FAIL/TIMEOUT."""
     name = os.path.basename(test_dir)
     model_path = os.path.join(test_dir, "model.onnx")
@@ -145,6 +145,8 @@ def run_test(dlc, test_dir, timeout):
             out_dir = os.path.join(tmp, ds)
             os.mkdir(out_dir)
             cmd = [dlc, "run", model_path, "--data", data_dir, "--out", out_dir]
+            if target:
+                cmd += ["--target", target]
             try:
                 rc, err = run_dlc(cmd, max(deadline - time.monotonic(), 0.1))
             except subprocess.TimeoutExpired:
@@ -192,6 +194,9 @@ def main():
     sel.add_argument("--list", help="file of test names to run (default: --all)")
     sel.add_argument("--all", action="store_true", help="run every node test")
     ap.add_argument("--xfail", help="expected-failure list")
+    ap.add_argument("--skip", help="a list of tests not to run (e.g. the CPU "
+                    "expected failures, when checking another target)")
+    ap.add_argument("--target", help="passed to `dlc run --target` (default: cpu)")
     ap.add_argument("--filter", help="only run tests whose name matches this regex")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="parallel tests (default 2)")
     ap.add_argument("--timeout", type=float, default=120, help="seconds per test (default 120)")
@@ -215,13 +220,17 @@ def main():
         tests = available
     if args.filter:
         tests = [t for t in tests if re.search(args.filter, t)]
+    if args.skip:
+        skip = read_list(args.skip)
+        tests = [t for t in tests if t not in skip]
     xfail = read_list(args.xfail) if args.xfail else {}
     for t in sorted(set(xfail) - set(available)):
         print(f"warning: {args.xfail}: no such test {t}", file=sys.stderr)
 
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
-        futures = {pool.submit(run_test, dlc, os.path.join(node_dir, t), args.timeout): t
+        futures = {pool.submit(run_test, dlc, os.path.join(node_dir, t), args.timeout,
+                               args.target): t
                    for t in tests}
         for fut in concurrent.futures.as_completed(futures):
             name = futures[fut]

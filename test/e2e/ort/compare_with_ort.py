@@ -157,6 +157,7 @@ def main():
         help="directory holding node_modules/onnxruntime-node")
     ap.add_argument("--work", help="keep inputs and outputs here (a new or empty directory)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per tool run")
+    ap.add_argument("--target", default="cpu", help="dlc run --target (cpu, cuda-emulator)")
     args = ap.parse_args()
 
     model = onnx.load(args.model)
@@ -186,7 +187,7 @@ def main():
             return 1
 
         rc, log = run([args.dlc, "run", args.model, "--data", data, "--out", dlc_out,
-                       "--threads", str(args.threads)],
+                       "--threads", str(args.threads), "--target", args.target],
                       timeout=args.timeout)
         if rc != 0:
             what = "cannot compile the model" if rc == 2 else "failed"
