@@ -28,6 +28,20 @@ def InterchangeReductions : Pass<"dlc-gpu-interchange-reductions", "mlir::func::
   }];
 }
 
+def PromoteAccumulators : Pass<"dlc-gpu-promote-accumulators", "mlir::func::FuncOp"> {
+  let summary = "carry reduction accumulators in registers, not memory";
+  let description = [{
+    Loop lowering leaves a reduction as `scf.for` loops that load the output
+    element, update it and store it back on every iteration. Where a loop
+    loads and stores one element at loop-invariant indices and touches that
+    buffer no other way, the element is loaded once before the loop,
+    carried as an `iter_args` value and stored once after it; applied
+    repeatedly, a convolution's three reduction loops keep their
+    accumulator in a register. (Kernel pointers may alias, so LLVM cannot do
+    this itself.)
+  }];
+}
+
 def MapToBlocks : Pass<"dlc-gpu-map-to-blocks", "mlir::func::FuncOp"> {
   let summary = "turn parallel loops into 1-D gpu.launch grids";
   let description = [{

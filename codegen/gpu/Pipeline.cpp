@@ -20,7 +20,8 @@ static const char *kToKernels =
     "canonicalize,cse,dlc-memory-plan,canonicalize,dlc-gpu-host-abi,"
     "func.func(dlc-copy-to-linalg,linalg-generalize-named-ops,"
     "dlc-gpu-interchange-reductions,convert-linalg-to-parallel-loops,"
-    "canonicalize,dlc-gpu-map-to-blocks{{block-size={0}}),"
+    "canonicalize,dlc-gpu-promote-accumulators,"
+    "dlc-gpu-map-to-blocks{{block-size={0}}),"
     "convert-math-to-funcs,gpu-kernel-outlining,dlc-gpu-merge-kernel-modules";
 
 /// Kernels to PTX through NVVM (with libdevice), launches to runtime calls.
