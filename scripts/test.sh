@@ -5,7 +5,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${DLC_BUILD_DIR:-$root/build}
-"$root/scripts/build.sh" dlc dlc-opt dlc_runtime dlc-runtime-tests dlc-onnx-data || exit 1
+"$root/scripts/build.sh" dlc dlc-opt dlc_runtime dlc-runtime-tests dlc-fake-cuda dlc-onnx-data || exit 1
 log=$(mktemp)
 /usr/lib/llvm-22/bin/lit -v "$build/test" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}

@@ -50,6 +50,10 @@ if os.access(ptxas, os.X_OK):
         config.available_features.add("cuda-stub")
         config.substitutions.append(("%cuda_stub", stub))
 
+# The CUDA driver stand-in (test/runtime/FakeCuda.c).
+config.substitutions.append(
+    ("%fake_cuda", os.path.join(config.dlc_obj_root, "lib", "libdlc-fake-cuda.so")))
+
 # The model tests (e2e/models) export with PyTorch and torchvision: one import check per
 # lit run (a few seconds), with config.python_executable, which runs the export script.
 try:

@@ -28,6 +28,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -174,6 +175,10 @@ def main():
     ap.add_argument("--xfail", default=os.path.join(ROOT, "test", "e2e", "node", "xfail_all.txt"))
     ap.add_argument("--models-dir", default=os.path.join(ROOT, "build", "models"))
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only-node", metavar="REGEX",
+                    help="only the node tests matching REGEX (for tests)")
+    ap.add_argument("--no-models", action="store_true",
+                    help="no models, only node tests (for tests)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
 
@@ -190,6 +195,8 @@ def main():
     tests = sorted(t for t in os.listdir(node_dir) if t not in xfail)
     if args.quick:
         tests = tests[::max(1, len(tests) // 40)]
+    if args.only_node:
+        tests = [t for t in tests if re.search(args.only_node, t)]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = pool.map(lambda t: prepare_node_test(
             args.dlc, os.path.join(node_dir, t), os.path.join(bundle, "node", t)), tests)
@@ -203,6 +210,8 @@ def main():
           f"{len(manifest['node_compile_failures'])} failed")
 
     # Models.
+    if args.no_models:
+        return finish(args, bundle, manifest)
     os.makedirs(args.models_dir, exist_ok=True)
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "models", "export_models.py"),
                     args.models_dir, "--only", "mobilenet_v2", "bert"], check=True)
@@ -236,6 +245,10 @@ def main():
         "lib": "libmodel.so", "inputs": ["in_0.bin", "in_1.bin"], "outputs": [],
         "generate": {"seed": 0, "shapes": [[4096, 4096], [4096, 4096]]}}
 
+    return finish(args, bundle, manifest)
+
+
+def finish(args, bundle, manifest):
     for f in ("runner.c", "check.py"):
         shutil.copy(os.path.join(HERE, f), bundle)
     shutil.copy(os.path.join(ROOT, "runtime", "include", "dlc", "dlc_runtime.h"), bundle)

@@ -53,7 +53,8 @@ static struct {
 } cu;
 
 static int init_device_io(void) {
-  void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+  const char *path = getenv("DLC_CUDA_DRIVER"); /* as the dlc runtime */
+  void *lib = dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW);
   if (!lib)
     return -1;
   cu_init_fn init = (cu_init_fn)dlsym(lib, "cuInit");

@@ -1,0 +1,158 @@
+/*===- FakeCuda.c - a CUDA driver stand-in for tests without a GPU -------===*
+ *
+ * Implements the driver entry points the dlc runtime and the gpu-check
+ * runner use, on host memory: allocations are malloc'ed, copies are
+ * memcpy, modules must be PTX text and functions must be `.entry`s in it,
+ * and launches are checked (grid and block sizes, one non-NULL pointer per
+ * parameter the PTX entry declares) but run no code, so outputs keep their
+ * previous contents. Tests load it with DLC_CUDA_DRIVER=libdlc-fake-cuda.so.
+ *
+ * Environment: DLC_FAKE_CUDA_LOG=1 prints every module load and launch to
+ * stderr; DLC_FAKE_CUDA_FREE_BYTES sets the free device memory reported.
+ *
+ *===----------------------------------------------------------------------===*/
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+enum { kOk = 0, kInvalidValue = 1, kOutOfMemory = 2, kNotFound = 500,
+       kInvalidImage = 200, kLaunchOutOfResources = 701 };
+
+typedef struct fake_function {
+  char name[256];
+  int num_params;
+} fake_function;
+
+typedef struct fake_module {
+  fake_function functions[4096];
+  int count;
+} fake_module;
+
+static int logging(void) {
+  const char *v = getenv("DLC_FAKE_CUDA_LOG");
+  return v && *v && *v != '0';
+}
+
+CUresult cuInit(unsigned flags) { return flags == 0 ? kOk : kInvalidValue; }
+CUresult cuGetErrorName(CUresult r, const char **name) {
+  *name = r == kOk ? "CUDA_SUCCESS"
+          : r == kInvalidValue ? "CUDA_ERROR_INVALID_VALUE"
+          : r == kOutOfMemory ? "CUDA_ERROR_OUT_OF_MEMORY"
+          : r == kNotFound ? "CUDA_ERROR_NOT_FOUND"
+          : r == kInvalidImage ? "CUDA_ERROR_INVALID_IMAGE"
+                               : "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
+  return kOk;
+}
+CUresult cuDeviceGetCount(int *count) { *count = 1; return kOk; }
+CUresult cuDeviceGet(int *device, int ordinal) {
+  *device = ordinal;
+  return ordinal == 0 ? kOk : kInvalidValue;
+}
+CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
+  (void)device;
+  *value = attribute == 75 ? 9 : 0; /* compute capability 9.0 */
+  return kOk;
+}
+static int context_token;
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {
+  (void)device;
+  *ctx = &context_token;
+  return kOk;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int device) { (void)device; return kOk; }
+CUresult cuCtxPushCurrent_v2(void *ctx) { return ctx ? kOk : kInvalidValue; }
+CUresult cuCtxPopCurrent_v2(void **ctx) { *ctx = &context_token; return kOk; }
+CUresult cuCtxSetCurrent(void *ctx) { (void)ctx; return kOk; }
+CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total) {
+  const char *v = getenv("DLC_FAKE_CUDA_FREE_BYTES");
+  *total = (size_t)80 << 30;
+  *free_bytes = v ? (size_t)strtoull(v, NULL, 10) : *total;
+  return kOk;
+}
+CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
+  void *p = calloc(1, bytes ? bytes : 1);
+  *ptr = (uint64_t)(uintptr_t)p;
+  return p ? kOk : kOutOfMemory;
+}
+CUresult cuMemFree_v2(uint64_t ptr) { free((void *)(uintptr_t)ptr); return kOk; }
+CUresult cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) {
+  memcpy((void *)(uintptr_t)dst, src, n);
+  return kOk;
+}
+CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *s) {
+  (void)s;
+  return cuMemcpyHtoD_v2(dst, src, n);
+}
+CUresult cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) {
+  memcpy(dst, (const void *)(uintptr_t)src, n);
+  return kOk;
+}
+CUresult cuMemcpyDtoHAsync_v2(void *dst, uint64_t src, size_t n, void *s) {
+  (void)s;
+  return cuMemcpyDtoH_v2(dst, src, n);
+}
+static int stream_token;
+CUresult cuStreamCreate(void **stream, unsigned flags) {
+  (void)flags;
+  *stream = &stream_token;
+  return kOk;
+}
+CUresult cuStreamDestroy_v2(void *stream) { return stream ? kOk : kInvalidValue; }
+CUresult cuStreamSynchronize(void *stream) { return stream ? kOk : kInvalidValue; }
+
+/* Parses the `.entry NAME(` declarations and counts their `.param`s. */
+CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
+                            int *options, void **values) {
+  (void)n; (void)options; (void)values;
+  const char *ptx = image;
+  if (!strstr(ptx, ".version") || !strstr(ptx, ".target"))
+    return kInvalidImage;
+  fake_module *m = calloc(1, sizeof *m);
+  if (!m)
+    return kOutOfMemory;
+  for (const char *p = strstr(ptx, ".entry "); p && m->count < 4096;
+       p = strstr(p + 1, ".entry ")) {
+    const char *name = p + 7, *open = strchr(name, '(');
+    const char *close = open ? strchr(open, ')') : NULL;
+    if (!close)
+      break;
+    fake_function *f = &m->functions[m->count++];
+    size_t len = (size_t)(open - name);
+    snprintf(f->name, sizeof f->name, "%.*s", (int)len, name);
+    for (const char *q = strstr(open, ".param"); q && q < close;
+         q = strstr(q + 1, ".param"))
+      ++f->num_params;
+  }
+  if (logging())
+    fprintf(stderr, "fake-cuda: module with %d entries\n", m->count);
+  *module = m;
+  return kOk;
+}
+CUresult cuModuleUnload(void *module) { free(module); return kOk; }
+CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
+  fake_module *m = module;
+  for (int i = 0; i < m->count; ++i)
+    if (strcmp(m->functions[i].name, name) == 0) {
+      *function = &m->functions[i];
+      return kOk;
+    }
+  return kNotFound;
+}
+CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned smem,
+                        void *stream, void **params, void **extra) {
+  fake_function *f = function;
+  (void)smem; (void)stream;
+  if (!f || !gx || !gy || !gz || !bx || !by || !bz || extra ||
+      (uint64_t)bx * by * bz > 1024)
+    return kInvalidValue;
+  for (int i = 0; i < f->num_params; ++i)
+    if (!params || !params[i])
+      return kInvalidValue;
+  if (logging())
+    fprintf(stderr, "fake-cuda: launch %s grid %ux%ux%u block %ux%ux%u params %d\n",
+            f->name, gx, gy, gz, bx, by, bz, f->num_params);
+  return kOk;
+}
