@@ -35,7 +35,8 @@ struct CudaPipelineOptions {
   std::string libdevice = findLibdevice();
 
   /// libdevice.10.bc of the CUDA toolkit at $CUDA_HOME, $CUDA_PATH,
-  /// /usr/local/cuda or Debian's nvidia-cuda-toolkit; empty if none.
+  /// $CUDA_ROOT, /usr/local/cuda, the one whose ptxas is on PATH, or
+  /// Debian's nvidia-cuda-toolkit; empty if none.
   static std::string findLibdevice();
 };
 

@@ -5,6 +5,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -47,6 +48,14 @@ std::string dlc::CudaPipelineOptions::findLibdevice() {
     if (const char *v = getenv(var); v && *v)
       roots.push_back(v);
   roots.push_back("/usr/local/cuda");
+  // The toolkit whose ptxas is on PATH (bin/ptxas -> nvvm/libdevice).
+  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas")) {
+    SmallString<256> real;
+    if (!llvm::sys::fs::real_path(*ptxas, real))
+      roots.push_back(llvm::sys::path::parent_path(
+                          llvm::sys::path::parent_path(real))
+                          .str());
+  }
   for (const std::string &root : roots) {
     SmallString<256> path(root);
     llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
