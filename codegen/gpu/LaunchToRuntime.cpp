@@ -34,16 +34,17 @@ static llvm::StringMap<SmallVector<unsigned>> ptxEntryParams(StringRef ptx) {
     ptx.slice(open + 1, close).split(params, ',', -1, /*KeepEmpty=*/false);
     SmallVector<unsigned> sizes;
     for (StringRef param : params) {
-      param = param.trim();
-      unsigned size = 0;
-      for (auto [suffix, bytes] :
-           {std::pair{"64", 8u}, std::pair{"32", 4u}, std::pair{"16", 2u},
-            std::pair{"8", 1u}})
-        for (char kind : {'u', 'b', 's', 'f'})
-          if (param.contains((Twine(".") + Twine(kind) + suffix + " ").str()) &&
-              !size)
-            size = bytes;
-      sizes.push_back(size);
+      if (param.trim().empty())
+        continue;
+      // ".param .TYPE [.ptr .align N] NAME", TYPE one of [ubsf]BITS.
+      StringRef type =
+          param.trim().drop_front(strlen(".param")).trim().split(' ').first;
+      unsigned bits = 0;
+      if (type.consume_front(".") && !type.empty() &&
+          StringRef("ubsf").contains(type.front()) &&
+          type.drop_front().getAsInteger(10, bits))
+        bits = 0;
+      sizes.push_back(bits / 8);
     }
     entries[name] = sizes;
     pos = close;

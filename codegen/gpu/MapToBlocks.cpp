@@ -12,15 +12,14 @@ namespace dlc {
 
 using namespace mlir;
 
-/// True if `op` or an op nested in it reads or writes memory.
+/// True if `op` or an op nested in it reads or writes memory (calls are
+/// assumed to).
 static bool touchesMemory(Operation *op) {
   WalkResult result = op->walk([](Operation *nested) {
     auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
     if (!iface)
-      return nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
-                 ? WalkResult::advance()
-                 : (isa<func::CallOp>(nested) ? WalkResult::interrupt()
-                                              : WalkResult::advance());
+      return isa<CallOpInterface>(nested) ? WalkResult::interrupt()
+                                          : WalkResult::advance();
     SmallVector<MemoryEffects::EffectInstance> effects;
     iface.getEffects(effects);
     for (auto &effect : effects)

@@ -100,7 +100,10 @@ def LaunchToRuntime : Pass<"dlc-gpu-launch-to-runtime", "mlir::ModuleOp"> {
     `ctx` the entry's `dlc.cuda_context` argument. The PTX of each target in
     the `gpu.binary` is recorded in the module attribute `dlc.cuda_ptx`
     (chip -> text) and the kernel names, in launch index order, in
-    `dlc.cuda_kernels`; the binary is then erased.
+    `dlc.cuda_kernels`; the binary is then erased. Each launch's parameters
+    must match (in number and size) those its PTX entry declares, and PTX
+    that still declares external functions (libdevice not linked) is
+    refused: either would only fail on a GPU.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }

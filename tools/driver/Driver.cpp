@@ -13,6 +13,7 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -347,6 +348,13 @@ struct Session {
     dlc_status_free(s);
     return msg;
   }
+  /// Runs; prints the error and returns false on failure.
+  bool runReporting() {
+    std::string err = run();
+    if (!err.empty())
+      errs() << "dlc: error: " << err << "\n";
+    return err.empty();
+  }
 };
 
 /// (Re)creates the session's model instance, running on `threads`.
@@ -445,7 +453,20 @@ Differences compareOutputs(const dlc::TensorInfo &t, const std::string &a,
     case DLC_DTYPE_I64: return (double)((const int64_t *)p)[i];
     case DLC_DTYPE_I32: return ((const int32_t *)p)[i];
     case DLC_DTYPE_I8: return ((const int8_t *)p)[i];
-    default: return ((const uint8_t *)p)[i * dlc::dtypeSize(t.dtype)];
+    case DLC_DTYPE_I16: return ((const int16_t *)p)[i];
+    case DLC_DTYPE_U16: return ((const uint16_t *)p)[i];
+    case DLC_DTYPE_U32: return ((const uint32_t *)p)[i];
+    case DLC_DTYPE_U64: return (double)((const uint64_t *)p)[i];
+    case DLC_DTYPE_F16:
+    case DLC_DTYPE_BF16: {
+      APFloat f(t.dtype == DLC_DTYPE_F16 ? APFloat::IEEEhalf()
+                                         : APFloat::BFloat(),
+                APInt(16, ((const uint16_t *)p)[i]));
+      bool lost;
+      f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+      return f.convertToDouble();
+    }
+    default: return ((const uint8_t *)p)[i]; // u8, bool
     }
   };
   Differences r;
@@ -492,23 +513,24 @@ int runRun(const Args &args) {
   if (int rc = readInputs(*data, session))
     return rc;
   session.bind();
-  std::string err = session.run();
-  if (!err.empty()) {
-    errs() << "dlc: error: " << err << "\n";
+  if (!session.runReporting())
     return kExitFailure;
-  }
+  // Compiles the model again (for `target`, every node's outputs exposed
+  // with `exposeNodeOutputs`) and runs it on the same inputs.
+  auto runAlso = [&](Session &s, std::optional<dlc::Target> target,
+                     bool exposeNodeOutputs) {
+    if (int rc = openSession(args, s, nullptr, known, threads, target,
+                             exposeNodeOutputs))
+      return rc;
+    s.inputs = session.inputs;
+    s.bind();
+    return s.runReporting() ? kExitOk : kExitFailure;
+  };
   if (compare) {
     // The same model and inputs on the CPU path, output by output.
     Session reference;
-    if (int rc = openSession(args, reference, nullptr, known, threads,
-                             dlc::Target::Cpu))
+    if (int rc = runAlso(reference, dlc::Target::Cpu, false))
       return rc;
-    reference.inputs = session.inputs;
-    reference.bind();
-    if (std::string e = reference.run(); !e.empty()) {
-      errs() << "dlc: error: " << e << "\n";
-      return kExitFailure;
-    }
     for (size_t i = 0; i < session.outputs.size(); ++i) {
       Differences d = compareOutputs(session.compiled.info.outputs[i],
                                      session.outputs[i], reference.outputs[i]);
@@ -523,20 +545,10 @@ int runRun(const Args &args) {
     // (in graph order) whose result differs beyond tolerance is where the
     // paths diverge.
     Session a, b;
-    if (int rc = openSession(args, a, nullptr, known, threads, std::nullopt,
-                             /*exposeNodeOutputs=*/true))
+    if (int rc = runAlso(a, std::nullopt, true))
       return rc;
-    if (int rc = openSession(args, b, nullptr, known, threads,
-                             dlc::Target::Cpu, /*exposeNodeOutputs=*/true))
+    if (int rc = runAlso(b, dlc::Target::Cpu, true))
       return rc;
-    a.inputs = b.inputs = session.inputs;
-    a.bind();
-    b.bind();
-    for (Session *s : {&a, &b})
-      if (std::string e = s->run(); !e.empty()) {
-        errs() << "dlc: error: " << e << "\n";
-        return kExitFailure;
-      }
     size_t first = session.outputs.size(), checked = 0;
     for (size_t i = first; i < a.outputs.size(); ++i, ++checked) {
       const dlc::TensorInfo &t = a.compiled.info.outputs[i];
@@ -627,10 +639,8 @@ int runBench(const Args &args) {
       if (int rc = recreateModel(session, threads))
         return rc;
     for (int i = 0; i < warmup; ++i)
-      if (std::string err = session.run(); !err.empty()) {
-        errs() << "dlc: error: " << err << "\n";
+      if (!session.runReporting())
         return kExitFailure;
-      }
     std::vector<double> ms;
     for (int i = 0; i < iterations; ++i) {
       auto t0 = std::chrono::steady_clock::now();

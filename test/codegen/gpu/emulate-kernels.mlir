@@ -53,3 +53,21 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// dlc's grids are 1-D; others are refused.
+module attributes {gpu.container_module} {
+  func.func @main(%a: memref<8xf32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    // expected-error @+1 {{only 1-D grids can be emulated}}
+    gpu.launch_func @dlc_kernels::@k blocks in (%c1, %c2, %c1) threads in (%c1, %c1, %c1) args(%a : memref<8xf32>)
+    return
+  }
+  gpu.module @dlc_kernels {
+    gpu.func @k(%arg0: memref<8xf32>) kernel {
+      gpu.return
+    }
+  }
+}

@@ -63,3 +63,16 @@ module attributes {gpu.container_module} {
     llvm.return
   }
 }
+
+// -----
+
+// Launches need the runtime's context: an entry without one is refused.
+module attributes {gpu.container_module} {
+  gpu.binary @dlc_kernels [#gpu.object<#nvvm.target<chip = "sm_80">, assembly = ".entry k(\0A)\0A{\0Aret;\0A}\0A">]
+  llvm.func @main() {
+    %one = llvm.mlir.constant(1 : index) : i64
+    // expected-error @+1 {{kernel launch outside a function with a dlc.cuda_context argument}}
+    gpu.launch_func @dlc_kernels::@k blocks in (%one, %one, %one) threads in (%one, %one, %one) : i64
+    llvm.return
+  }
+}

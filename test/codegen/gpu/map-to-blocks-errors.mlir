@@ -35,3 +35,20 @@ func.func @reduction(%a: memref<8xf32>, %out: memref<f32>) {
   memref.store %r, %out[] : memref<f32>
   return
 }
+
+// -----
+
+// A strided buffer that is not a view computed here (a strided argument)
+// cannot be passed to a kernel as a bare pointer.
+func.func @strided_argument(%a: memref<4xf32, strided<[2]>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %cst = arith.constant 1.0 : f32
+  // expected-error @+1 {{kernel operand of type 'memref<4xf32, strided<[2]>>' cannot be passed as a bare pointer}}
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    memref.store %cst, %a[%i] : memref<4xf32, strided<[2]>>
+    scf.reduce
+  }
+  return
+}
