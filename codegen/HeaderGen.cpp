@@ -6,10 +6,13 @@
 
 using namespace llvm;
 
-static std::string shapeString(const std::vector<int64_t> &shape) {
+static std::string shapeString(const dlc::TensorInfo &t,
+                               const std::string &batchDim) {
   std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? "," : "") + std::to_string(shape[i]);
+  for (size_t i = 0; i < t.shape.size(); ++i)
+    s += (i ? "," : "") + ((int64_t)i == t.batchAxis
+                               ? batchDim
+                               : std::to_string(t.shape[i]));
   return s + "]";
 }
 
@@ -31,9 +34,17 @@ std::string dlc::generateHeader(const ModelInfo &info) {
   for (auto [kind, list] : {std::pair{"input ", &info.inputs},
                             std::pair{"output", &info.outputs}})
     for (auto [i, t] : llvm::enumerate(*list))
-      os << formatv(" *   {0} {1}  \"{2}\"  {3} {4}  {5} bytes\n", kind, i,
-                    t.name, dtypeShortName(t.dtype), shapeString(t.shape),
-                    t.sizeBytes);
+      os << formatv(" *   {0} {1}  \"{2}\"  {3} {4}  {5} bytes{6}\n", kind, i,
+                    t.name, dtypeShortName(t.dtype),
+                    shapeString(t, info.batchDim), t.sizeBytes,
+                    t.batchAxis >= 0 ? " per sample" : "");
+  if (!info.batchDim.empty())
+    os << " * Dynamic batch '" << info.batchDim
+       << "': run takes any size >= 1 there, the same for every\n"
+          " * batched tensor of a run; their shapes hold DLC_DIM_DYNAMIC (-1)\n"
+          " * at the batch axis and their size_bytes are per sample. Run\n"
+          " * computes one sample at a time (the model treats samples apart:\n"
+          " * dlc proved it when compiling).\n";
   if (const auto &cuda = info.cuda) {
     std::string archs;
     for (auto &[sm, ptx] : cuda->ptx)
@@ -90,9 +101,14 @@ std::string dlc::generateHeader(const ModelInfo &info) {
        << info.cuda->constantsSize << "\n";
   for (auto [kind, list] : {std::pair{"INPUT", &info.inputs},
                             std::pair{"OUTPUT", &info.outputs}})
-    for (auto [i, t] : llvm::enumerate(*list))
-      os << formatv("#define {0}_{1}_{2}_SIZE_BYTES {3} /* \"{4}\", {5} */\n",
-                    N, kind, i, t.sizeBytes, t.name, dtypeCName(t.dtype));
+    for (auto [i, t] : llvm::enumerate(*list)) {
+      os << formatv("#define {0}_{1}_{2}_SIZE_BYTES {3} /* \"{4}\", {5}{6} */\n",
+                    N, kind, i, t.sizeBytes, t.name, dtypeCName(t.dtype),
+                    t.batchAxis >= 0 ? ", per sample" : "");
+      if (t.batchAxis >= 0)
+        os << formatv("#define {0}_{1}_{2}_BATCH_AXIS {3}\n", N, kind, i,
+                      t.batchAxis);
+    }
   os << "\n/* An instance of the model: its workspace and argument slots. */\n"
      << "typedef struct " << n << "_model " << n << "_model;\n\n";
   os << formatv(R"(/* Number of inputs and outputs; workspace bytes used by run. */
@@ -100,8 +116,9 @@ size_t {0}_num_inputs(void);
 size_t {0}_num_outputs(void);
 size_t {0}_workspace_size(void);
 
-/* Input i (i < {0}_num_inputs()): name, dtype, rank, shape (rank entries)
- * and byte size. Out of range: NULL, DLC_DTYPE_INVALID, 0. Borrowed. */
+/* Input i (i < {0}_num_inputs()): name, dtype, rank, shape (rank entries;
+ * DLC_DIM_DYNAMIC at a dynamic batch axis) and byte size (of one sample
+ * when batched). Out of range: NULL, DLC_DTYPE_INVALID, 0. Borrowed. */
 const char *{0}_input_name(size_t i);
 dlc_dtype {0}_input_dtype(size_t i);
 int32_t {0}_input_rank(size_t i);

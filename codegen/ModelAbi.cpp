@@ -21,7 +21,9 @@ static Constant *cString(Module &m, StringRef s, const Twine &symbol) {
 }
 
 /// dlc_tensor_desc { const char *name; i32 dtype; i32 rank;
-///                   const int64_t *shape; u64 size_bytes }
+///                   const int64_t *shape; u64 size_bytes; i32 batch_axis;
+///                   u32 reserved }; the shape holds DLC_DIM_DYNAMIC (-1)
+/// at the batch axis.
 static Constant *tensorDescs(Module &m, StructType *descTy,
                              const std::vector<dlc::TensorInfo> &tensors,
                              StringRef prefix) {
@@ -31,8 +33,8 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
   for (auto [i, t] : llvm::enumerate(tensors)) {
     std::string base = (prefix + "_" + Twine(i)).str();
     SmallVector<Constant *> dims;
-    for (int64_t d : t.shape)
-      dims.push_back(ConstantInt::get(i64, d));
+    for (auto [k, d] : llvm::enumerate(t.shape))
+      dims.push_back(ConstantInt::get(i64, (int64_t)k == t.batchAxis ? -1 : d));
     auto *shapeTy = ArrayType::get(i64, dims.size());
     auto *shape = new GlobalVariable(m, shapeTy, true,
                                      GlobalValue::PrivateLinkage,
@@ -42,7 +44,8 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
         descTy, {cString(m, t.name, base + "_name"),
                  ConstantInt::get(i32, t.dtype),
                  ConstantInt::get(i32, t.shape.size()), shape,
-                 ConstantInt::get(i64, t.sizeBytes)}));
+                 ConstantInt::get(i64, t.sizeBytes),
+                 ConstantInt::get(i32, t.batchAxis), ConstantInt::get(i32, 0)}));
   }
   auto *arrTy = ArrayType::get(descTy, elems.size());
   return new GlobalVariable(m, arrTy, true, GlobalValue::PrivateLinkage,
@@ -168,7 +171,7 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
     b.CreateRetVoid();
   }
 
-  auto *tensorTy = StructType::create(ctx, {ptr, i32, i32, ptr, i64},
+  auto *tensorTy = StructType::create(ctx, {ptr, i32, i32, ptr, i64, i32, i32},
                                       "dlc_tensor_desc");
   Constant *cudaDesc = ConstantPointerNull::get(cast<PointerType>(ptr));
   if (cuda) {
@@ -183,7 +186,7 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
       "dlc_model_desc");
   Constant *descInit = ConstantStruct::get(
       descTy,
-      {ConstantInt::get(i32, 3), ConstantInt::get(i32, info.inputs.size()),
+      {ConstantInt::get(i32, 4), ConstantInt::get(i32, info.inputs.size()),
        ConstantInt::get(i32, info.outputs.size()), ConstantInt::get(i32, 0),
        cString(m, name, name + "_model_name"),
        tensorDescs(m, tensorTy, info.inputs, name + "_inputs"),

@@ -1,6 +1,8 @@
 //===- ModelInfo.cpp - model inputs, outputs and memory figures -----------===//
 #include "codegen/ModelInfo.h"
 
+#include "ir/DlcDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace mlir;
@@ -100,4 +102,17 @@ uint64_t dlc::extractWorkspaceSize(ModuleOp module) {
 
 uint64_t dlc::extractWorkspaceLiveSet(ModuleOp module) {
   return largestAttr(module, "dlc.workspace_live_set");
+}
+
+void dlc::extractBatchAxes(ModuleOp module, ModelInfo &info) {
+  auto dim = module->getAttrOfType<StringAttr>(kBatchDimAttr);
+  auto in = module->getAttrOfType<DenseI64ArrayAttr>(kInputBatchAxesAttr);
+  auto out = module->getAttrOfType<DenseI64ArrayAttr>(kOutputBatchAxesAttr);
+  if (!dim || !in || !out)
+    return;
+  info.batchDim = dim.str();
+  for (auto [t, axis] : llvm::zip(info.inputs, in.asArrayRef()))
+    t.batchAxis = axis;
+  for (auto [t, axis] : llvm::zip(info.outputs, out.asArrayRef()))
+    t.batchAxis = axis;
 }

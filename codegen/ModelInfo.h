@@ -14,7 +14,10 @@ struct TensorInfo {
   std::string name;
   int dtype = 0; // dlc_dtype
   std::vector<int64_t> shape;
-  uint64_t sizeBytes = 0;
+  uint64_t sizeBytes = 0; // of one sample for a batched tensor
+  /// Models with a dynamic batch: the axis `shape` (which holds 1 there)
+  /// grows along with the batch; -1 for tensors without one.
+  int64_t batchAxis = -1;
 };
 
 /// What a CUDA model carries besides host code (see dlc_cuda_desc).
@@ -35,7 +38,13 @@ struct ModelInfo {
   /// --target cuda-emulator: the CUDA target's host ABI (workspace,
   /// constants arena, launch context), run on the CPU.
   bool cudaEmulated = false;
+  /// The dynamic batch dimension's name; empty for static models.
+  std::string batchDim;
 };
+
+/// Reads the batch axes of a dynamic-batch model (module attributes set by
+/// the import and dlc-check-batch-independence) into `info`.
+void extractBatchAxes(mlir::ModuleOp module, ModelInfo &info);
 
 /// Reads inputs and outputs of `@main` (as imported: names, dtypes and
 /// static shapes). Fails with a diagnostic on dynamic shapes.

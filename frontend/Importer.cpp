@@ -1,5 +1,6 @@
 //===- Importer.cpp - ONNX graph -> dlc dialect ---------------------------===//
 #include "frontend/Importer.h"
+#include "frontend/DynamicBatch.h"
 #include "frontend/ModelLoader.h"
 #include "frontend/NodeImporter.h"
 #include "ir/DlcDialect.h"
@@ -17,19 +18,26 @@ namespace {
 class GraphImporter {
 public:
   GraphImporter(MLIRContext &ctx, StringRef file, int64_t opset,
-                const dlc::ImportOptions &options)
+                const dlc::ImportOptions &options, int64_t batchSize = 1)
       : ctx(ctx), builder(&ctx), file(file), opset(opset), options(options),
-        fileLoc(FileLineColLoc::get(&ctx, file, 0, 0)) {}
+        fileLoc(FileLineColLoc::get(&ctx, file, 0, 0)), batchSize(batchSize) {}
 
   OwningOpRef<ModuleOp> import(const onnx::GraphProto &graph);
 
-private:
+  /// Node outputs that import folded to constants (small dense values).
+  llvm::StringMap<DenseElementsAttr> folded;
+  /// The graph outputs' types.
+  SmallVector<RankedTensorType> outputTypes;
+  dlc::BatchPlan plan;
+
   Location nodeLoc(const onnx::NodeProto &node, size_t index) {
     std::string name = node.name().empty()
                            ? node.op_type() + "_" + std::to_string(index)
                            : node.name();
     return NameLoc::get(StringAttr::get(&ctx, name), fileLoc);
   }
+
+private:
   FailureOr<RankedTensorType> valueType(const onnx::ValueInfoProto &info);
   bool checkSupported(const onnx::GraphProto &graph);
   LogicalResult importConstant(const onnx::TensorProto &tensor, Location loc);
@@ -47,6 +55,7 @@ private:
   llvm::StringMap<const onnx::ValueInfoProto *> inferredTypes;
   llvm::StringMap<int> onnxElemTypes;
   unsigned unsupportedNodes = 0;
+  int64_t batchSize;
 
   /// keepGoing mode: zero constants of ONNX's inferred types stand in for a
   /// failed node's outputs, so that later nodes are still checked.
@@ -200,6 +209,9 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                             << name << "') is not supported";
     values[name] = (*results)[i];
     constants.erase(name);
+    if (auto cst = (*results)[i].getDefiningOp<dlc::ConstantOp>())
+      if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
+        folded[name] = dense;
   }
   return success();
 }
@@ -239,6 +251,10 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
     argTypes.push_back(*type);
     inputs.push_back(&input);
   }
+  bool planned = succeeded(dlc::planBatch(
+      inputs, graph, options.dimValues, batchSize, fileLoc, argTypes, plan));
+  if (!planned && !options.keepGoing)
+    return nullptr;
 
   auto func = func::FuncOp::create(builder, fileLoc, "main",
                                    builder.getFunctionType(argTypes, {}));
@@ -288,17 +304,7 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
     addPlaceholders(node);
   }
   if (options.keepGoing) {
-    for (const auto *input : inputs) {
-      auto type = cast<RankedTensorType>(values[input->name()].getType());
-      const auto &shape = input->type().tensor_type().shape();
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        if (type.isDynamicDim(d))
-          emitError(fileLoc) << "input '" << input->name() << "' dimension "
-                             << d << " ('" << shape.dim(d).dim_param()
-                             << "') is dynamic; dlc compiles static shapes "
-                                "(dynamic shapes are not supported yet)";
-    }
-    if (failedNodes || unsupportedNodes)
+    if (failedNodes || unsupportedNodes || !planned)
       return nullptr;
   }
 
@@ -326,6 +332,7 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
     }
     results.push_back(it->second);
     resultTypes.push_back(actual);
+    outputTypes.push_back(actual);
   }
   SmallVector<std::pair<std::string, int>> names; // result name, dlc dtype
   for (const auto &output : graph.output())
@@ -361,7 +368,80 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
     func.setResultAttr(i, dlc::kDtypeAttr,
                        builder.getI32IntegerAttr(name.second));
   }
+  if (!plan.dim.empty()) {
+    (*module)->setAttr(dlc::kBatchDimAttr, builder.getStringAttr(plan.dim));
+    (*module)->setAttr(dlc::kInputBatchAxesAttr,
+                       builder.getDenseI64ArrayAttr(plan.inputAxes));
+  }
   return module;
+}
+
+/// The axis along which `at2` (a type at batch 2) is twice `at1` (at batch
+/// 1); -1 when they are equal, -2 when neither.
+static int64_t batchAxisBetween(RankedTensorType at1, RankedTensorType at2) {
+  if (at1 == at2)
+    return -1;
+  if (at1.getRank() != at2.getRank())
+    return -2;
+  int64_t axis = -1;
+  for (int64_t d = 0; d < at1.getRank(); ++d) {
+    if (at1.getDimSize(d) == at2.getDimSize(d))
+      continue;
+    if (axis >= 0 || at2.getDimSize(d) != 2 * at1.getDimSize(d))
+      return -2;
+    axis = d;
+  }
+  return axis;
+}
+
+/// A dynamic-batch model is imported a second time with the batch at 2: the
+/// outputs' batch axes are where their shapes grow, and constants that
+/// change with the batch size show where it turns into data.
+static LogicalResult checkAtBatchTwo(MLIRContext &context, Location fileLoc,
+                                     StringRef path,
+                                     const onnx::ModelProto &model,
+                                     const dlc::ImportOptions &options,
+                                     GraphImporter &first, ModuleOp module) {
+  GraphImporter second(context, path, dlc::getOnnxOpset(model), options, 2);
+  std::string firstError;
+  OwningOpRef<ModuleOp> other;
+  {
+    ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+        firstError = diag.str();
+      return success();
+    });
+    other = second.import(model.graph());
+  }
+  if (!other)
+    return emitError(fileLoc)
+           << "dynamic batch '" << first.plan.dim
+           << "': the model does not import with the batch at 2 (" << firstError
+           << "); fix the batch with --dim " << first.plan.dim << "=SIZE";
+  SmallVector<int64_t> axes;
+  for (auto [i, output] : llvm::enumerate(model.graph().output())) {
+    int64_t axis =
+        batchAxisBetween(first.outputTypes[i], second.outputTypes[i]);
+    if (axis == -2)
+      return emitError(fileLoc)
+             << "dynamic batch '" << first.plan.dim << "': graph output '"
+             << output.name() << "' is " << first.outputTypes[i]
+             << " at batch 1 and " << second.outputTypes[i]
+             << " at batch 2, not one batch axis; fix the batch with --dim "
+             << first.plan.dim << "=SIZE";
+    axes.push_back(axis);
+  }
+  // Node outputs returned for --per-node are compared as they come.
+  auto results = module.lookupSymbol<func::FuncOp>("main").getNumResults();
+  axes.resize(results, -3);
+  module->setAttr(dlc::kDeclaredOutputBatchAxesAttr,
+                  Builder(&context).getDenseI64ArrayAttr(axes));
+  return dlc::checkBatchSizeUses(
+      model.graph(), first.plan.dim, first.folded, second.folded,
+      [&](const onnx::NodeProto &node, size_t i) {
+        return first.nodeLoc(node, i);
+      },
+      fileLoc);
 }
 
 OwningOpRef<ModuleOp> dlc::importOnnxFile(MLIRContext &context, StringRef path,
@@ -375,5 +455,10 @@ OwningOpRef<ModuleOp> dlc::importOnnxFile(MLIRContext &context, StringRef path,
     return nullptr;
   }
   GraphImporter importer(context, path, getOnnxOpset(model), options);
-  return importer.import(model.graph());
+  OwningOpRef<ModuleOp> module = importer.import(model.graph());
+  if (module && !importer.plan.dim.empty() &&
+      failed(checkAtBatchTwo(context, fileLoc, path, model, options, importer,
+                             *module)))
+    return nullptr;
+  return module;
 }

@@ -5,6 +5,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace onnx {
@@ -32,6 +34,11 @@ struct ImportOptions {
   /// graph outputs, every node's tensor outputs are returned too, in node
   /// order, named "NODE_NAME (OP_TYPE): OUTPUT_NAME".
   bool exposeNodeOutputs = false;
+  /// Sizes for symbolic input dimensions, by name (`--dim seq=128`). One
+  /// other symbolic name may remain: it becomes the dynamic batch (see
+  /// frontend/DynamicBatch.h), and the module gets the batch attributes of
+  /// ir/DlcDialect.h.
+  std::map<std::string, int64_t> dimValues;
 };
 
 mlir::OwningOpRef<mlir::ModuleOp>

@@ -6,4 +6,19 @@
 
 #include "ir/DlcDialect.h.inc"
 
+namespace dlc {
+/// Module attributes of a model with a dynamic batch (see
+/// frontend/DynamicBatch.h): the symbolic dimension's name (StringAttr),
+/// the batch axis of each input and each output as the ONNX graph declares
+/// it (DenseI64ArrayAttr, -1 for none), and the batch axis of each output
+/// that dlc-check-batch-independence proved.
+inline constexpr llvm::StringLiteral kBatchDimAttr = "dlc.batch_dim";
+inline constexpr llvm::StringLiteral kInputBatchAxesAttr =
+    "dlc.input_batch_axes";
+inline constexpr llvm::StringLiteral kDeclaredOutputBatchAxesAttr =
+    "dlc.declared_output_batch_axes";
+inline constexpr llvm::StringLiteral kOutputBatchAxesAttr =
+    "dlc.output_batch_axes";
+} // namespace dlc
+
 #endif // DLC_IR_DLCDIALECT_H

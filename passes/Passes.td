@@ -17,4 +17,31 @@ def LowerToLinalg : Pass<"dlc-lower-to-linalg", "mlir::ModuleOp"> {
   ];
 }
 
+def CheckBatchIndependence
+    : Pass<"dlc-check-batch-independence", "mlir::ModuleOp"> {
+  let summary = "prove that a dynamic-batch model treats samples apart";
+  let description = [{
+    A model imported with a dynamic batch (module attribute
+    `dlc.input_batch_axes`) is compiled for one sample and run once per
+    sample. This pass proves, on linalg on tensors, that this equals running
+    the whole batch: it follows each input's batch axis through `@main` and
+    requires every op to keep samples apart.
+
+    - linalg ops: the batch axes of all batched operands are indexed by one
+      parallel loop, which indexes one axis of each result and nothing else;
+      bodies neither read `linalg.index` of that loop nor capture batched
+      tensors.
+    - `tensor.expand_shape` / `collapse_shape`: the batch stays the outer
+      part of its group; `tensor.pad`, `extract_slice`, `insert_slice` and
+      `concat` leave the batch axis whole.
+    - Any other op on a batched tensor is an error.
+
+    Errors name the op (its location is the ONNX node) and the reason. On
+    success the module gets `dlc.output_batch_axes` (-1 where an output does
+    not depend on the batch), checked against the axes the import observed
+    (`dlc.declared_output_batch_axes`). A module without a dynamic batch is
+    left alone.
+  }];
+}
+
 #endif // DLC_PASSES_TD

@@ -9,7 +9,10 @@
 using namespace mlir;
 
 /// Graph level: dlc ops to linalg on tensors, fused elementwise.
-static const char *kToLinalg = "dlc-lower-to-linalg,canonicalize,cse,"
+/// dlc-check-batch-independence runs before canonicalization, which would
+/// fold the index of a unit batch loop to 0.
+static const char *kToLinalg = "dlc-lower-to-linalg,"
+                               "dlc-check-batch-independence,canonicalize,cse,"
                                "func.func(dlc-fuse-elementwise),"
                                "canonicalize,cse";
 

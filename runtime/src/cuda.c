@@ -393,6 +393,10 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
   return NULL;
 }
 
+int dlcrt_cuda_device_pointers(const dlcrt_cuda *cuda) {
+  return cuda && cuda->device_pointers;
+}
+
 dlc_status *dlcrt_cuda_run(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                            const dlc_tensor *inputs, const dlc_tensor *outputs,
                            void **args) {

@@ -17,6 +17,8 @@ dlc_status *dlcrt_cuda_create(const dlc_model_desc *desc,
 /* Runs the model on checked tensors; `args` is the entry's argument vector
  * (sized at create). Host inputs are copied in, outputs out, with one
  * synchronization. */
+/* Whether run takes device pointers (dlc_options.cuda_device_pointers). */
+int dlcrt_cuda_device_pointers(const dlcrt_cuda *cuda);
 dlc_status *dlcrt_cuda_run(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                            const dlc_tensor *inputs, const dlc_tensor *outputs,
                            void **args);

@@ -2,7 +2,8 @@
  *
  * Part of scripts/gpu-check.sh; runs on the machine with the GPU, which has
  * no dlc. Each model is a shared library built with
- * `dlc compile --target cuda --shared --name model`.
+ * `dlc compile --target cuda --shared --name model` (CPU libraries, built
+ * without --target, run too: test/e2e/ort/compare_with_ort.py --batches).
  *
  *   runner MANIFEST [--device-io]
  *
@@ -10,6 +11,8 @@
  *   model NAME LIB.so      start a model
  *   input FILE             raw bytes of the next input (as many as it needs)
  *   output FILE            where the next output's raw bytes go
+ *   batch N                the batch size for a model with a dynamic batch
+ *                          (DLC_DIM_DYNAMIC in its shapes; default 1)
  *   run WARMUP ITERATIONS  create, run, write the outputs, destroy
  *
  * Prints one line per model: "NAME ok MEDIAN_MS MIN_MS" or "NAME error MSG".
@@ -89,7 +92,22 @@ typedef struct {
   char name[1024], lib[1024];
   char inputs[MAX_IO][1024], outputs[MAX_IO][1024];
   int num_inputs, num_outputs;
+  long batch;
 } model_spec;
+
+#define MAX_RANK 16
+/* `shape` (rank dims) with the dynamic batch set to `batch` into `out`;
+ * returns how many samples the tensor holds (1 unless batched). */
+static size_t at_batch(const int64_t *shape, int32_t rank, long batch,
+                       int64_t *out) {
+  size_t samples = 1;
+  for (int32_t d = 0; d < rank && d < MAX_RANK; ++d) {
+    out[d] = shape[d] == DLC_DIM_DYNAMIC ? batch : shape[d];
+    if (shape[d] == DLC_DIM_DYNAMIC)
+      samples = (size_t)batch;
+  }
+  return samples;
+}
 
 static void run_model(const model_spec *m, int warmup, int iterations,
                       int device_io) {
@@ -130,10 +148,12 @@ static void run_model(const model_spec *m, int warmup, int iterations,
     return;
   }
   dlc_tensor in[MAX_IO], out[MAX_IO];
+  static int64_t in_dims[MAX_IO][MAX_RANK], out_dims[MAX_IO][MAX_RANK];
   void *host_in[MAX_IO] = {0}, *host_out[MAX_IO] = {0};
   unsigned long long dev_in[MAX_IO] = {0}, dev_out[MAX_IO] = {0};
   for (size_t i = 0; i < ni; ++i) {
-    size_t bytes = in_size(i);
+    size_t bytes = in_size(i) * at_batch(in_shape(i), in_rank(i), m->batch,
+                                         in_dims[i]);
     host_in[i] = calloc(1, bytes ? bytes : 1);
     FILE *f = fopen(m->inputs[i], "rb");
     size_t got = f ? fread(host_in[i], 1, bytes, f) : 0;
@@ -145,7 +165,7 @@ static void run_model(const model_spec *m, int warmup, int iterations,
       return;
     }
     in[i] = (dlc_tensor){host_in[i], bytes, in_dtype(i), in_rank(i),
-                         in_shape(i)};
+                         in_dims[i]};
     if (device_io) {
       cu.alloc(&dev_in[i], bytes ? bytes : 1);
       cu.htod(dev_in[i], host_in[i], bytes);
@@ -153,10 +173,11 @@ static void run_model(const model_spec *m, int warmup, int iterations,
     }
   }
   for (size_t i = 0; i < no; ++i) {
-    size_t bytes = out_size(i);
+    size_t bytes = out_size(i) * at_batch(out_shape(i), out_rank(i), m->batch,
+                                          out_dims[i]);
     host_out[i] = calloc(1, bytes ? bytes : 1);
     out[i] = (dlc_tensor){host_out[i], bytes, out_dtype(i), out_rank(i),
-                          out_shape(i)};
+                          out_dims[i]};
     if (device_io) {
       cu.alloc(&dev_out[i], bytes ? bytes : 1);
       out[i].data = (void *)(uintptr_t)dev_out[i];
@@ -229,6 +250,9 @@ int main(int argc, char **argv) {
       memset(&m, 0, sizeof m);
       snprintf(m.name, sizeof m.name, "%s", a);
       snprintf(m.lib, sizeof m.lib, "%s", b);
+      m.batch = 1;
+    } else if (n >= 2 && strcmp(kind, "batch") == 0) {
+      m.batch = atol(a) > 0 ? atol(a) : 1;
     } else if (n >= 2 && strcmp(kind, "input") == 0 && m.num_inputs < MAX_IO) {
       snprintf(m.inputs[m.num_inputs++], 1024, "%s", a);
     } else if (n >= 2 && strcmp(kind, "output") == 0 &&

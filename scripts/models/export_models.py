@@ -2,10 +2,11 @@
 """Export reference models to ONNX with torch.onnx.export, for dlc's model tests.
 
   /usr/bin/python3 scripts/models/export_models.py OUTDIR [--only NAME ...] [--batch N]
-                                                    [--force] [--list]
+                                                    [--dynamic-batch] [--force] [--list]
 
 Writes OUTDIR/NAME.onnx (OUTDIR/NAME_bN.onnx for --batch N other than 1: the same
-weights, a static batch of N; the shapes below are for batch 1) for each model (all of them, or the --only ones) and skips
+weights, a static batch of N; OUTDIR/NAME_dyn.onnx for --dynamic-batch: a symbolic
+batch 'N'; the shapes below are for batch 1) for each model (all of them, or the --only ones) and skips
 files that already exist and are newer than this script (--force re-exports). Files are written under a temporary
 name and renamed, so concurrent runs (lit runs tests in parallel) never see a partial
 model. OUTDIR is a build directory: resnet50 is ~100 MB.
@@ -165,9 +166,11 @@ MODELS = {
 }
 
 
-def export(name, path, batch=1):
+def export(name, path, batch=1, dynamic=False):
     torch.manual_seed(SEED)
-    model, args, input_names, output_names = MODELS[name](batch)
+    model, args, input_names, output_names = MODELS[name](2 if dynamic else batch)
+    # --dynamic-batch: every input and output's dimension 0 is the symbolic 'N'.
+    axes = ({n: {0: "N"} for n in input_names + output_names} if dynamic else None)
     model.eval()
     errors = []
     for opset in OPSETS:
@@ -178,7 +181,7 @@ def export(name, path, batch=1):
             with torch.no_grad():
                 torch.onnx.export(model, args, tmp, opset_version=opset,
                                   do_constant_folding=True, input_names=input_names,
-                                  output_names=output_names)
+                                  output_names=output_names, dynamic_axes=axes)
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)  # mkstemp made it 0600
@@ -198,6 +201,9 @@ def main():
     ap.add_argument("--only", nargs="+", choices=sorted(MODELS), metavar="NAME",
                     help=f"export only these ({', '.join(MODELS)})")
     ap.add_argument("--batch", type=int, default=1, help="static batch size (default 1)")
+    ap.add_argument("--dynamic-batch", action="store_true",
+                    help="a symbolic batch 'N' (dimension 0 of every input and output): "
+                         "writes OUTDIR/NAME_dyn.onnx")
     ap.add_argument("--force", action="store_true", help="re-export existing files")
     ap.add_argument("--list", action="store_true", help="print the model names and exit")
     args = ap.parse_args()
@@ -212,13 +218,13 @@ def main():
     warnings.filterwarnings("ignore", category=UserWarning, module=r"torch\.onnx")
     torch.set_num_threads(min(2, os.cpu_count() or 1))
     for name in args.only or MODELS:
-        suffix = "" if args.batch == 1 else f"_b{args.batch}"
+        suffix = "_dyn" if args.dynamic_batch else ("" if args.batch == 1 else f"_b{args.batch}")
         path = os.path.join(args.outdir, f"{name}{suffix}.onnx")
         if (os.path.exists(path) and not args.force
                 and os.path.getmtime(path) >= os.path.getmtime(__file__)):
             print(f"{name}: {path} exists, skipped")
             continue
-        opset, skipped = export(name, path, args.batch)
+        opset, skipped = export(name, path, args.batch, args.dynamic_batch)
         for line in skipped:
             print(f"{name}: {line}")
         print(f"{name}: wrote {path} (opset {opset}, {os.path.getsize(path) / 1e6:.1f} MB)")

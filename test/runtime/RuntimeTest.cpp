@@ -16,8 +16,8 @@
 namespace {
 
 const int64_t kShape[] = {2, 3};
-const dlc_tensor_desc kInputs[] = {{"x", DLC_DTYPE_F32, 2, kShape, 24}};
-const dlc_tensor_desc kOutputs[] = {{"y", DLC_DTYPE_F32, 2, kShape, 24}};
+const dlc_tensor_desc kInputs[] = {{"x", DLC_DTYPE_F32, 2, kShape, 24, -1, 0}};
+const dlc_tensor_desc kOutputs[] = {{"y", DLC_DTYPE_F32, 2, kShape, 24, -1, 0}};
 void *lastWorkspace = nullptr;
 int32_t lastThreads = 0;
 
@@ -207,6 +207,103 @@ const dlc_cuda_image kImages[] = {{80, 0, ".version 8.0\n.target sm_80\n"}};
 const char *const kKernelNames[] = {"main_kernel"};
 const char kConstants[256] = {};
 const dlc_cuda_desc kCudaDesc = {1, 1, kImages, kKernelNames, kConstants, 256};
+// Dynamic batch: one sample is a [1,3] row (batch axis 0) or, for the
+// second model, a [2,1] column of a [2,N] tensor (batch axis 1, staged);
+// the entry adds the sample's first element to each element.
+const int64_t kRowShape[] = {DLC_DIM_DYNAMIC, 3};
+const int64_t kColShape[] = {2, DLC_DIM_DYNAMIC};
+int entryCalls = 0;
+
+void addFirst3(void **args) {
+  const float *x = static_cast<const float *>(args[0]);
+  float *y = static_cast<float *>(args[1]);
+  ++entryCalls;
+  for (int i = 0; i < 3; ++i)
+    y[i] = x[i] + x[0];
+}
+
+void addFirst2(void **args) {
+  const float *x = static_cast<const float *>(args[0]);
+  float *y = static_cast<float *>(args[1]);
+  ++entryCalls;
+  for (int i = 0; i < 2; ++i)
+    y[i] = x[i] + x[0];
+}
+
+const dlc_tensor_desc kRowIn[] = {{"x", DLC_DTYPE_F32, 2, kRowShape, 12, 0, 0}};
+const dlc_tensor_desc kRowOut[] = {{"y", DLC_DTYPE_F32, 2, kRowShape, 12, 0, 0}};
+const dlc_model_desc kRowModel = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "rows",
+                                  kRowIn, kRowOut, 0, addFirst3};
+const dlc_tensor_desc kColIn[] = {{"x", DLC_DTYPE_F32, 2, kColShape, 8, 1, 0}};
+const dlc_tensor_desc kColOut[] = {{"y", DLC_DTYPE_F32, 2, kColShape, 8, 1, 0}};
+const dlc_model_desc kColModel = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "cols",
+                                  kColIn, kColOut, 0, addFirst2};
+
+TEST(DynamicBatch, RunsOncePerSample) {
+  dlcrt_model *model = nullptr;
+  ASSERT_EQ(dlcrt_model_create(&kRowModel, nullptr, &model), nullptr);
+  float x[] = {1, 2, 3, 10, 20, 30, 100, 200, 300};
+  float y[9] = {};
+  const int64_t shape[] = {3, 3};
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, shape);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, shape);
+  entryCalls = 0;
+  ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+  EXPECT_EQ(entryCalls, 3);
+  const float want[] = {2, 3, 4, 20, 30, 40, 200, 300, 400};
+  for (int i = 0; i < 9; ++i)
+    EXPECT_EQ(y[i], want[i]) << i;
+  // Batch 1 from the same instance.
+  const int64_t one[] = {1, 3};
+  in.shape = out.shape = one;
+  entryCalls = 0;
+  ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+  EXPECT_EQ(entryCalls, 1);
+  dlcrt_model_destroy(model);
+}
+
+TEST(DynamicBatch, StagesAnInnerBatchAxis) {
+  dlcrt_model *model = nullptr;
+  ASSERT_EQ(dlcrt_model_create(&kColModel, nullptr, &model), nullptr);
+  // x is [2, 3]: sample b is the column (x[0][b], x[1][b]).
+  float x[] = {1, 2, 3, 10, 20, 30};
+  float y[6] = {};
+  const int64_t shape[] = {2, 3};
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, shape);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, shape);
+  ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+  const float want[] = {2, 4, 6, 11, 22, 33};
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(y[i], want[i]) << i;
+  dlcrt_model_destroy(model);
+}
+
+TEST(DynamicBatch, RejectsMismatchedOrEmptyBatches) {
+  dlcrt_model *model = nullptr;
+  ASSERT_EQ(dlcrt_model_create(&kRowModel, nullptr, &model), nullptr);
+  float x[9] = {}, y[9] = {};
+  const int64_t three[] = {3, 3}, two[] = {2, 3}, zero[] = {0, 3};
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, three);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, two);
+  std::string msg = takeMessage(dlcrt_model_run(model, &in, 1, &out, 1));
+  EXPECT_NE(msg.find("output 0 ('y') has batch size 2 (dimension 0), the "
+                     "inputs before it 3"),
+            std::string::npos)
+      << msg;
+  in.shape = out.shape = zero;
+  msg = takeMessage(dlcrt_model_run(model, &in, 1, &out, 1));
+  EXPECT_NE(msg.find("has shape [0,3], expected [-1,3] (-1: any batch size "
+                     ">= 1)"),
+            std::string::npos)
+      << msg;
+  // A buffer too small for the batch.
+  in.shape = out.shape = three;
+  out.size_bytes = 24;
+  msg = takeMessage(dlcrt_model_run(model, &in, 1, &out, 1));
+  EXPECT_NE(msg.find("buffer is 24 bytes, needs 36"), std::string::npos) << msg;
+  dlcrt_model_destroy(model);
+}
+
 const dlc_model_desc kCudaModel = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "add_one",
                                    kInputs, kOutputs, 24, cudaEntryMustNotRun,
                                    &kCudaDesc};

@@ -65,6 +65,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   importOptions.knownInputs = options.knownInputs;
   importOptions.keepGoing = options.keepGoing;
   importOptions.exposeNodeOutputs = options.exposeNodeOutputs;
+  importOptions.dimValues = options.dimValues;
   TimingScope importTimer = rootTimer.nest("ONNX import");
   OwningOpRef<ModuleOp> module = importOnnxFile(context, path, importOptions);
   importTimer.stop();
@@ -103,6 +104,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   if (failed(pm.run(*module)))
     return failure();
   pipelineTimer.stop();
+  extractBatchAxes(*module, *info);
   if (stopAt == Stage::Linalg) {
     module->print(out);
     return success();

@@ -7,6 +7,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <vector>
 
 namespace onnx {
@@ -37,6 +38,8 @@ struct CompileOptions {
   bool keepGoing = false;
   /// Every node's outputs become model outputs (ImportOptions).
   bool exposeNodeOutputs = false;
+  /// Sizes of symbolic input dimensions (`--dim NAME=SIZE`).
+  std::map<std::string, int64_t> dimValues;
 };
 
 struct CompiledModel {

@@ -38,12 +38,17 @@ const char *kUsage = R"(usage:
               [--emit=mlir|linalg|ptx|llvm|asm|obj|lib] [--mcpu CPU]
               [--mtriple T] [--target cpu|cuda|cuda-emulator]
               [--gpu-arch sm_80,sm_90]
-              [--time-passes] [--data DIR]
+              [--time-passes] [--data DIR] [--dim NAME=SIZE[,...]]
   dlc run MODEL.onnx --data DIR --out OUTDIR [--target cpu|cuda|cuda-emulator]
                      [--threads T] [--compare cpu [--per-node]]
-  dlc check MODEL.onnx
+                     [--dim NAME=SIZE[,...]]
+  dlc check MODEL.onnx [--dim NAME=SIZE[,...]]
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
-                       [--data DIR] [--target cpu|cuda]
+                       [--data DIR] [--target cpu|cuda] [--batch N]
+                       [--dim NAME=SIZE[,...]]
+
+A symbolic input dimension left without --dim becomes the model's dynamic
+batch (one per model): the library runs at any size there.
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -161,6 +166,37 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
   return true;
 }
 
+/// Reads --dim NAME=SIZE[,NAME=SIZE...] into `opts`; prints the error and
+/// returns false on bad values.
+bool parseDims(const Args &args, dlc::CompileOptions &opts) {
+  auto dims = args.get("--dim");
+  if (!dims)
+    return true;
+  SmallVector<StringRef> parts;
+  StringRef(*dims).split(parts, ',');
+  for (StringRef part : parts) {
+    auto [name, size] = part.split('=');
+    int64_t value = 0;
+    if (name.empty() || size.getAsInteger(10, value) || value < 1) {
+      errs() << "dlc: error: --dim '" << part
+             << "' is not NAME=SIZE with a size >= 1\n";
+      return false;
+    }
+    opts.dimValues[name.str()] = value;
+  }
+  return true;
+}
+
+/// `t` at batch size `n`: the batch axis gets n, the size n samples.
+dlc::TensorInfo atBatch(const dlc::TensorInfo &t, int64_t n) {
+  dlc::TensorInfo r = t;
+  if (t.batchAxis >= 0) {
+    r.shape[t.batchAxis] = n;
+    r.sizeBytes = t.sizeBytes * n;
+  }
+  return r;
+}
+
 bool writeFile(StringRef path, StringRef data) {
   std::error_code ec;
   raw_fd_ostream os(path, ec);
@@ -201,6 +237,7 @@ bool compileReporting(const std::string &model, const dlc::CompileOptions &opts,
   dlc::registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
   context.disableMultithreading();
+  context.printOpOnDiagnostic(false);
   dlc::DiagnosticCollector diags(context);
   if (succeeded(dlc::compileModel(context, model, opts, stage, out, result)))
     return true;
@@ -216,7 +253,7 @@ bool compileReporting(const std::string &model, const dlc::CompileOptions &opts,
 
 int runCompile(const Args &args, const char *argv0) {
   dlc::CompileOptions opts;
-  if (!parseTarget(args, opts))
+  if (!parseTarget(args, opts) || !parseDims(args, opts))
     return kExitFailure;
   std::string emit = args.get("--emit").value_or("lib");
   static const std::map<std::string, dlc::Stage> stages = {
@@ -297,6 +334,17 @@ int runCompile(const Args &args, const char *argv0) {
          << result.info.workspaceSize << " bytes, live-set minimum "
          << result.info.workspaceLiveSet << " bytes, weights "
          << result.info.weightsSize << " bytes)\n";
+  if (!result.info.batchDim.empty()) {
+    outs() << "dlc: dynamic batch '" << result.info.batchDim
+           << "': compiled for one sample, run once per sample; batch axis of";
+    for (auto [kind, list] : {std::pair{"input", &result.info.inputs},
+                              std::pair{"output", &result.info.outputs}})
+      for (const dlc::TensorInfo &t : *list)
+        outs() << " " << kind << " '" << t.name << "' "
+               << (t.batchAxis >= 0 ? std::to_string(t.batchAxis)
+                                    : std::string("none"));
+    outs() << "\n";
+  }
   if (const auto &cuda = result.info.cuda) {
     uint64_t io = 0;
     for (const auto *list : {&result.info.inputs, &result.info.outputs})
@@ -321,8 +369,26 @@ struct Session {
   dlcrt_model *model = nullptr;
   std::vector<std::string> inputs, outputs;
   std::vector<dlc_tensor> inTensors, outTensors;
+  /// The inputs and outputs at the batch size of this session's run (the
+  /// compiled ones for static models).
+  int64_t batch = 1;
+  std::vector<dlc::TensorInfo> inInfo, outInfo;
 
   ~Session() { dlcrt_model_destroy(model); }
+
+  /// Sizes the output buffers for batch size `n`.
+  void setBatch(int64_t n) {
+    batch = n;
+    inInfo.clear();
+    outInfo.clear();
+    for (const auto &t : compiled.info.inputs)
+      inInfo.push_back(atBatch(t, n));
+    outputs.clear();
+    for (const auto &t : compiled.info.outputs) {
+      outInfo.push_back(atBatch(t, n));
+      outputs.emplace_back(outInfo.back().sizeBytes, '\0');
+    }
+  }
 
   void bind() {
     auto makeTensor = [](std::string &buf, const dlc::TensorInfo &t) {
@@ -337,9 +403,9 @@ struct Session {
     inTensors.clear();
     outTensors.clear();
     for (size_t i = 0; i < inputs.size(); ++i)
-      inTensors.push_back(makeTensor(inputs[i], compiled.info.inputs[i]));
+      inTensors.push_back(makeTensor(inputs[i], inInfo[i]));
     for (size_t i = 0; i < outputs.size(); ++i)
-      outTensors.push_back(makeTensor(outputs[i], compiled.info.outputs[i]));
+      outTensors.push_back(makeTensor(outputs[i], outInfo[i]));
   }
   std::string run() {
     dlc_status *s = dlcrt_model_run(model, inTensors.data(), inTensors.size(),
@@ -380,7 +446,7 @@ int openSession(const Args &args, Session &session, double *compileSeconds,
                 std::optional<dlc::Target> target = std::nullopt,
                 bool exposeNodeOutputs = false) {
   dlc::CompileOptions opts;
-  if (!parseTarget(args, opts))
+  if (!parseTarget(args, opts) || !parseDims(args, opts))
     return kExitFailure;
   if (target)
     opts.target = *target;
@@ -408,16 +474,33 @@ int openSession(const Args &args, Session &session, double *compileSeconds,
   session.loaded = std::move(*loaded);
   if (int rc = recreateModel(session, threads))
     return rc;
-  for (const auto &t : session.compiled.info.outputs)
-    session.outputs.emplace_back(t.sizeBytes, '\0');
+  session.setBatch(1);
   return kExitOk;
 }
 
 int readInputs(const std::string &dir, Session &session) {
-  const auto &inputs = session.compiled.info.inputs;
-  for (size_t i = 0; i < inputs.size(); ++i) {
+  const auto &compiled = session.compiled.info.inputs;
+  auto pathOf = [&](size_t i) {
     SmallString<256> path(dir);
     sys::path::append(path, "input_" + std::to_string(i) + ".pb");
+    return path;
+  };
+  // A dynamic batch takes its size from the first batched input's file.
+  for (size_t i = 0; i < compiled.size(); ++i) {
+    onnx::TensorProto proto;
+    std::string error;
+    if (compiled[i].batchAxis < 0 || !sys::fs::exists(pathOf(i)) ||
+        !dlc::loadTensorProto(pathOf(i).str().str(), proto, error))
+      continue;
+    if (proto.dims_size() > compiled[i].batchAxis &&
+        proto.dims(compiled[i].batchAxis) >= 1)
+      session.setBatch(proto.dims(compiled[i].batchAxis));
+    break;
+  }
+  const auto &inputs = session.inInfo;
+  session.inputs.clear();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    SmallString<256> path = pathOf(i);
     if (!sys::fs::exists(path)) {
       errs() << "dlc: error: missing " << path << " (the model has "
              << inputs.size() << " input" << (inputs.size() == 1 ? "" : "s")
@@ -522,6 +605,7 @@ int runRun(const Args &args) {
     if (int rc = openSession(args, s, nullptr, known, threads, target,
                              exposeNodeOutputs))
       return rc;
+    s.setBatch(session.batch);
     s.inputs = session.inputs;
     s.bind();
     return s.runReporting() ? kExitOk : kExitFailure;
@@ -532,8 +616,8 @@ int runRun(const Args &args) {
     if (int rc = runAlso(reference, dlc::Target::Cpu, false))
       return rc;
     for (size_t i = 0; i < session.outputs.size(); ++i) {
-      Differences d = compareOutputs(session.compiled.info.outputs[i],
-                                     session.outputs[i], reference.outputs[i]);
+      Differences d = compareOutputs(session.outInfo[i], session.outputs[i],
+                                     reference.outputs[i]);
       outs() << formatv("output {0} '{1}': {2} vs cpu max abs diff {3:e}, "
                         "max rel diff {4:e}\n",
                         i, session.compiled.info.outputs[i].name, target, d.abs,
@@ -551,7 +635,7 @@ int runRun(const Args &args) {
       return rc;
     size_t first = session.outputs.size(), checked = 0;
     for (size_t i = first; i < a.outputs.size(); ++i, ++checked) {
-      const dlc::TensorInfo &t = a.compiled.info.outputs[i];
+      const dlc::TensorInfo &t = a.outInfo[i];
       Differences d = compareOutputs(t, a.outputs[i], b.outputs[i]);
       if (d.beyond) {
         outs() << formatv("first divergence: node {0}: {1} of {2} values "
@@ -577,7 +661,7 @@ int runRun(const Args &args) {
     SmallString<256> path(*out);
     sys::path::append(path, "output_" + std::to_string(i) + ".pb");
     std::string error;
-    if (!dlc::writeTensorFile(path.str().str(), session.compiled.info.outputs[i],
+    if (!dlc::writeTensorFile(path.str().str(), session.outInfo[i],
                               session.outputs[i], error)) {
       errs() << "dlc: error: " << error << "\n";
       return kExitFailure;
@@ -620,16 +704,26 @@ int runBench(const Args &args) {
       return usageError("--threads takes integers >= 1, comma-separated");
     threadCounts.push_back(t);
   }
+  int64_t batch = 1;
+  if (StringRef(args.get("--batch").value_or("1")).getAsInteger(10, batch) ||
+      batch < 1)
+    return usageError("--batch must be an integer >= 1");
   Session session;
   double compileSeconds = 0;
   if (int rc = openSession(args, session, &compileSeconds, {}, threadCounts[0]))
     return rc;
+  if (args.get("--batch") && session.compiled.info.batchDim.empty()) {
+    errs() << "dlc: error: --batch needs a model with a dynamic batch (a "
+              "symbolic input dimension); this one is static\n";
+    return kExitFailure;
+  }
+  session.setBatch(batch);
   if (auto data = args.get("--data")) {
     if (int rc = readInputs(*data, session))
       return rc;
   } else {
     std::mt19937 rng(0);
-    for (const auto &t : session.compiled.info.inputs)
+    for (const auto &t : session.inInfo)
       session.inputs.push_back(syntheticInput(t, rng));
   }
   session.bind();
@@ -682,12 +776,15 @@ int runBench(const Args &args) {
 /// whole model is supported.
 int runCheck(const Args &args) {
   dlc::CompileOptions opts;
+  if (!parseDims(args, opts))
+    return kExitFailure;
   opts.keepGoing = true;
   dlc::CompiledModel result;
   mlir::DialectRegistry registry;
   dlc::registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
   context.disableMultithreading();
+  context.printOpOnDiagnostic(false);
   dlc::DiagnosticCollector diags(context);
   bool ok = succeeded(dlc::compileModel(context, args.model, opts,
                                         dlc::Stage::Linalg, nulls(), result));
@@ -713,19 +810,19 @@ int dlc::driverMain(int argc, char **argv) {
   if (command == "compile")
     args = parseArgs(argc, argv,
                      {"-o", "--name", "--emit", "--mcpu", "--mtriple", "--target",
-                      "--gpu-arch", "--data"},
+                      "--gpu-arch", "--data", "--dim"},
                      {"--shared", "--time-passes"});
   else if (command == "run")
     args = parseArgs(argc, argv,
                      {"--data", "--out", "--target", "--threads", "--compare",
-                      "--gpu-arch"},
+                      "--gpu-arch", "--dim"},
                      {"--per-node"});
   else if (command == "check")
-    args = parseArgs(argc, argv, {}, {});
+    args = parseArgs(argc, argv, {"--dim"}, {});
   else if (command == "bench")
     args = parseArgs(argc, argv,
                      {"--iterations", "--warmup", "--threads", "--data",
-                      "--target", "--gpu-arch"},
+                      "--target", "--gpu-arch", "--dim", "--batch"},
                      {});
   else
     return usageError(command.empty() ? "missing command"

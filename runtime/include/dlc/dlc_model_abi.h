@@ -14,15 +14,19 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 3
+#define DLC_MODEL_ABI_VERSION 4
 
-/* One input or output of a model. */
+/* One input or output of a model. For a model with a dynamic batch, a
+ * batched tensor has shape[batch_axis] == DLC_DIM_DYNAMIC and size_bytes is
+ * the size of one sample; the entry point computes one sample per call. */
 typedef struct dlc_tensor_desc {
   const char *name;
   int32_t dtype; /* dlc_dtype */
   int32_t rank;
   const int64_t *shape;
   uint64_t size_bytes;
+  int32_t batch_axis; /* -1: not batched */
+  uint32_t reserved;
 } dlc_tensor_desc;
 
 /* The compiled entry point. `args` holds num_inputs input pointers, then

@@ -25,6 +25,12 @@
 extern "C" {
 #endif
 
+/* In a model's input/output shapes: the dynamic batch dimension. A model
+ * compiled from ONNX inputs with one symbolic dimension (such as 'N') runs
+ * at any size >= 1 there, the same size for every batched tensor of a run;
+ * the model's size_bytes accessors then give the bytes of one sample. */
+#define DLC_DIM_DYNAMIC (-1)
+
 /* Element types. The values are stable (part of the ABI). */
 typedef enum dlc_dtype {
   DLC_DTYPE_INVALID = 0,

@@ -13,6 +13,11 @@ and writes OUT/output_K.pb in graph-output order. ONNX Runtime runs through ort_
 (next to this script) with onnxruntime-node from DIR/node_modules, installed there by
 ensure-ort.sh if missing (DIR: --ort-dir, else $DLC_ORT_DIR, else ~/.cache/dlc/ort).
 
+With --batches B1,B2,... (models with a dynamic batch: one symbolic input dimension) the
+model is compiled once into a shared library (`dlc compile --shared`), and that one library
+runs at each batch size through scripts/gpu/runner.c (built here with --cc), each against
+ONNX Runtime on inputs of that batch size.
+
 Float outputs match when |dlc - ort| <= atol + rtol * |ort| everywhere (NaNs must be at the
 same places, infinities equal); other dtypes must be equal.
 Exit status: 0 all outputs match; 1 a mismatch or an error; 2 dlc cannot compile the model.
@@ -30,6 +35,7 @@ import onnx
 from onnx import numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+DLC_SRC = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 
 
 def np_dtype(elem_type):
@@ -42,14 +48,15 @@ def ort_dtype_name(dtype):
     return "bool" if dtype == np.bool_ else dtype.name  # numpy names, as ort_run.js uses
 
 
-def random_inputs(model, rng, int_high):
+def random_inputs(model, rng, int_high, batch=None):
+    """Random inputs; symbolic dimensions get `batch` (None: they are an error)."""
     initializers = {t.name for t in model.graph.initializer}
     inputs = []
     for vi in model.graph.input:
         if vi.name in initializers:
             continue
         tt = vi.type.tensor_type
-        dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+        dims = [d.dim_value if d.HasField("dim_value") else batch for d in tt.shape.dim]
         if not tt.HasField("shape") or None in dims:
             raise SystemExit(f"input {vi.name!r} has no static shape")
         dtype = np_dtype(tt.elem_type)
@@ -135,6 +142,61 @@ def compare(name, got, ref, rtol, atol):
     return ok
 
 
+def run_library(args, model, work, env):
+    """--batches: one compiled library, run at each batch size; returns the exit status."""
+    lib_dir = os.path.join(work, "lib")
+    rc, log = run([args.dlc, "compile", args.model, "--shared", "--name", "model", "-o", lib_dir],
+                  timeout=args.timeout)
+    if rc != 0:
+        print(f"dlc cannot compile the model (exit {rc}):\n{log}")
+        return 2 if rc == 2 else 1
+    print(log.strip())
+    runner = os.path.join(work, "runner")
+    rc, log = run([args.cc, "-O1", "-o", runner, os.path.join(DLC_SRC, "scripts", "gpu", "runner.c"),
+                   "-I", lib_dir, "-ldl"], timeout=args.timeout)
+    if rc != 0:
+        print(f"cannot build the runner:\n{log}")
+        return 1
+    output_names = [o.name for o in model.graph.output]
+    ok = True
+    for batch in args.batches:
+        inputs = random_inputs(model, np.random.default_rng(args.seed + batch), args.int_high, batch)
+        b = os.path.join(work, f"batch{batch}")
+        ort_in, ort_out, dlc_out = (os.path.join(b, d) for d in ("ort_in", "ort_out", "dlc_out"))
+        write_ort_inputs(ort_in, inputs)
+        os.makedirs(dlc_out)
+        rc, log = run(["node", os.path.join(HERE, "ort_run.js"), args.model, ort_in, ort_out],
+                      env=env, timeout=args.timeout)
+        if rc != 0:
+            print(f"onnxruntime failed (exit {rc}):\n{log}")
+            return 1
+        manifest = os.path.join(b, "manifest")
+        with open(manifest, "w") as f:
+            f.write(f"model model {os.path.join(lib_dir, 'libmodel.so')}\nbatch {batch}\n")
+            for k in range(len(inputs)):
+                f.write(f"input {os.path.join(ort_in, f'input_{k}.bin')}\n")
+            for k in range(len(output_names)):
+                f.write(f"output {os.path.join(dlc_out, f'output_{k}.bin')}\n")
+            f.write("run 0 1\n")
+        rc, log = run([runner, manifest], timeout=args.timeout)
+        if rc != 0 or not log.startswith("model ok"):
+            print(f"batch {batch}: the library failed (exit {rc}): {log.strip()}")
+            return 1
+        ref = read_ort_outputs(ort_out)
+        print(f"batch {batch}: {args.model}: {len(inputs)} input(s), one library, "
+              f"rtol {args.rtol:g}, atol {args.atol:g}")
+        for k, (name, r) in enumerate(ref):
+            g = np.fromfile(os.path.join(dlc_out, f"output_{k}.bin"),
+                            dtype=r.dtype.newbyteorder("<"))
+            if g.size != r.size:
+                print(f"  {name}: MISMATCH dlc {g.size} values vs ort {list(r.shape)}")
+                ok = False
+                continue
+            ok &= compare(name, g.reshape(r.shape).astype(r.dtype), r, args.rtol, args.atol)
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
 def run(cmd, env=None, timeout=600):
     proc = subprocess.run(cmd, env=env, timeout=timeout,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -158,10 +220,14 @@ def main():
     ap.add_argument("--work", help="keep inputs and outputs here (a new or empty directory)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per tool run")
     ap.add_argument("--target", default="cpu", help="dlc run --target (cpu, cuda-emulator)")
+    ap.add_argument("--batches", type=lambda v: [int(x) for x in v.split(",")],
+                    help="dynamic batch: one library, run at these batch sizes")
+    ap.add_argument("--cc", default="cc", help="C compiler for the runner (--batches)")
     args = ap.parse_args()
 
     model = onnx.load(args.model)
-    inputs = random_inputs(model, np.random.default_rng(args.seed), args.int_high)
+    inputs = [] if args.batches else random_inputs(
+        model, np.random.default_rng(args.seed), args.int_high)
     output_names = [o.name for o in model.graph.output]
 
     if args.work:
@@ -170,16 +236,17 @@ def main():
     else:
         work = tempfile.mkdtemp(prefix="dlc-vs-ort-")
     try:
-        data, dlc_out = os.path.join(work, "data"), os.path.join(work, "dlc_out")
-        ort_in, ort_out = os.path.join(work, "ort_in"), os.path.join(work, "ort_out")
-        write_dlc_inputs(data, inputs)
-        write_ort_inputs(ort_in, inputs)
-
         rc, log = run([os.path.join(HERE, "ensure-ort.sh"), args.ort_dir], timeout=args.timeout)
         if rc != 0:
             print(f"cannot set up onnxruntime-node in {args.ort_dir}:\n{log}")
             return 1
         env = dict(os.environ, NODE_PATH=os.path.join(args.ort_dir, "node_modules"))
+        if args.batches:
+            return run_library(args, model, work, env)
+        data, dlc_out = os.path.join(work, "data"), os.path.join(work, "dlc_out")
+        ort_in, ort_out = os.path.join(work, "ort_in"), os.path.join(work, "ort_out")
+        write_dlc_inputs(data, inputs)
+        write_ort_inputs(ort_in, inputs)
         rc, log = run(["node", os.path.join(HERE, "ort_run.js"), args.model, ort_in, ort_out],
                       env=env, timeout=args.timeout)
         if rc != 0:

@@ -1,0 +1,194 @@
+//===- DynamicBatch.cpp - symbolic input dimensions at import -------------===//
+#include "frontend/DynamicBatch.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/SetVector.h"
+
+#include "onnx/onnx_pb.h"
+
+using namespace mlir;
+
+LogicalResult dlc::planBatch(ArrayRef<const onnx::ValueInfoProto *> inputs,
+                             const onnx::GraphProto &graph,
+                             const std::map<std::string, int64_t> &dimValues,
+                             int64_t batchSize, Location loc,
+                             SmallVectorImpl<Type> &types, BatchPlan &plan) {
+  plan = BatchPlan();
+  bool ok = true;
+  // Every symbolic name, in order of appearance; sizes from --dim first.
+  std::vector<std::string> names;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    auto type = cast<RankedTensorType>(types[i]);
+    SmallVector<int64_t> shape(type.getShape());
+    const auto &dims = input->type().tensor_type().shape().dim();
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      const std::string &name = dims.Get(d).dim_param();
+      if (auto it = dimValues.find(name); !name.empty() && it != dimValues.end()) {
+        shape[d] = it->second;
+        continue;
+      }
+      if (name.empty()) {
+        emitError(loc) << "input '" << input->name() << "' dimension " << d
+                       << " is dynamic and has no name; dlc needs a named "
+                          "symbolic dimension (dim_param) or a fixed size";
+        ok = false;
+        shape[d] = 1;
+        continue;
+      }
+      if (!llvm::is_contained(names, name))
+        names.push_back(name);
+    }
+    types[i] = RankedTensorType::get(shape, type.getElementType());
+  }
+  for (const auto &[name, size] : dimValues) {
+    if (size < 1) {
+      emitError(loc) << "--dim " << name << "=" << size
+                     << ": a dimension size must be at least 1";
+      ok = false;
+    }
+  }
+  if (names.size() > 1) {
+    InFlightDiagnostic diag = emitError(loc);
+    diag << "the inputs have " << names.size() << " symbolic dimensions (";
+    for (auto [i, name] : llvm::enumerate(names))
+      diag << (i ? ", " : "") << "'" << name << "'";
+    diag << "); dlc compiles at most one dynamic dimension, the batch: fix "
+            "the others with --dim NAME=SIZE";
+    ok = false;
+  }
+  plan.inputAxes.assign(inputs.size(), -1);
+  if (names.empty() || names.size() > 1)
+    return success(ok);
+  plan.dim = names.front();
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    auto type = cast<RankedTensorType>(types[i]);
+    SmallVector<int64_t> shape(type.getShape());
+    const auto &dims = input->type().tensor_type().shape().dim();
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!ShapedType::isDynamic(shape[d]) ||
+          dims.Get(d).dim_param() != plan.dim)
+        continue;
+      if (plan.inputAxes[i] >= 0) {
+        emitError(loc) << "input '" << input->name() << "' has the batch "
+                       << "dimension '" << plan.dim << "' twice (dimensions "
+                       << plan.inputAxes[i] << " and " << d
+                       << "); fix it with --dim " << plan.dim << "=SIZE";
+        ok = false;
+      }
+      plan.inputAxes[i] = d;
+      shape[d] = batchSize;
+    }
+    for (int64_t &s : shape)
+      if (ShapedType::isDynamic(s))
+        s = batchSize;
+    types[i] = RankedTensorType::get(shape, type.getElementType());
+  }
+  (void)graph;
+  return success(ok);
+}
+
+/// Operands of ONNX ops that only give sizes, shapes, axes or counts: a
+/// value computed from the batch size is fine there, since each sample then
+/// gets the shape it has when run alone.
+static bool isShapeOperand(llvm::StringRef op, size_t index) {
+  if (op == "ConstantOfShape")
+    return index == 0;
+  if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "Squeeze" ||
+      op == "Unsqueeze" || op == "Split" || op == "TopK" || op == "OneHot" ||
+      op == "Upsample" || op.starts_with("Reduce"))
+    return index == 1;
+  if (op == "Slice")
+    return index >= 1;
+  if (op == "Resize")
+    return index >= 1;
+  if (op == "Pad")
+    return index == 1 || index == 3;
+  return false;
+}
+
+/// Whether `b` (the value at batch 2) is `a` (at batch 1) repeated along one
+/// axis: the same for every sample.
+static bool isRepeated(DenseElementsAttr a, DenseElementsAttr b) {
+  auto ta = cast<RankedTensorType>(a.getType());
+  auto tb = cast<RankedTensorType>(b.getType());
+  if (ta.getRank() != tb.getRank() ||
+      ta.getElementType() != tb.getElementType())
+    return false;
+  int64_t axis = -1;
+  for (int64_t d = 0; d < ta.getRank(); ++d) {
+    if (ta.getDimSize(d) == tb.getDimSize(d))
+      continue;
+    if (axis >= 0 || tb.getDimSize(d) != 2 * ta.getDimSize(d))
+      return false;
+    axis = d;
+  }
+  if (axis < 0)
+    return false; // same shape, different values
+  if (a.isSplat() && b.isSplat())
+    return a.getSplatValue<Attribute>() == b.getSplatValue<Attribute>();
+  if (tb.getNumElements() > (1 << 16))
+    return false;
+  // Element i of b sits at (outer, j, inner) with j < 2 * n; it must equal
+  // a's element (outer, j mod n, inner).
+  int64_t n = ta.getDimSize(axis), inner = 1;
+  for (int64_t d = axis + 1; d < ta.getRank(); ++d)
+    inner *= ta.getDimSize(d);
+  auto va = llvm::to_vector(a.getValues<Attribute>());
+  auto vb = llvm::to_vector(b.getValues<Attribute>());
+  for (int64_t i = 0; i < (int64_t)vb.size(); ++i) {
+    int64_t outer = i / (2 * n * inner), j = (i / inner) % (2 * n),
+            k = i % inner;
+    if (vb[i] != va[(outer * n + j % n) * inner + k])
+      return false;
+  }
+  return true;
+}
+
+LogicalResult dlc::checkBatchSizeUses(
+    const onnx::GraphProto &graph, StringRef dim,
+    const llvm::StringMap<DenseElementsAttr> &at1,
+    const llvm::StringMap<DenseElementsAttr> &at2,
+    llvm::function_ref<Location(const onnx::NodeProto &, size_t)> nodeLoc,
+    Location loc) {
+  // Values computed at import from the batch size: constants at batch 1 and
+  // 2 that differ, other than by being repeated per sample.
+  auto fromBatchSize = [&](const std::string &name) {
+    auto a = at1.find(name), b = at2.find(name);
+    if (a == at1.end() || b == at2.end())
+      return false;
+    return a->second != b->second && !isRepeated(a->second, b->second);
+  };
+  bool ok = true;
+  for (auto [i, node] : llvm::enumerate(graph.node())) {
+    // Shape arithmetic that folds away (every output a constant) is fine.
+    bool folds = llvm::all_of(node.output(), [&](const std::string &name) {
+      return name.empty() || at1.count(name);
+    });
+    if (folds)
+      continue;
+    for (auto [k, name] : llvm::enumerate(node.input())) {
+      if (name.empty() || isShapeOperand(node.op_type(), k) ||
+          !fromBatchSize(name))
+        continue;
+      emitError(nodeLoc(node, i))
+          << node.op_type() << ": operand " << k << " ('" << name
+          << "') is computed from the size of the dynamic batch '" << dim
+          << "'; a dynamic-batch model runs one sample at a time and cannot "
+             "compute it. Fix the batch with --dim "
+          << dim << "=SIZE";
+      ok = false;
+      break;
+    }
+  }
+  for (const auto &output : graph.output())
+    if (fromBatchSize(output.name())) {
+      emitError(loc) << "graph output '" << output.name()
+                     << "' is computed from the size of the dynamic batch '"
+                     << dim << "'; fix the batch with --dim " << dim
+                     << "=SIZE";
+      ok = false;
+    }
+  return success(ok);
+}

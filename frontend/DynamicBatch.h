@@ -1,0 +1,66 @@
+//===- DynamicBatch.h - symbolic input dimensions at import -------*- C++ -*-===//
+//
+// dlc compiles static shapes. A model whose inputs have one symbolic
+// dimension (the batch, e.g. 'N') is compiled for one sample (that dimension
+// set to 1); the runtime runs it once per sample. That is only right when
+// samples do not interact: the import checks what it can see in the ONNX
+// graph (values computed from the batch size), and the
+// dlc-check-batch-independence pass checks the lowered program.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_FRONTEND_DYNAMICBATCH_H
+#define DLC_FRONTEND_DYNAMICBATCH_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace onnx {
+class GraphProto;
+class NodeProto;
+class ValueInfoProto;
+} // namespace onnx
+
+namespace dlc {
+
+struct BatchPlan {
+  std::string dim; // the symbolic batch dimension; empty: a static model
+  std::vector<int64_t> inputAxes;  // per graph input; -1: no batch axis
+  std::vector<int64_t> outputAxes; // per graph output, as declared; -1: none
+};
+
+/// Makes `types` (the graph inputs' types, symbolic dimensions dynamic)
+/// static: dimensions named in `dimValues` get those sizes, the one other
+/// symbolic name becomes the batch (of size `batchSize`). Reports every
+/// dimension it cannot resolve at `loc` (those get size `batchSize`) and
+/// returns failure after them.
+mlir::LogicalResult
+planBatch(llvm::ArrayRef<const onnx::ValueInfoProto *> inputs,
+          const onnx::GraphProto &graph,
+          const std::map<std::string, int64_t> &dimValues, int64_t batchSize,
+          mlir::Location loc, llvm::SmallVectorImpl<mlir::Type> &types,
+          BatchPlan &plan);
+
+/// Rejects nodes that turn the batch size into data, which running one
+/// sample at a time would compute wrongly. `at1` and `at2` hold the node
+/// outputs that import folded to constants, with the batch at 1 and at 2:
+/// a value that differs (other than by being repeated per sample) comes
+/// from the batch size, and may only feed shape operands (Reshape's shape,
+/// Slice's ends, ...) or further folding. Reports each node at fault.
+mlir::LogicalResult checkBatchSizeUses(
+    const onnx::GraphProto &graph, llvm::StringRef dim,
+    const llvm::StringMap<mlir::DenseElementsAttr> &at1,
+    const llvm::StringMap<mlir::DenseElementsAttr> &at2,
+    llvm::function_ref<mlir::Location(const onnx::NodeProto &, size_t)>
+        nodeLoc,
+    mlir::Location loc);
+
+} // namespace dlc
+
+#endif
