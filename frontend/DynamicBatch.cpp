@@ -2,6 +2,7 @@
 #include "frontend/DynamicBatch.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
 #include "llvm/ADT/SetVector.h"
 
 #include "onnx/onnx_pb.h"
@@ -150,6 +151,7 @@ LogicalResult dlc::checkBatchSizeUses(
     const onnx::GraphProto &graph, StringRef dim,
     const llvm::StringMap<DenseElementsAttr> &at1,
     const llvm::StringMap<DenseElementsAttr> &at2,
+    ArrayRef<NodeRecord> records1, ArrayRef<NodeRecord> records2,
     llvm::function_ref<Location(const onnx::NodeProto &, size_t)> nodeLoc,
     Location loc) {
   // Values computed at import from the batch size: constants at batch 1 and
@@ -161,7 +163,55 @@ LogicalResult dlc::checkBatchSizeUses(
     return a->second != b->second && !isRepeated(a->second, b->second);
   };
   bool ok = true;
-  for (auto [i, node] : llvm::enumerate(graph.node())) {
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    if (i >= (int)records1.size() || i >= (int)records2.size())
+      break;
+    const NodeRecord &r1 = records1[i], &r2 = records2[i];
+    auto refuse = [&](const Twine &what) {
+      emitError(nodeLoc(node, i))
+          << node.op_type() << ": " << what << " the size of the dynamic batch '"
+          << dim << "'; a dynamic-batch model runs one sample at a time and "
+          << "cannot compute it. Fix the batch with --dim " << dim << "=SIZE";
+      ok = false;
+    };
+    if (r1.constants.size() != r2.constants.size() ||
+        r1.slices.size() != r2.slices.size()) {
+      refuse("its import depends on");
+      continue;
+    }
+    // Trilu's mask and EyeLike's diagonal follow row and column positions,
+    // which must not be along the batch.
+    if ((node.op_type() == "Trilu" || node.op_type() == "EyeLike") &&
+        r1.firstInput.size() >= 2 &&
+        r1.firstInput.size() == r2.firstInput.size() &&
+        !std::equal(r1.firstInput.end() - 2, r1.firstInput.end(),
+                    r2.firstInput.end() - 2)) {
+      refuse("its rows or columns follow");
+      continue;
+    }
+    // Its own constants (masks, index tables) must not change with the
+    // batch, other than by being repeated per sample.
+    bool constantsOk = true;
+    for (size_t k = 0; k < r1.constants.size(); ++k)
+      constantsOk &= r1.constantOps[k]->use_empty() ||
+                     r1.constants[k] == r2.constants[k] ||
+                     isRepeated(r1.constants[k], r2.constants[k]);
+    if (!constantsOk) {
+      refuse("it builds a constant from");
+      continue;
+    }
+    // Fixed slice bounds past the end along the batch (x[:3]): cut to one
+    // sample, they would select every sample.
+    bool slicesOk = true;
+    for (size_t k = 0; k < r1.slices.size(); ++k)
+      for (const auto *slice : {&r1.slices[k], &r2.slices[k]})
+        for (int64_t axis : slice->clamped)
+          slicesOk &= r1.slices[k].input[axis] == r2.slices[k].input[axis];
+    if (!slicesOk) {
+      refuse("it slices with fixed bounds along");
+      continue;
+    }
     // Shape arithmetic that folds away (every output a constant) is fine.
     bool folds = llvm::all_of(node.output(), [&](const std::string &name) {
       return name.empty() || at1.count(name);

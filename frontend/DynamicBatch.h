@@ -29,6 +29,28 @@ class ValueInfoProto;
 
 namespace dlc {
 
+/// A discardable attribute the Slice importer puts on a slice whose bounds
+/// were cut to its input's size along these axes; the importer records and
+/// removes it (NodeRecord::clampedDims).
+inline constexpr llvm::StringLiteral kClampedAxesAttr = "dlc.clamped_axes";
+
+/// What importing one node produced, for comparing the imports at batch 1
+/// and 2.
+struct NodeRecord {
+  /// Dense constants the node's import made that are not its outputs
+  /// (masks, tables), with their ops.
+  llvm::SmallVector<mlir::DenseElementsAttr> constants;
+  llvm::SmallVector<mlir::Operation *> constantOps;
+  /// The slices it made: input shape and the axes whose bounds were cut.
+  struct Slice {
+    llvm::SmallVector<int64_t> input;
+    llvm::SmallVector<int64_t> clamped;
+  };
+  llvm::SmallVector<Slice> slices;
+  /// The shape of its first input (empty if none).
+  llvm::SmallVector<int64_t> firstInput;
+};
+
 struct BatchPlan {
   std::string dim; // the symbolic batch dimension; empty: a static model
   std::vector<int64_t> inputAxes;  // per graph input; -1: no batch axis
@@ -48,7 +70,10 @@ planBatch(llvm::ArrayRef<const onnx::ValueInfoProto *> inputs,
           BatchPlan &plan);
 
 /// Rejects nodes that turn the batch size into data, which running one
-/// sample at a time would compute wrongly. `at1` and `at2` hold the node
+/// sample at a time would compute wrongly. Also rejects nodes whose own
+/// constants differ with the batch (a Trilu mask over the batch axis) and
+/// slices with fixed bounds along it (`x[:3]`, which the batch of one sample
+/// hides). `at1` and `at2` hold the node
 /// outputs that import folded to constants, with the batch at 1 and at 2:
 /// a value that differs (other than by being repeated per sample) comes
 /// from the batch size, and may only feed shape operands (Reshape's shape,
@@ -57,6 +82,7 @@ mlir::LogicalResult checkBatchSizeUses(
     const onnx::GraphProto &graph, llvm::StringRef dim,
     const llvm::StringMap<mlir::DenseElementsAttr> &at1,
     const llvm::StringMap<mlir::DenseElementsAttr> &at2,
+    llvm::ArrayRef<NodeRecord> records1, llvm::ArrayRef<NodeRecord> records2,
     llvm::function_ref<mlir::Location(const onnx::NodeProto &, size_t)>
         nodeLoc,
     mlir::Location loc);

@@ -28,6 +28,8 @@ public:
   llvm::StringMap<DenseElementsAttr> folded;
   /// The graph outputs' types.
   SmallVector<RankedTensorType> outputTypes;
+  /// Per node, what its import made (see dlc::NodeRecord).
+  std::vector<dlc::NodeRecord> records;
   dlc::BatchPlan plan;
 
   Location nodeLoc(const onnx::NodeProto &node, size_t index) {
@@ -39,6 +41,8 @@ public:
 
 private:
   FailureOr<RankedTensorType> valueType(const onnx::ValueInfoProto &info);
+  void recordNode(const onnx::NodeProto &node, dlc::NodeRecord &record,
+                  Block *block, Block::iterator first);
   bool checkSupported(const onnx::GraphProto &graph);
   LogicalResult importConstant(const onnx::TensorProto &tensor, Location loc);
   LogicalResult importNode(const onnx::NodeProto &node, size_t index);
@@ -112,6 +116,40 @@ GraphImporter::valueType(const onnx::ValueInfoProto &info) {
     shape.push_back(dim.has_dim_value() ? dim.dim_value()
                                         : ShapedType::kDynamic);
   return RankedTensorType::get(shape, et);
+}
+
+/// Notes the constants (other than the node's outputs) and clamped slices
+/// that importing `node` made: the ops from `first` to the block's end.
+void GraphImporter::recordNode(const onnx::NodeProto &node,
+                               dlc::NodeRecord &record, Block *block,
+                               Block::iterator first) {
+  if (node.input_size() > 0)
+    if (auto it = values.find(node.input(0)); it != values.end())
+      if (auto type = dyn_cast<RankedTensorType>(it->second.getType()))
+        record.firstInput = llvm::to_vector(type.getShape());
+  llvm::SmallPtrSet<Operation *, 4> outputs;
+  for (const std::string &name : node.output())
+    if (auto it = values.find(name); !name.empty() && it != values.end())
+      if (Operation *def = it->second.getDefiningOp())
+        outputs.insert(def);
+  for (Operation &op : llvm::make_range(first, block->end())) {
+    if (isa<dlc::SliceOp>(op)) {
+      dlc::NodeRecord::Slice slice;
+      slice.input = llvm::to_vector(
+          cast<RankedTensorType>(op.getOperand(0).getType()).getShape());
+      if (auto axes = op.getAttrOfType<DenseI64ArrayAttr>(dlc::kClampedAxesAttr))
+        slice.clamped = llvm::to_vector(axes.asArrayRef());
+      op.removeAttr(dlc::kClampedAxesAttr);
+      record.slices.push_back(slice);
+    }
+    auto cst = dyn_cast<dlc::ConstantOp>(op);
+    if (!cst || outputs.contains(&op))
+      continue;
+    if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue())) {
+      record.constants.push_back(dense);
+      record.constantOps.push_back(&op);
+    }
+  }
 }
 
 bool GraphImporter::checkSupported(const onnx::GraphProto &graph) {
@@ -295,9 +333,15 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
                                         fileLoc))))
       return nullptr;
   unsigned failedNodes = 0;
+  records.assign(graph.node_size(), {});
   for (auto [i, node] : llvm::enumerate(graph.node())) {
-    if (succeeded(importNode(node, i)))
+    Block *block = builder.getInsertionBlock();
+    Operation *before = block->empty() ? nullptr : &block->back();
+    if (succeeded(importNode(node, i))) {
+      recordNode(node, records[i], block,
+                 before ? std::next(before->getIterator()) : block->begin());
       continue;
+    }
     if (!options.keepGoing)
       return nullptr;
     ++failedNodes;
@@ -429,6 +473,17 @@ static LogicalResult checkAtBatchTwo(MLIRContext &context, Location fileLoc,
              << " at batch 1 and " << second.outputTypes[i]
              << " at batch 2, not one batch axis; fix the batch with --dim "
              << first.plan.dim << "=SIZE";
+    // The runtime writes one sample per run along the batch axis, which must
+    // then be an axis of its own (size 1 per sample).
+    if (axis >= 0 && first.outputTypes[i].getDimSize(axis) != 1)
+      return emitError(fileLoc)
+             << "dynamic batch '" << first.plan.dim << "': graph output '"
+             << output.name() << "' merges the batch into dimension " << axis
+             << " (" << first.outputTypes[i] << " at batch 1, "
+             << second.outputTypes[i]
+             << " at batch 2); outputs need the batch as a dimension of its "
+                "own. Fix the batch with --dim "
+             << first.plan.dim << "=SIZE";
     axes.push_back(axis);
   }
   // Node outputs returned for --per-node are compared as they come.
@@ -438,6 +493,7 @@ static LogicalResult checkAtBatchTwo(MLIRContext &context, Location fileLoc,
                   Builder(&context).getDenseI64ArrayAttr(axes));
   return dlc::checkBatchSizeUses(
       model.graph(), first.plan.dim, first.folded, second.folded,
+      first.records, second.records,
       [&](const onnx::NodeProto &node, size_t i) {
         return first.nodeLoc(node, i);
       },

@@ -1,7 +1,9 @@
 //===- TensorImporters.cpp - reductions, shapes and data movement ---------===//
+#include "frontend/DynamicBatch.h"
 #include "frontend/NodeImporter.h"
 #include "ir/DlcOps.h"
 
+#include <cstdint>
 #include <limits>
 
 using namespace mlir;
@@ -149,7 +151,7 @@ NodeResults importSlice(NodeContext &nc) {
     return nc.error() << "starts, ends, axes and steps differ in length",
            failure();
   SmallVector<int64_t> outStarts(rank, 0), outSteps(rank, 1),
-      shape(t.getShape());
+      shape(t.getShape()), clamped;
   for (size_t i = 0; i < starts.size(); ++i) {
     auto axis = normalizeAxis(nc, axes[i], rank);
     if (failed(axis))
@@ -163,6 +165,10 @@ NodeResults importSlice(NodeContext &nc) {
     if (e < 0)
       e = std::max<int64_t>(e, -n - 1) + n;
     int64_t size;
+    // A bound past the end (not the "to the end" INT_MAX idiom) is cut to
+    // the dimension: the slice then depends on the dimension's size.
+    if ((e > n && e < INT32_MAX) || (s > n && s < INT32_MAX))
+      clamped.push_back(*axis);
     if (step > 0) {
       s = std::clamp<int64_t>(s, 0, n);
       e = std::clamp<int64_t>(e, 0, n);
@@ -177,10 +183,16 @@ NodeResults importSlice(NodeContext &nc) {
     shape[*axis] = size;
   }
   OpBuilder &b = nc.builder;
-  return buildTyped<SliceOp>(
+  NodeResults results = buildTyped<SliceOp>(
       nc, RankedTensorType::get(shape, t.getElementType()), x,
       {b.getNamedAttr("starts", b.getDenseI64ArrayAttr(outStarts)),
        b.getNamedAttr("steps", b.getDenseI64ArrayAttr(outSteps))});
+  // For the dynamic-batch check (frontend/DynamicBatch.h); the importer
+  // takes the attribute off again.
+  if (succeeded(results) && !clamped.empty())
+    if (Operation *op = (*results)[0].getDefiningOp())
+      op->setAttr(kClampedAxesAttr, b.getDenseI64ArrayAttr(clamped));
+  return results;
 }
 
 NodeResults importGather(NodeContext &nc) {

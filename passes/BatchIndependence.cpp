@@ -22,19 +22,30 @@ using namespace mlir;
 
 namespace {
 
-/// Batch axes of the values seen so far; a value without one does not
+/// The axes a value's batch may lie on, as a bit set. At one sample the
+/// batch axis has size 1, and reshapes that add unit axes (a [1, H] state
+/// expanded to [1, 1, H]) leave it unclear which unit axis is the batch; the
+/// set keeps every candidate until an op needs one.
+using AxisSet = uint64_t;
+
+AxisSet bit(int64_t axis) { return AxisSet(1) << axis; }
+
+SmallVector<int64_t> axesIn(AxisSet set) {
+  SmallVector<int64_t> axes;
+  for (int64_t a = 0; a < 64; ++a)
+    if (set & bit(a))
+      axes.push_back(a);
+  return axes;
+}
+
+/// Batch axes of the values seen so far; a value without any does not
 /// depend on the batch.
 class BatchTracker {
 public:
   explicit BatchTracker(StringRef dim) : dim(dim) {}
 
-  std::optional<int64_t> axisOf(Value v) const {
-    auto it = axes.find(v);
-    if (it == axes.end())
-      return std::nullopt;
-    return it->second;
-  }
-  void setAxis(Value v, int64_t axis) { axes[v] = axis; }
+  AxisSet axesOf(Value v) const { return axes.lookup(v); }
+  void setAxes(Value v, AxisSet set) { axes[v] = set; }
 
   /// Gives `op`'s results their batch axes, or reports why it cannot.
   LogicalResult visit(Operation *op);
@@ -48,99 +59,169 @@ private:
                            << dim << "=SIZE";
   }
   LogicalResult visitLinalg(linalg::LinalgOp op);
-  LogicalResult visitSlice(Operation *op, int64_t axis,
-                           ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes,
-                           ArrayRef<int64_t> strides, ArrayRef<int64_t> full);
+  /// The candidates of `set` along which a slice takes the whole axis.
+  AxisSet wholeAlong(AxisSet set, ArrayRef<int64_t> offsets,
+                     ArrayRef<int64_t> sizes, ArrayRef<int64_t> strides,
+                     ArrayRef<int64_t> full) {
+    AxisSet kept = 0;
+    for (int64_t a : axesIn(set))
+      if (offsets[a] == 0 && sizes[a] == full[a] && strides[a] == 1)
+        kept |= bit(a);
+    return kept;
+  }
 
   std::string dim;
-  llvm::DenseMap<Value, int64_t> axes;
+  llvm::DenseMap<Value, AxisSet> axes;
 };
 
+/// Where the batch lies after a reshape from `src` to `dst` (row-major, the
+/// same elements). A batch on axis a is the outer part of that axis: in
+/// linear order it sits below the product of the axes before a. On the
+/// result it is the outer part of every axis r whose preceding axes have the
+/// same product; none means samples would interleave.
+AxisSet reshapeAxes(ArrayRef<int64_t> src, AxisSet set, ArrayRef<int64_t> dst) {
+  auto prefix = [](ArrayRef<int64_t> shape, int64_t axis) {
+    int64_t p = 1;
+    for (int64_t d = 0; d < axis; ++d)
+      p *= shape[d];
+    return p;
+  };
+  AxisSet result = 0;
+  for (int64_t a : axesIn(set))
+    for (int64_t r = 0; r < (int64_t)dst.size(); ++r)
+      if (prefix(dst, r) == prefix(src, a))
+        result |= bit(r);
+  return result;
+}
+
+using LoopSet = llvm::SmallDenseSet<unsigned, 4>;
+
+void intersect(std::optional<LoopSet> &acc, const LoopSet &loops) {
+  if (!acc) {
+    acc = loops;
+    return;
+  }
+  LoopSet both;
+  for (unsigned l : *acc)
+    if (loops.contains(l))
+      both.insert(l);
+  acc = both;
+}
+
 LogicalResult BatchTracker::visitLinalg(linalg::LinalgOp op) {
-  // The one loop that runs over the batch axes of the batched operands.
-  std::optional<unsigned> loop;
+  MLIRContext *ctx = op->getContext();
+  // The loops that may run over the batch: each batched operand indexes a
+  // candidate batch axis with one, and no other of its axes.
+  std::optional<LoopSet> loops;
   for (OpOperand &operand : op->getOpOperands()) {
-    std::optional<int64_t> axis = axisOf(operand.get());
-    if (!axis)
+    AxisSet set = axesOf(operand.get());
+    if (!set)
       continue;
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    auto d = dyn_cast<AffineDimExpr>(map.getResult(*axis));
-    if (!d)
+    LoopSet here;
+    for (int64_t a : axesIn(set)) {
+      auto d = dyn_cast<AffineDimExpr>(map.getResult(a));
+      if (!d)
+        continue;
+      bool alone = true;
+      for (auto [k, e] : llvm::enumerate(map.getResults()))
+        alone &= (int64_t)k == a || !e.isFunctionOfDim(d.getPosition());
+      if (alone)
+        here.insert(d.getPosition());
+    }
+    if (here.empty())
       return fail(op, "indexes the batch axis of operand " +
                           Twine(operand.getOperandNumber()) +
                           " with a constant or compound index (it broadcasts "
                           "or shifts samples)");
-    if (loop && *loop != d.getPosition())
+    intersect(loops, here);
+    if (loops->empty())
       return fail(op, "indexes the batch axes of two operands with different "
                       "loops (it mixes samples)");
-    loop = d.getPosition();
-    for (auto [k, e] : llvm::enumerate(map.getResults()))
-      if ((int64_t)k != *axis && e.isFunctionOfDim(*loop))
-        return fail(op, "indexes two axes of operand " +
-                            Twine(operand.getOperandNumber()) +
-                            " with the batch loop");
   }
   // Batched tensors read in the body (Gather lowers so) must be indexed at
   // their batch axis by the batch loop's own index: each sample reads its
   // own part.
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(op->getRegions(), captured);
-  llvm::SmallPtrSet<Operation *, 4> batchIndexUses;
+  // linalg.index results that are such a batch index, by loop.
+  llvm::DenseMap<unsigned, llvm::SmallPtrSet<Operation *, 4>> batchReads;
   for (Value v : captured) {
-    std::optional<int64_t> axis = axisOf(v);
-    if (!axis)
+    AxisSet set = axesOf(v);
+    if (!set)
       continue;
     for (OpOperand &use : v.getUses()) {
       if (!op->isProperAncestor(use.getOwner()))
         continue;
       auto read = dyn_cast<tensor::ExtractOp>(use.getOwner());
-      auto index = read ? read.getIndices()[*axis].getDefiningOp<linalg::IndexOp>()
-                        : linalg::IndexOp();
-      if (!index || index->getParentOp() != op.getOperation())
+      LoopSet here;
+      for (int64_t a : read ? axesIn(set) : SmallVector<int64_t>()) {
+        auto index = read.getIndices()[a].getDefiningOp<linalg::IndexOp>();
+        if (index && index->getParentOp() == op.getOperation()) {
+          here.insert(index.getDim());
+          batchReads[index.getDim()].insert(read);
+        }
+      }
+      if (here.empty())
         return fail(op, "reads a batched tensor inside its body other than "
                         "at its own sample");
-      if (loop && *loop != index.getDim())
+      intersect(loops, here);
+      if (loops->empty())
         return fail(op, "reads a batched tensor at a different loop than its "
                         "batched operands (it mixes samples)");
-      loop = index.getDim();
-      batchIndexUses.insert(read);
     }
   }
-  if (op.getIteratorTypesArray()[*loop] != utils::IteratorType::parallel)
+  auto iterators = op.getIteratorTypesArray();
+  LoopSet parallel;
+  for (unsigned l : *loops)
+    if (iterators[l] == utils::IteratorType::parallel)
+      parallel.insert(l);
+  if (parallel.empty())
     return fail(op, "reduces over the batch axis");
-  bool readsPosition = false;
-  op->walk([&](linalg::IndexOp index) {
-    if (index.getDim() != *loop)
-      return;
-    for (OpOperand &use : index->getUses())
-      readsPosition |= !batchIndexUses.contains(use.getOwner());
-  });
-  if (readsPosition)
-    return fail(op, "uses the position of a sample in the batch");
-  for (OpResult result : op->getResults()) {
-    AffineMap map =
-        op.getMatchingIndexingMap(op.getDpsInitOperand(result.getResultNumber()));
-    std::optional<int64_t> axis;
-    for (auto [k, e] : llvm::enumerate(map.getResults())) {
-      if (e == getAffineDimExpr(*loop, op->getContext()) && !axis)
-        axis = k;
-      else if (e.isFunctionOfDim(*loop))
-        return fail(op, "writes the batch loop to two axes of its result");
-    }
-    if (!axis)
-      return fail(op, "drops the batch axis from its result");
-    setAxis(result, *axis);
+  // The sample's position (linalg.index of the batch loop) may only pick
+  // the sample's own part of a batched tensor.
+  LoopSet positionFree;
+  for (unsigned l : parallel) {
+    bool readsPosition = false;
+    op->walk([&](linalg::IndexOp index) {
+      if (index.getDim() != l)
+        return;
+      for (OpOperand &use : index->getUses())
+        readsPosition |= !batchReads[l].contains(use.getOwner());
+    });
+    if (!readsPosition)
+      positionFree.insert(l);
   }
-  return success();
-}
-
-LogicalResult BatchTracker::visitSlice(Operation *op, int64_t axis,
-                                       ArrayRef<int64_t> offsets,
-                                       ArrayRef<int64_t> sizes,
-                                       ArrayRef<int64_t> strides,
-                                       ArrayRef<int64_t> full) {
-  if (offsets[axis] != 0 || sizes[axis] != full[axis] || strides[axis] != 1)
-    return fail(op, "slices along the batch axis");
+  if (positionFree.empty())
+    return fail(op, "uses the position of a sample in the batch");
+  // Each result keeps the batch loop on exactly one axis.
+  SmallVector<AxisSet> results(op->getNumResults(), 0);
+  for (unsigned l : positionFree) {
+    SmallVector<AxisSet> found;
+    for (OpResult result : op->getResults()) {
+      AffineMap map = op.getMatchingIndexingMap(
+          op.getDpsInitOperand(result.getResultNumber()));
+      AxisSet at = 0;
+      bool elsewhere = false;
+      for (auto [k, e] : llvm::enumerate(map.getResults())) {
+        if (e == getAffineDimExpr(l, ctx))
+          at |= bit(k);
+        else if (e.isFunctionOfDim(l))
+          elsewhere = true;
+      }
+      if (elsewhere || llvm::popcount(at) != 1)
+        break;
+      found.push_back(at);
+    }
+    if (found.size() != results.size())
+      continue;
+    for (auto [acc, at] : llvm::zip(results, found))
+      acc |= at;
+  }
+  if (llvm::any_of(results, [](AxisSet s) { return s == 0; }))
+    return fail(op, "drops the batch axis from its result");
+  for (auto [result, set] : llvm::zip(op->getResults(), results))
+    setAxes(result, set);
   return success();
 }
 
@@ -150,93 +231,86 @@ LogicalResult BatchTracker::visit(Operation *op) {
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(op->getRegions(), captured);
   bool readsBatched =
-      llvm::any_of(captured, [&](Value v) { return axisOf(v).has_value(); });
+      llvm::any_of(captured, [&](Value v) { return axesOf(v) != 0; });
   if (readsBatched && !isa<linalg::LinalgOp>(op))
     return fail(op, "reads a batched tensor inside its body");
-  if (!readsBatched && llvm::none_of(op->getOperands(), [&](Value v) {
-        return axisOf(v).has_value();
-      }))
+  if (!readsBatched &&
+      llvm::none_of(op->getOperands(), [&](Value v) { return axesOf(v); }))
     return success(); // does not depend on the batch
 
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return visitLinalg(linalgOp);
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    // The batch becomes the outermost axis of its group.
-    auto groups = expand.getReassociationIndices();
-    setAxis(expand.getResult(), groups[*axisOf(expand.getSrc())].front());
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
+    Value src = op->getOperand(0);
+    AxisSet set = reshapeAxes(cast<RankedTensorType>(src.getType()).getShape(),
+                              axesOf(src),
+                              cast<RankedTensorType>(op->getResult(0).getType())
+                                  .getShape());
+    if (!set)
+      return fail(op, "merges the batch axis into an outer axis (samples "
+                      "would interleave)");
+    setAxes(op->getResult(0), set);
     return success();
   }
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    int64_t axis = *axisOf(collapse.getSrc());
-    auto shape = collapse.getSrcType().getShape();
-    for (auto [r, group] : llvm::enumerate(collapse.getReassociationIndices())) {
-      if (!llvm::is_contained(group, axis))
-        continue;
-      for (int64_t d : group) {
-        if (d == axis)
-          break;
-        if (shape[d] != 1)
-          return fail(op, "merges the batch axis into an outer axis (samples "
-                          "would interleave)");
-      }
-      setAxis(collapse.getResult(), r);
-      return success();
-    }
-  }
   if (auto pad = dyn_cast<tensor::PadOp>(op)) {
-    int64_t axis = *axisOf(pad.getSource());
-    if (pad.getStaticLow()[axis] != 0 || pad.getStaticHigh()[axis] != 0)
+    AxisSet set = 0;
+    for (int64_t a : axesIn(axesOf(pad.getSource())))
+      if (pad.getStaticLow()[a] == 0 && pad.getStaticHigh()[a] == 0)
+        set |= bit(a);
+    if (!set)
       return fail(op, "pads the batch axis");
-    setAxis(pad.getResult(), axis);
+    setAxes(pad.getResult(), set);
     return success();
   }
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    int64_t axis = *axisOf(slice.getSource());
-    if (failed(visitSlice(op, axis, slice.getStaticOffsets(),
-                          slice.getStaticSizes(), slice.getStaticStrides(),
-                          slice.getSourceType().getShape())))
-      return failure();
+    AxisSet whole = wholeAlong(axesOf(slice.getSource()),
+                               slice.getStaticOffsets(), slice.getStaticSizes(),
+                               slice.getStaticStrides(),
+                               slice.getSourceType().getShape());
+    if (!whole)
+      return fail(op, "slices along the batch axis");
     llvm::SmallBitVector dropped = slice.getDroppedDims();
-    if (dropped.test(axis))
+    AxisSet set = 0;
+    for (int64_t a : axesIn(whole)) {
+      if (dropped.test(a))
+        continue;
+      int64_t before = 0;
+      for (int64_t d = 0; d < a; ++d)
+        before += dropped.test(d);
+      set |= bit(a - before);
+    }
+    if (!set)
       return fail(op, "drops the batch axis");
-    int64_t before = 0;
-    for (int64_t d = 0; d < axis; ++d)
-      before += dropped.test(d);
-    setAxis(slice.getResult(), axis - before);
+    setAxes(slice.getResult(), set);
     return success();
   }
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
-    std::optional<int64_t> src = axisOf(insert.getSource()),
-                           dest = axisOf(insert.getDest());
+    AxisSet src = axesOf(insert.getSource()), dest = axesOf(insert.getDest());
     if (insert.getSourceType().getRank() != insert.getDestType().getRank() &&
         src)
       return fail(op, "inserts a batched tensor of lower rank");
-    if (src && dest && *src != *dest)
-      return fail(op, "inserts along a different batch axis");
-    int64_t axis = src ? *src : *dest;
-    if (failed(visitSlice(op, axis, insert.getStaticOffsets(),
-                          insert.getStaticSizes(), insert.getStaticStrides(),
-                          insert.getDestType().getShape())))
-      return failure();
-    setAxis(insert.getResult(), axis);
+    AxisSet set = src && dest ? src & dest : src | dest;
+    set = wholeAlong(set, insert.getStaticOffsets(), insert.getStaticSizes(),
+                     insert.getStaticStrides(),
+                     insert.getDestType().getShape());
+    if (!set)
+      return fail(op, "slices along the batch axis");
+    setAxes(insert.getResult(), set);
     return success();
   }
   if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
-    std::optional<int64_t> axis;
-    for (Value v : concat.getInputs()) {
-      std::optional<int64_t> a = axisOf(v);
-      if (a && axis && *a != *axis)
-        return fail(op, "joins tensors with different batch axes");
-      if (a)
-        axis = a;
-    }
-    if ((int64_t)concat.getDim() == *axis)
+    AxisSet set = ~AxisSet(0);
+    for (Value v : concat.getInputs())
+      if (AxisSet s = axesOf(v))
+        set &= s;
+    set &= ~bit(concat.getDim());
+    if (!set)
       return fail(op, "concatenates along the batch axis");
-    setAxis(concat.getResult(), *axis);
+    setAxes(concat.getResult(), set);
     return success();
   }
   if (auto cast = dyn_cast<tensor::CastOp>(op)) {
-    setAxis(cast.getResult(), *axisOf(cast.getSource()));
+    setAxes(cast.getResult(), axesOf(cast.getSource()));
     return success();
   }
   return fail(op, "is not known to keep samples apart");
@@ -261,26 +335,30 @@ struct CheckBatchIndependencePass
     BatchTracker tracker(dim.getValue());
     for (auto [arg, axis] : llvm::zip(main.getArguments(), inputs.asArrayRef()))
       if (axis >= 0)
-        tracker.setAxis(arg, axis);
+        tracker.setAxes(arg, bit(axis));
     Block &body = main.getBody().front();
     for (Operation &op : body.without_terminator())
       if (failed(tracker.visit(&op)))
         return signalPassFailure();
 
-    // Output axes, against what the import saw when the batch grew.
+    // Output axes, against what the import saw when the batch grew (-3:
+    // not seen, for --per-node outputs).
     Operation *ret = body.getTerminator();
     auto declared = module->getAttrOfType<DenseI64ArrayAttr>(
         dlc::kDeclaredOutputBatchAxesAttr);
     SmallVector<int64_t> outputs;
     for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
-      int64_t found = tracker.axisOf(v).value_or(-1);
+      AxisSet found = tracker.axesOf(v);
       int64_t seen = declared && i < (size_t)declared.size() ? declared[i] : -3;
-      if (seen == -3 || seen == found) {
-        outputs.push_back(found);
+      if (seen == -3) {
+        outputs.push_back(found ? axesIn(found).front() : -1);
         continue;
       }
-      if (found == -1) {
-        // The same for every sample; each run writes its sample's copy.
+      // A batched output must lie where the import saw it grow; one that
+      // does not depend on the batch but grows with it is the same for
+      // every sample, and each run writes its sample's copy.
+      if ((seen >= 0 && (!found || (found & bit(seen)))) ||
+          (seen == -1 && !found)) {
         outputs.push_back(seen);
         continue;
       }
@@ -290,7 +368,7 @@ struct CheckBatchIndependencePass
         diag << " keeps its shape when the batch grows";
       else
         diag << " grows along axis " << seen << " when the batch grows";
-      diag << ", but its samples lie along axis " << found
+      diag << ", but its samples lie along axis " << axesIn(found).front()
            << "; fix the batch with --dim " << dim.getValue() << "=SIZE";
       return signalPassFailure();
     }

@@ -1,11 +1,14 @@
 #!/usr/bin/python3
 """Generates docs/ops.md from a node-test report.
 
-usage: gen-ops-doc.py --data ONNX_DATA_DIR --report REPORT.json [-o docs/ops.md]
+usage: gen-ops-doc.py --data ONNX_DATA_DIR --report REPORT.json
+                      [--dynamic-report DYN.json] [-o docs/ops.md]
 
 REPORT.json comes from test/e2e/node/run_node_tests.py --all --report. For
 each ONNX op type it counts the node tests whose model uses the op, how many
 pass, the opsets they declare, and the most common failure reasons.
+DYN.json, from the same with --dynamic-batch, adds the pass counts with a
+dynamic batch.
 """
 import argparse
 import collections
@@ -28,9 +31,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", required=True)
     ap.add_argument("--report", required=True)
+    ap.add_argument("--dynamic-report")
     ap.add_argument("-o", "--output", default="docs/ops.md")
     args = ap.parse_args()
     report = json.load(open(args.report))["tests"]
+    dynamic = json.load(open(args.dynamic_report))["tests"] if args.dynamic_report else None
+    dyn_passed = collections.Counter()
     total = collections.Counter()
     passed = collections.Counter()
     opsets = collections.defaultdict(set)
@@ -43,6 +49,8 @@ def main():
         for op in set(ops_of(model.graph)):
             total[op] += 1
             opsets[op].add(opset)
+            if dynamic and dynamic.get(name, {}).get("status") == "PASS":
+                dyn_passed[op] += 1
             if result["status"] == "PASS":
                 passed[op] += 1
             else:
@@ -58,16 +66,30 @@ def main():
         f"tests (python3-onnx 1.12): **{n_pass} of {len(report)} pass**. Do not edit by hand.",
         "",
         "A test counts for every op its model uses (the `_expanded` variants use",
-        "the ops of the function body). Static shapes only; see README for limits.",
+        "the ops of the function body); see README for limits.",
+    ]
+    if dynamic:
+        n_dyn = sum(1 for r in dynamic.values() if r["status"] == "PASS")
+        lines += [
+            "",
+            "With a dynamic batch (`run_node_tests.py --dynamic-batch`: dimension 0 of the",
+            "first input made symbolic, one library run at the test's size) "
+            f"**{n_dyn} of {len(dynamic)}",
+            "pass**; most of the rest mix samples and are refused (see",
+            "[dynamic-batch.md](dynamic-batch.md)).",
+        ]
+    lines += [
         "",
-        "| op | tests passed | opsets tested | most common failure |",
-        "|---|---|---|---|",
+        "| op | tests passed | opsets tested | most common failure |" +
+        (" dynamic batch |" if dynamic else ""),
+        "|---|---|---|---|" + ("---|" if dynamic else ""),
     ]
     for op in sorted(total):
         common = reasons[op].most_common(1)
         why = common[0][0].replace("|", "\\|") if common else ""
         lines.append(f"| {op} | {passed[op]}/{total[op]} | "
-                     f"{', '.join(map(str, sorted(opsets[op])))} | {why} |")
+                     f"{', '.join(map(str, sorted(opsets[op])))} | {why} |" +
+                     (f" {dyn_passed[op]}/{total[op]} |" if dynamic else ""))
     with open(args.output, "w") as f:
         f.write("\n".join(lines) + "\n")
     print(f"wrote {args.output}: {len(total)} ops, {n_pass}/{len(report)} tests pass")

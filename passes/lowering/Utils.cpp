@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
 using namespace mlir;
 
@@ -75,6 +76,16 @@ Value dlc::buildReshape(OpBuilder &b, Location loc, Value input,
   auto inType = cast<RankedTensorType>(input.getType());
   if (inType == resultType)
     return input;
+  // One collapse or expand when the reshape only merges or splits adjacent
+  // axes: it keeps which axes stay apart (the batch, for a dynamic batch).
+  if (inType.getRank() > resultType.getRank() && resultType.getRank() > 0)
+    if (auto groups = getReassociationIndicesForCollapse(
+            inType.getShape(), resultType.getShape()))
+      return tensor::CollapseShapeOp::create(b, loc, resultType, input, *groups);
+  if (resultType.getRank() > inType.getRank() && inType.getRank() > 0)
+    if (auto groups = getReassociationIndicesForCollapse(
+            resultType.getShape(), inType.getShape()))
+      return tensor::ExpandShapeOp::create(b, loc, resultType, input, *groups);
   auto allDims = [](int64_t rank) {
     ReassociationIndices dims;
     for (int64_t i = 0; i < rank; ++i)

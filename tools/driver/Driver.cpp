@@ -492,9 +492,17 @@ int readInputs(const std::string &dir, Session &session) {
     if (compiled[i].batchAxis < 0 || !sys::fs::exists(pathOf(i)) ||
         !dlc::loadTensorProto(pathOf(i).str().str(), proto, error))
       continue;
-    if (proto.dims_size() > compiled[i].batchAxis &&
-        proto.dims(compiled[i].batchAxis) >= 1)
-      session.setBatch(proto.dims(compiled[i].batchAxis));
+    if (proto.dims_size() > compiled[i].batchAxis) {
+      int64_t n = proto.dims(compiled[i].batchAxis);
+      if (n < 1) {
+        errs() << "dlc: error: input '" << compiled[i].name << "' ("
+               << pathOf(i) << ") has batch size " << n << " (dimension "
+               << compiled[i].batchAxis
+               << "); a dynamic batch must be at least 1\n";
+        return kExitFailure;
+      }
+      session.setBatch(n);
+    }
     break;
   }
   const auto &inputs = session.inInfo;

@@ -16,6 +16,14 @@ unlisted test ran past --timeout; a listed one that times out is XFAIL).
 The last line printed is "P passed, F failed" with F = FAIL + XPASS + TIMEOUT;
 the exit status is 0 iff F == 0.
 
+--dynamic-batch runs each test with a dynamic batch: dimension 0 of the first
+graph input (of rank >= 1) becomes the symbolic 'N', and so does dimension 0
+of every other input of that size when it is above 1 (a leading 1 is more
+often a broadcast or a weight, e.g. Conv's W); the outputs' declared shapes
+are made symbolic, so that
+dlc compiles one library for any batch size and runs it at the test's size
+(see docs/dynamic-batch.md). It has its own expected-failure list.
+
 Xfail file format: one `test_name  # reason` per line; blank lines and lines
 starting with '#' are ignored.  `--write-xfail FILE` writes the current
 failures in that format (keeping the reasons of entries already in --xfail),
@@ -128,7 +136,35 @@ def run_dlc(cmd, timeout):
     return p.returncode, (lines[0] if lines else "(no stderr)")
 
 
-def run_test(dlc, test_dir, timeout, target=None):
+def make_dynamic(model_path, out_path):
+    """--dynamic-batch: writes the model with a symbolic batch 'N' to out_path.
+    Returns False when no input can take one (the test then runs static)."""
+    model = onnx.load(model_path)
+    graph = model.graph
+    initializers = {t.name for t in graph.initializer}
+    batch, changed = None, False
+    for vi in graph.input:
+        if vi.name in initializers or not vi.type.HasField("tensor_type"):
+            continue
+        dims = vi.type.tensor_type.shape.dim
+        if not dims or not dims[0].HasField("dim_value"):
+            continue
+        if batch is None:
+            batch = dims[0].dim_value
+        elif dims[0].dim_value != batch or batch == 1:
+            continue
+        dims[0].dim_param = "N"
+        changed = True
+    for j, vi in enumerate(graph.output):
+        if vi.type.HasField("tensor_type"):
+            for k, d in enumerate(vi.type.tensor_type.shape.dim):
+                d.dim_param = f"out{j}_{k}"
+    del graph.value_info[:]
+    onnx.save(model, out_path)
+    return changed
+
+
+def run_test(dlc, test_dir, timeout, target=None, dynamic=False):
     """Run one test; return (status, reason), status in PASS/FAIL/TIMEOUT."""
     name = os.path.basename(test_dir)
     model_path = os.path.join(test_dir, "model.onnx")
@@ -140,6 +176,9 @@ def run_test(dlc, test_dir, timeout, target=None):
         return "FAIL", "no test_data_set_* directories"
     deadline = time.monotonic() + timeout
     with tempfile.TemporaryDirectory(prefix=f"dlc_{name}_") as tmp:
+        if dynamic:
+            model_path = os.path.join(tmp, "model.onnx")
+            make_dynamic(os.path.join(test_dir, "model.onnx"), model_path)
         for ds in data_sets:
             data_dir = os.path.join(test_dir, ds)
             out_dir = os.path.join(tmp, ds)
@@ -154,7 +193,7 @@ def run_test(dlc, test_dir, timeout, target=None):
             if rc < 0:
                 return "FAIL", f"dlc killed by {signal.Signals(-rc).name}: {err}"
             if rc != 0:
-                return "FAIL", f"dlc exit {rc}: {err}"
+                return "FAIL", f"dlc exit {rc}: {err.replace(tmp + os.sep, '')}"
             where = f" ({ds})" if len(data_sets) > 1 else ""
             for j, out in enumerate(outputs):
                 fname = f"output_{j}.pb"
@@ -198,6 +237,8 @@ def main():
                     "expected failures, when checking another target)")
     ap.add_argument("--target", help="passed to `dlc run --target` (default: cpu)")
     ap.add_argument("--filter", help="only run tests whose name matches this regex")
+    ap.add_argument("--dynamic-batch", action="store_true",
+                    help="run each test with a symbolic batch dimension (see above)")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="parallel tests (default 2)")
     ap.add_argument("--timeout", type=float, default=120, help="seconds per test (default 120)")
     ap.add_argument("--report", help="write per-test status/reason as JSON here")
@@ -230,7 +271,7 @@ def main():
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
         futures = {pool.submit(run_test, dlc, os.path.join(node_dir, t), args.timeout,
-                               args.target): t
+                               args.target, args.dynamic_batch): t
                    for t in tests}
         for fut in concurrent.futures.as_completed(futures):
             name = futures[fut]

@@ -114,8 +114,7 @@ func.func @expand(%x: tensor<3x1xf32>) -> tensor<2x3x4xf32> {
 // CHECK:         %[[B:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
 // CHECK-SAME:      ins(%[[X]] : tensor<2x3xf32>) outs(%[[E]] : tensor<2x2x3x3xf32>)
-// CHECK:         %[[C:.+]] = tensor.collapse_shape %[[B]] {{\[}}[0, 1, 2, 3]] : tensor<2x2x3x3xf32> into tensor<36xf32>
-// CHECK:         %[[R:.+]] = tensor.expand_shape %[[C]] {{\[}}[0, 1]] output_shape [4, 9] : tensor<36xf32> into tensor<4x9xf32>
+// CHECK:         %[[R:.+]] = tensor.collapse_shape %[[B]] {{\[}}[0, 1], [2, 3]] : tensor<2x2x3x3xf32> into tensor<4x9xf32>
 // CHECK:         return %[[R]]
 func.func @tile(%x: tensor<2x3xf32>) -> tensor<4x9xf32> {
   %0 = dlc.tile %x : tensor<2x3xf32> -> tensor<4x9xf32>

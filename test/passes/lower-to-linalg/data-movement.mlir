@@ -1,14 +1,25 @@
 // RUN: dlc-opt %s -split-input-file --dlc-lower-to-linalg --mlir-print-local-scope | FileCheck %s
 
-// Reshape goes through a flat rank-1 tensor.
+// A reshape that merges (or splits) adjacent axes is one collapse (or
+// expand); others go through a flat rank-1 tensor.
 // CHECK-LABEL: func.func @reshape
 // CHECK-SAME:    (%[[X:.+]]: tensor<1x8x2x2xf32>)
-// CHECK:         %[[FLAT:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1, 2, 3]] : tensor<1x8x2x2xf32> into tensor<32xf32>
-// CHECK:         %[[R:.+]] = tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1]] output_shape [1, 32] : tensor<32xf32> into tensor<1x32xf32>
+// CHECK:         %[[R:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0], [1, 2, 3]] : tensor<1x8x2x2xf32> into tensor<1x32xf32>
 // CHECK:         return %[[R]]
 func.func @reshape(%x: tensor<1x8x2x2xf32>) -> tensor<1x32xf32> {
   %0 = dlc.reshape %x : tensor<1x8x2x2xf32> -> tensor<1x32xf32>
   return %0 : tensor<1x32xf32>
+}
+
+// -----
+
+// [2,3] -> [3,2] neither merges nor splits: through [6].
+// CHECK-LABEL: func.func @reshape_regroup
+// CHECK:         %[[FLAT:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+// CHECK:         tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1]] output_shape [3, 2] : tensor<6xf32> into tensor<3x2xf32>
+func.func @reshape_regroup(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %0 = dlc.reshape %x : tensor<2x3xf32> -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
 }
 
 // -----

@@ -20,7 +20,6 @@
 // CHECK:           arith.maximumf {{.+}} loc("pool1")
 // CHECK:         } -> tensor<1x4x4x4xf32> loc("pool1")
 // CHECK:         tensor.collapse_shape {{.+}} loc("flatten1")
-// CHECK:         tensor.expand_shape {{.+}} loc("flatten1")
 // CHECK:         linalg.fill {{.+}} loc("fc1")
 // CHECK:         linalg.generic
 // CHECK:         } -> tensor<1x10xf32> loc("fc1")

@@ -78,14 +78,13 @@ func.func @matmul_broadcast(%a: tensor<5x1x2x3xf32>, %b: tensor<6x3x4xf32>) -> t
 // -----
 
 // Batched lhs with a 1-D rhs: Kx1 promotion, then the batched contraction,
-// then the trailing unit dim is dropped through a flat reshape.
+// then the trailing unit dim is dropped by one collapse.
 // CHECK-LABEL: func.func @matmul_batched_vec
 // CHECK:         tensor.expand_shape %{{.+}} {{\[\[}}0, 1]] output_shape [3, 1] : tensor<3xf32> into tensor<3x1xf32>
 // CHECK:         %[[R:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
 // CHECK-SAME:      outs(%{{.+}} : tensor<4x2x1xf32>)
-// CHECK:         %[[FLAT:.+]] = tensor.collapse_shape %[[R]] {{\[\[}}0, 1, 2]] : tensor<4x2x1xf32> into tensor<8xf32>
-// CHECK:         tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1]] output_shape [4, 2] : tensor<8xf32> into tensor<4x2xf32>
+// CHECK:         tensor.collapse_shape %[[R]] {{\[\[}}0], [1, 2]] : tensor<4x2x1xf32> into tensor<4x2xf32>
 func.func @matmul_batched_vec(%a: tensor<4x2x3xf32>, %b: tensor<3xf32>) -> tensor<4x2xf32> {
   %0 = dlc.matmul %a, %b : tensor<4x2x3xf32>, tensor<3xf32> -> tensor<4x2xf32>
   return %0 : tensor<4x2xf32>
