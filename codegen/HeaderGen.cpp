@@ -43,8 +43,10 @@ std::string dlc::generateHeader(const ModelInfo &info) {
        << "': run takes any size >= 1 there, the same for every\n"
           " * batched tensor of a run; their shapes hold DLC_DIM_DYNAMIC (-1)\n"
           " * at the batch axis and their size_bytes are per sample. Run\n"
-          " * computes one sample at a time (the model treats samples apart:\n"
-          " * dlc proved it when compiling).\n";
+          " * computes one sample per call of the compiled code (the model\n"
+          " * treats samples apart: dlc proved it when compiling); with\n"
+          " * num_threads > 1 that many samples run at once, each with its own\n"
+          " * workspace (allocated at create).\n";
   if (const auto &cuda = info.cuda) {
     std::string archs;
     for (auto &[sm, ptx] : cuda->ptx)

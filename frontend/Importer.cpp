@@ -512,6 +512,12 @@ OwningOpRef<ModuleOp> dlc::importOnnxFile(MLIRContext &context, StringRef path,
   }
   GraphImporter importer(context, path, getOnnxOpset(model), options);
   OwningOpRef<ModuleOp> module = importer.import(model.graph());
+  if (module && !importer.plan.dim.empty() && options.exposeNodeOutputs) {
+    emitError(fileLoc) << "comparing node by node (--per-node) needs a "
+                          "static batch: add --dim "
+                       << importer.plan.dim << "=SIZE";
+    return nullptr;
+  }
   if (module && !importer.plan.dim.empty() &&
       failed(checkAtBatchTwo(context, fileLoc, path, model, options, importer,
                              *module)))

@@ -1,33 +1,48 @@
 /*===- model.c - model instances: create, validate, run ------------------===*/
 #include "cuda.h"
 #include "dlc/dlc_model_abi.h"
+#include "workers.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct dlcrt_model {
-  const dlc_model_desc *desc;
+/* What one thread needs to run the entry point: its own scratch memory and
+ * argument vector, and for a dynamic batch its staging buffers. All of it
+ * is allocated at create: run never allocates. */
+typedef struct worker {
   void *workspace;
   int owns_workspace;
+  void **args;
+  /* Per tensor (inputs, then outputs): a one-sample buffer for a batched
+   * tensor whose batch axis has larger dimensions before it (its samples
+   * are not contiguous); NULL otherwise. */
+  void **staging;
   /* Threads of the model's parallel regions; the entry reads it through
    * args. */
   int32_t num_threads;
-  /* Argument vector for the entry point, sized at create: run never
-   * allocates. */
-  void **args;
+} worker;
+
+struct dlcrt_model {
+  const dlc_model_desc *desc;
+  int32_t num_threads; /* dlc_options.num_threads, at least 1 */
   /* CUDA models: device state; the host workspace is unused. */
   dlcrt_cuda *cuda;
   /* Dynamic batch: run calls the entry once per sample on per-sample views
-   * of the caller's tensors (inputs, then outputs). A batched tensor whose
-   * batch axis has larger dimensions before it is not contiguous per
-   * sample: it goes through a staging buffer of one sample, allocated here
-   * at create. */
+   * of the caller's tensors. On the CPU with num_threads > 1, that many
+   * workers run samples at once, each on one thread (or the threads split
+   * among fewer samples); the team of threads starts at create. */
   int batched;
-  size_t *outer;      /* product of the dimensions before the batch axis */
-  void **staging;     /* NULL where a sample is contiguous */
+  size_t *outer; /* per tensor: product of the dimensions before the batch */
   dlc_tensor *sample; /* per-sample views handed to the CUDA runner */
+  int num_workers;
+  worker *workers;
+  dlcrt_workers *team;
+  /* The batched run in progress, read by the team. */
+  const dlc_tensor *run_inputs, *run_outputs;
+  int64_t run_batch;
+  int run_members;
 };
 
 static const dlc_tensor_desc *io_desc(const dlc_model_desc *desc, size_t k) {
@@ -35,32 +50,73 @@ static const dlc_tensor_desc *io_desc(const dlc_model_desc *desc, size_t k) {
                               : &desc->outputs[k - desc->num_inputs];
 }
 
-/* Sets up the per-sample state of a dynamic-batch model; NULL on success. */
+static size_t num_tensors(const dlc_model_desc *desc) {
+  return desc->num_inputs + desc->num_outputs;
+}
+
+/* Allocates worker `w`'s argument vector, staging buffers and (unless
+ * `workspace` is given) workspace; NULL on success. */
+static dlc_status *create_worker(dlcrt_model *model, worker *w,
+                                 void *workspace) {
+  const dlc_model_desc *desc = model->desc;
+  size_t n = num_tensors(desc);
+  w->args = calloc(n + 3, sizeof(void *));
+  w->staging = calloc(n ? n : 1, sizeof(void *));
+  if (!w->args || !w->staging)
+    return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+  for (size_t k = 0; model->batched && k < n; ++k) {
+    const dlc_tensor_desc *t = io_desc(desc, k);
+    if (t->batch_axis < 0 || model->outer[k] == 1)
+      continue;
+    w->staging[k] = dlcrt_aligned_alloc((size_t)t->size_bytes);
+    if (!w->staging[k])
+      return dlcrt_status_create(DLC_OUT_OF_MEMORY,
+                                 "create: cannot allocate %llu bytes to "
+                                 "stage '%s'",
+                                 (unsigned long long)t->size_bytes, t->name);
+  }
+  if (desc->cuda)
+    return NULL;
+  if (workspace) {
+    w->workspace = workspace;
+    return NULL;
+  }
+  w->workspace = dlcrt_aligned_alloc((size_t)desc->workspace_size);
+  w->owns_workspace = 1;
+  if (!w->workspace)
+    return dlcrt_status_create(DLC_OUT_OF_MEMORY,
+                               "create: cannot allocate %llu bytes of "
+                               "workspace",
+                               (unsigned long long)desc->workspace_size);
+  return NULL;
+}
+
+static void destroy_worker(const dlcrt_model *model, worker *w) {
+  if (w->owns_workspace)
+    dlcrt_aligned_free(w->workspace);
+  for (size_t k = 0; w->staging && k < num_tensors(model->desc); ++k)
+    dlcrt_aligned_free(w->staging[k]);
+  free(w->staging);
+  free(w->args);
+}
+
+/* Finds the batched tensors and their layout; NULL on success. */
 static dlc_status *create_batch_state(dlcrt_model *model) {
   const dlc_model_desc *desc = model->desc;
-  size_t n = desc->num_inputs + desc->num_outputs;
+  size_t n = num_tensors(desc);
   for (size_t k = 0; k < n; ++k)
     model->batched |= io_desc(desc, k)->batch_axis >= 0;
   if (!model->batched)
     return NULL;
   model->outer = calloc(n, sizeof(size_t));
-  model->staging = calloc(n, sizeof(void *));
   model->sample = calloc(n, sizeof(dlc_tensor));
-  if (!model->outer || !model->staging || !model->sample)
+  if (!model->outer || !model->sample)
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
   for (size_t k = 0; k < n; ++k) {
     const dlc_tensor_desc *t = io_desc(desc, k);
     model->outer[k] = 1;
     for (int32_t d = 0; d < t->batch_axis; ++d)
       model->outer[k] *= (size_t)t->shape[d];
-    if (t->batch_axis < 0 || model->outer[k] == 1)
-      continue;
-    model->staging[k] = dlcrt_aligned_alloc((size_t)t->size_bytes);
-    if (!model->staging[k])
-      return dlcrt_status_create(DLC_OUT_OF_MEMORY,
-                                 "create: cannot allocate %llu bytes to "
-                                 "stage '%s'",
-                                 (unsigned long long)t->size_bytes, t->name);
   }
   return NULL;
 }
@@ -90,86 +146,68 @@ dlc_status *dlcrt_model_create(const dlc_model_desc *desc,
   dlc_options_init(&defaults);
   if (!options)
     options = &defaults;
+  if (options->num_threads > 1024)
+    return dlcrt_status_create(DLC_INVALID_ARGUMENT,
+                               "create: options.num_threads is %u, at most "
+                               "1024 are supported",
+                               (unsigned)options->num_threads);
+  if (!desc->cuda && options->workspace) {
+    if (options->workspace_size < desc->workspace_size)
+      return dlcrt_status_create(
+          DLC_INVALID_ARGUMENT,
+          "create: options.workspace_size is %llu bytes, model '%s' needs "
+          "%llu",
+          (unsigned long long)options->workspace_size, desc->model_name,
+          (unsigned long long)desc->workspace_size);
+    if (((uintptr_t)options->workspace & 63) != 0)
+      return dlcrt_status_create(
+          DLC_INVALID_ARGUMENT,
+          "create: options.workspace must be 64-byte aligned");
+  }
 
   dlcrt_model *model = calloc(1, sizeof(*model));
   if (!model)
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
   model->desc = desc;
-  if (options->num_threads > 1024) {
-    dlcrt_model_destroy(model);
-    return dlcrt_status_create(DLC_INVALID_ARGUMENT,
-                               "create: options.num_threads is %u, at most "
-                               "1024 are supported",
-                               (unsigned)options->num_threads);
-  }
   model->num_threads =
       options->num_threads ? (int32_t)options->num_threads : 1;
-  size_t num_args = desc->num_inputs + desc->num_outputs + 3;
-  model->args = calloc(num_args, sizeof(void *));
-  if (!model->args) {
+  dlc_status *s = create_batch_state(model);
+  /* A dynamic batch on the CPU runs one sample per thread. */
+  model->num_workers =
+      model->batched && !desc->cuda ? (int)model->num_threads : 1;
+  model->workers = calloc((size_t)model->num_workers, sizeof(worker));
+  if (!s && !model->workers)
+    s = dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+  for (int w = 0; !s && w < model->num_workers; ++w)
+    s = create_worker(model, &model->workers[w],
+                      w == 0 && !desc->cuda ? options->workspace : NULL);
+  if (!s && model->num_workers > 1) {
+    model->team = dlcrt_workers_create(model->num_workers);
+    if (!model->team)
+      s = dlcrt_status_create(DLC_OUT_OF_MEMORY,
+                              "create: cannot start %d threads",
+                              model->num_workers - 1);
+  }
+  if (!s && desc->cuda)
+    s = dlcrt_cuda_create(desc, options, &model->cuda);
+  if (s) {
     dlcrt_model_destroy(model);
-    return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
-  }
-  dlc_status *batch_status = create_batch_state(model);
-  if (batch_status) {
-    dlcrt_model_destroy(model);
-    return batch_status;
-  }
-  if (desc->cuda) {
-    dlc_status *s = dlcrt_cuda_create(desc, options, &model->cuda);
-    if (s) {
-      dlcrt_model_destroy(model);
-      return s;
-    }
-    *out_model = model;
-    return NULL;
-  }
-  if (options->workspace) {
-    if (options->workspace_size < desc->workspace_size)
-      goto bad_workspace;
-    if (((uintptr_t)options->workspace & 63) != 0) {
-      dlcrt_model_destroy(model);
-      return dlcrt_status_create(
-          DLC_INVALID_ARGUMENT,
-          "create: options.workspace must be 64-byte aligned");
-    }
-    model->workspace = options->workspace;
-  } else {
-    model->workspace = dlcrt_aligned_alloc((size_t)desc->workspace_size);
-    model->owns_workspace = 1;
-    if (!model->workspace) {
-      dlcrt_model_destroy(model);
-      return dlcrt_status_create(DLC_OUT_OF_MEMORY,
-                                 "create: cannot allocate %llu bytes of "
-                                 "workspace",
-                                 (unsigned long long)desc->workspace_size);
-    }
+    return s;
   }
   *out_model = model;
   return NULL;
-
-bad_workspace:
-  dlcrt_model_destroy(model);
-  return dlcrt_status_create(
-      DLC_INVALID_ARGUMENT,
-      "create: options.workspace_size is %llu bytes, model '%s' needs %llu",
-      (unsigned long long)options->workspace_size, desc->model_name,
-      (unsigned long long)desc->workspace_size);
 }
 
 void dlcrt_model_destroy(dlcrt_model *model) {
   if (!model)
     return;
-  if (model->owns_workspace)
-    dlcrt_aligned_free(model->workspace);
+  dlcrt_workers_destroy(model->team);
+  for (int w = 0; model->workers && w < model->num_workers; ++w)
+    destroy_worker(model, &model->workers[w]);
+  free(model->workers);
   dlcrt_cuda_destroy(model->cuda);
-  size_t n = model->desc->num_inputs + model->desc->num_outputs;
-  for (size_t k = 0; model->staging && k < n; ++k)
-    dlcrt_aligned_free(model->staging[k]);
-  free(model->staging);
   free(model->outer);
   free(model->sample);
-  free(model->args);
   free(model);
 }
 
@@ -234,27 +272,28 @@ static dlc_status *check_tensor(const char *kind, size_t index,
   return NULL;
 }
 
-/* Runs the entry once on the pointers in args (CPU) or the views in
- * model->sample (CUDA). */
-static dlc_status *run_entry(dlcrt_model *model, const dlc_tensor *inputs,
+/* Runs the entry once on `w`'s argument vector (CPU), or on the views
+ * given (CUDA). */
+static dlc_status *run_entry(dlcrt_model *model, worker *w,
+                             const dlc_tensor *inputs,
                              const dlc_tensor *outputs) {
   const dlc_model_desc *desc = model->desc;
   if (model->cuda)
-    return dlcrt_cuda_run(model->cuda, desc, inputs, outputs, model->args);
-  model->args[desc->num_inputs + desc->num_outputs] = model->workspace;
-  model->args[desc->num_inputs + desc->num_outputs + 1] = &model->num_threads;
-  desc->entry(model->args);
+    return dlcrt_cuda_run(model->cuda, desc, inputs, outputs, w->args);
+  w->args[num_tensors(desc)] = w->workspace;
+  w->args[num_tensors(desc) + 1] = &w->num_threads;
+  desc->entry(w->args);
   return NULL;
 }
 
 /* Copies sample b of a batched tensor (batch size n) between the caller's
- * buffer and the contiguous one-sample staging buffer. */
-static void stage(const dlcrt_model *model, size_t k, const dlc_tensor *t,
-                  int64_t b, int64_t n, int to_staging) {
+ * buffer and `w`'s one-sample staging buffer. */
+static void stage(const dlcrt_model *model, const worker *w, size_t k,
+                  const dlc_tensor *t, int64_t b, int64_t n, int to_staging) {
   size_t chunk = (size_t)io_desc(model->desc, k)->size_bytes / model->outer[k];
-  char *user = (char *)t->data, *buf = (char *)model->staging[k];
+  char *user = (char *)t->data, *buf = (char *)w->staging[k];
   for (size_t o = 0; o < model->outer[k]; ++o) {
-    char *u = user + ((size_t)o * (size_t)n + (size_t)b) * chunk;
+    char *u = user + (o * (size_t)n + (size_t)b) * chunk;
     if (to_staging)
       memcpy(buf + o * chunk, u, chunk);
     else
@@ -262,43 +301,81 @@ static void stage(const dlcrt_model *model, size_t k, const dlc_tensor *t,
   }
 }
 
-/* A dynamic-batch run: the entry once per sample, in order. */
+/* Runs sample b of a batch of n on worker w. */
+static dlc_status *run_sample(dlcrt_model *model, worker *w, int64_t b,
+                              int64_t n, const dlc_tensor *inputs,
+                              const dlc_tensor *outputs) {
+  const dlc_model_desc *desc = model->desc;
+  size_t ni = desc->num_inputs, nt = num_tensors(desc);
+  for (size_t k = 0; k < nt; ++k) {
+    const dlc_tensor *t = k < ni ? &inputs[k] : &outputs[k - ni];
+    const dlc_tensor_desc *td = io_desc(desc, k);
+    void *p = t->data;
+    if (w->staging[k]) {
+      if (k < ni)
+        stage(model, w, k, t, b, n, 1);
+      p = w->staging[k];
+    } else if (td->batch_axis >= 0) {
+      p = (char *)t->data + (size_t)b * (size_t)td->size_bytes;
+    }
+    w->args[k] = p;
+    if (model->sample) {
+      model->sample[k] = *t;
+      model->sample[k].data = p;
+    }
+  }
+  dlc_status *s = run_entry(model, w, model->sample, model->sample + ni);
+  for (size_t k = ni; !s && k < nt; ++k)
+    if (w->staging[k])
+      stage(model, w, k, &outputs[k - ni], b, n, 0);
+  return s;
+}
+
+/* Team member m's share of the batched run in progress: a contiguous range
+ * of samples. CPU entries cannot fail. */
+static void run_share(void *ctx, int m) {
+  dlcrt_model *model = (dlcrt_model *)ctx;
+  int64_t n = model->run_batch, members = model->run_members;
+  for (int64_t b = n * m / members; b < n * (m + 1) / members; ++b)
+    (void)run_sample(model, &model->workers[m], b, n, model->run_inputs,
+                     model->run_outputs);
+}
+
+/* A dynamic-batch run: the entry once per sample. */
 static dlc_status *run_batched(dlcrt_model *model, const dlc_tensor *inputs,
                                const dlc_tensor *outputs, int64_t n) {
   const dlc_model_desc *desc = model->desc;
-  size_t ni = desc->num_inputs, no = desc->num_outputs;
-  if (model->cuda && dlcrt_cuda_device_pointers(model->cuda)) {
-    for (size_t k = 0; k < ni + no; ++k)
-      if (model->staging[k])
+  worker *w0 = &model->workers[0];
+  if (model->cuda) {
+    for (size_t k = 0; dlcrt_cuda_device_pointers(model->cuda) &&
+                       k < num_tensors(desc);
+         ++k)
+      if (w0->staging[k])
         return dlcrt_status_create(
             DLC_INVALID_ARGUMENT,
             "run: '%s' has its batch axis %d after larger dimensions; with "
             "cuda_device_pointers the batch axis must be the outermost",
             io_desc(desc, k)->name, (int)io_desc(desc, k)->batch_axis);
-  }
-  for (int64_t b = 0; b < n; ++b) {
-    for (size_t k = 0; k < ni + no; ++k) {
-      const dlc_tensor *t = k < ni ? &inputs[k] : &outputs[k - ni];
-      const dlc_tensor_desc *td = io_desc(desc, k);
-      void *p = t->data;
-      if (model->staging[k]) {
-        if (k < ni)
-          stage(model, k, t, b, n, 1);
-        p = model->staging[k];
-      } else if (td->batch_axis >= 0) {
-        p = (char *)t->data + (size_t)b * (size_t)td->size_bytes;
-      }
-      model->sample[k] = *t;
-      model->sample[k].data = p;
-      model->args[k] = p;
+    for (int64_t b = 0; b < n; ++b) {
+      dlc_status *s = run_sample(model, w0, b, n, inputs, outputs);
+      if (s)
+        return s;
     }
-    dlc_status *s = run_entry(model, model->sample, model->sample + ni);
-    if (s)
-      return s;
-    for (size_t k = ni; k < ni + no; ++k)
-      if (model->staging[k])
-        stage(model, k, &outputs[k - ni], b, n, 0);
+    return NULL;
   }
+  /* As many samples at once as there are workers; threads left over (fewer
+   * samples than threads) go to each sample's parallel loops. */
+  int members = n < model->num_workers ? (int)n : model->num_workers;
+  for (int m = 0; m < members; ++m)
+    model->workers[m].num_threads = model->num_threads / members;
+  model->run_inputs = inputs;
+  model->run_outputs = outputs;
+  model->run_batch = n;
+  model->run_members = members;
+  if (model->team)
+    dlcrt_workers_run(model->team, members, run_share, model);
+  else
+    run_share(model, 0);
   return NULL;
 }
 
@@ -318,22 +395,24 @@ dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
   if ((num_inputs && !inputs) || (num_outputs && !outputs))
     return dlcrt_status_create(DLC_INVALID_ARGUMENT,
                                "run: inputs/outputs array is NULL");
+  worker *w0 = &model->workers[0];
   int64_t batch = -1;
   for (size_t i = 0; i < num_inputs; ++i) {
     dlc_status *s =
         check_tensor("input", i, &desc->inputs[i], &inputs[i], &batch);
     if (s)
       return s;
-    model->args[i] = inputs[i].data;
+    w0->args[i] = inputs[i].data;
   }
   for (size_t i = 0; i < num_outputs; ++i) {
     dlc_status *s =
         check_tensor("output", i, &desc->outputs[i], &outputs[i], &batch);
     if (s)
       return s;
-    model->args[num_inputs + i] = outputs[i].data;
+    w0->args[num_inputs + i] = outputs[i].data;
   }
   if (model->batched)
     return run_batched(model, inputs, outputs, batch < 0 ? 1 : batch);
-  return run_entry(model, inputs, outputs);
+  w0->num_threads = model->num_threads;
+  return run_entry(model, w0, inputs, outputs);
 }

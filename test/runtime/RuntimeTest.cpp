@@ -9,8 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <string>
 
 namespace {
@@ -31,7 +33,7 @@ void addOne(void **args) {
 }
 
 const dlc_model_desc kDesc = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "add_one",
-                              kInputs, kOutputs, 24, addOne};
+                              kInputs, kOutputs, 24, addOne, nullptr};
 
 struct Model {
   dlcrt_model *model = nullptr;
@@ -212,7 +214,7 @@ const dlc_cuda_desc kCudaDesc = {1, 1, kImages, kKernelNames, kConstants, 256};
 // the entry adds the sample's first element to each element.
 const int64_t kRowShape[] = {DLC_DIM_DYNAMIC, 3};
 const int64_t kColShape[] = {2, DLC_DIM_DYNAMIC};
-int entryCalls = 0;
+std::atomic<int> entryCalls{0};
 
 void addFirst3(void **args) {
   const float *x = static_cast<const float *>(args[0]);
@@ -233,11 +235,11 @@ void addFirst2(void **args) {
 const dlc_tensor_desc kRowIn[] = {{"x", DLC_DTYPE_F32, 2, kRowShape, 12, 0, 0}};
 const dlc_tensor_desc kRowOut[] = {{"y", DLC_DTYPE_F32, 2, kRowShape, 12, 0, 0}};
 const dlc_model_desc kRowModel = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "rows",
-                                  kRowIn, kRowOut, 0, addFirst3};
+                                  kRowIn, kRowOut, 0, addFirst3, nullptr};
 const dlc_tensor_desc kColIn[] = {{"x", DLC_DTYPE_F32, 2, kColShape, 8, 1, 0}};
 const dlc_tensor_desc kColOut[] = {{"y", DLC_DTYPE_F32, 2, kColShape, 8, 1, 0}};
 const dlc_model_desc kColModel = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "cols",
-                                  kColIn, kColOut, 0, addFirst2};
+                                  kColIn, kColOut, 0, addFirst2, nullptr};
 
 TEST(DynamicBatch, RunsOncePerSample) {
   dlcrt_model *model = nullptr;
@@ -260,6 +262,46 @@ TEST(DynamicBatch, RunsOncePerSample) {
   ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
   EXPECT_EQ(entryCalls, 1);
   dlcrt_model_destroy(model);
+}
+
+// With two threads, samples run two at a time, each on its own workspace
+// and staging buffers; every sample is computed once.
+TEST(DynamicBatch, RunsSamplesOnTwoThreads) {
+  for (const dlc_model_desc *desc : {&kRowModel, &kColModel}) {
+    dlc_options options;
+    dlc_options_init(&options);
+    options.num_threads = 2;
+    dlcrt_model *model = nullptr;
+    ASSERT_EQ(dlcrt_model_create(desc, &options, &model), nullptr);
+    // Rows: [n, 3], sample b = (b, 10b, 100b). Columns: [2, n].
+    const int n = 7;
+    float x[3 * n], y[3 * n];
+    for (int b = 0; b < n; ++b)
+      for (int i = 0; i < 3; ++i)
+        x[desc == &kRowModel ? 3 * b + i : (i % 2) * n + b] =
+            (float)(b + 1) * (i == 0 ? 1.0f : i == 1 ? 10.0f : 100.0f);
+    const int64_t rows[] = {n, 3}, cols[] = {2, n};
+    const int64_t *shape = desc == &kRowModel ? rows : cols;
+    size_t bytes = desc == &kRowModel ? sizeof x : 2 * n * sizeof(float);
+    dlc_tensor in = tensor(x, bytes, DLC_DTYPE_F32, 2, shape);
+    dlc_tensor out = tensor(y, bytes, DLC_DTYPE_F32, 2, shape);
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      entryCalls = 0;
+      std::fill(y, y + 3 * n, -1.0f);
+      ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+      EXPECT_EQ(entryCalls.load(), n);
+      for (int b = 0; b < n; ++b) {
+        if (desc == &kRowModel) {
+          for (int i = 0; i < 3; ++i)
+            EXPECT_EQ(y[3 * b + i], x[3 * b + i] + x[3 * b]) << b << " " << i;
+        } else {
+          EXPECT_EQ(y[b], 2 * x[b]) << b;
+          EXPECT_EQ(y[n + b], x[n + b] + x[b]) << b;
+        }
+      }
+    }
+    dlcrt_model_destroy(model);
+  }
 }
 
 TEST(DynamicBatch, StagesAnInnerBatchAxis) {

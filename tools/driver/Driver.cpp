@@ -357,7 +357,9 @@ int runCompile(const Args &args, const char *argv0) {
            << archs << "; device memory " << result.info.workspaceSize
            << " bytes workspace + " << cuda->constantsSize
            << " bytes constants; 0 nodes fall back to the CPU; " << io
-           << " bytes cross the bus per run (inputs and outputs)\n";
+           << " bytes cross the bus per "
+           << (result.info.batchDim.empty() ? "run" : "sample")
+           << " (inputs and outputs)\n";
   }
   return kExitOk;
 }
