@@ -300,7 +300,8 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
   builder.setInsertionPointToStart(entry);
   for (auto [i, input] : llvm::enumerate(inputs)) {
     values[input->name()] = entry->getArgument(i);
-    if (i < options.knownInputs.size() && options.knownInputs[i])
+    if (i < options.knownInputs.size() && options.knownInputs[i] &&
+        (i >= plan.inputAxes.size() || plan.inputAxes[i] < 0))
       constants[input->name()] = options.knownInputs[i];
     func.setArgAttr(i, dlc::kNameAttr, builder.getStringAttr(input->name()));
     func.setArgAttr(i, dlc::kDtypeAttr,
@@ -318,8 +319,10 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
     for (int64_t d : known.dims())
       n *= d;
     auto argType = cast<RankedTensorType>(entry->getArgument(i).getType());
+    // A batched input is data of each sample, never a compile-time value.
     if (n > 8 || !isa<IntegerType>(argType.getElementType()) ||
-        argType.getElementType().isInteger(1))
+        argType.getElementType().isInteger(1) ||
+        (i < plan.inputAxes.size() && plan.inputAxes[i] >= 0))
       continue;
     std::string error;
     auto attr = dyn_cast_or_null<DenseElementsAttr>(
