@@ -109,9 +109,9 @@ static bool isShapeOperand(llvm::StringRef op, size_t index) {
   return false;
 }
 
-/// Whether `b` (the value at batch 2) is `a` (at batch 1) repeated along one
-/// axis: the same for every sample.
-static bool isRepeated(DenseElementsAttr a, DenseElementsAttr b) {
+/// Whether `b` (the value at batch k) is `a` (at batch 1) repeated k times
+/// along one axis: the same for every sample.
+static bool isRepeated(DenseElementsAttr a, DenseElementsAttr b, int64_t k) {
   auto ta = cast<RankedTensorType>(a.getType());
   auto tb = cast<RankedTensorType>(b.getType());
   if (ta.getRank() != tb.getRank() ||
@@ -121,7 +121,7 @@ static bool isRepeated(DenseElementsAttr a, DenseElementsAttr b) {
   for (int64_t d = 0; d < ta.getRank(); ++d) {
     if (ta.getDimSize(d) == tb.getDimSize(d))
       continue;
-    if (axis >= 0 || tb.getDimSize(d) != 2 * ta.getDimSize(d))
+    if (axis >= 0 || tb.getDimSize(d) != k * ta.getDimSize(d))
       return false;
     axis = d;
   }
@@ -131,7 +131,7 @@ static bool isRepeated(DenseElementsAttr a, DenseElementsAttr b) {
     return a.getSplatValue<Attribute>() == b.getSplatValue<Attribute>();
   if (tb.getNumElements() > (1 << 16))
     return false;
-  // Element i of b sits at (outer, j, inner) with j < 2 * n; it must equal
+  // Element i of b sits at (outer, j, inner) with j < k * n; it must equal
   // a's element (outer, j mod n, inner).
   int64_t n = ta.getDimSize(axis), inner = 1;
   for (int64_t d = axis + 1; d < ta.getRank(); ++d)
@@ -139,7 +139,7 @@ static bool isRepeated(DenseElementsAttr a, DenseElementsAttr b) {
   auto va = llvm::to_vector(a.getValues<Attribute>());
   auto vb = llvm::to_vector(b.getValues<Attribute>());
   for (int64_t i = 0; i < (int64_t)vb.size(); ++i) {
-    int64_t outer = i / (2 * n * inner), j = (i / inner) % (2 * n),
+    int64_t outer = i / (k * n * inner), j = (i / inner) % (k * n),
             k = i % inner;
     if (vb[i] != va[(outer * n + j % n) * inner + k])
       return false;
@@ -151,7 +151,9 @@ LogicalResult dlc::checkBatchSizeUses(
     const onnx::GraphProto &graph, StringRef dim,
     const llvm::StringMap<DenseElementsAttr> &at1,
     const llvm::StringMap<DenseElementsAttr> &at2,
+    const llvm::StringMap<DenseElementsAttr> &at3,
     ArrayRef<NodeRecord> records1, ArrayRef<NodeRecord> records2,
+    ArrayRef<NodeRecord> records3,
     llvm::function_ref<Location(const onnx::NodeProto &, size_t)> nodeLoc,
     Location loc) {
   // Values computed at import from the batch size: constants at batch 1 and
@@ -160,14 +162,19 @@ LogicalResult dlc::checkBatchSizeUses(
     auto a = at1.find(name), b = at2.find(name);
     if (a == at1.end() || b == at2.end())
       return false;
-    return a->second != b->second && !isRepeated(a->second, b->second);
+    auto c = at3.find(name);
+    // Batch 3 too: [0] and [0, 0] may be the start of [0, 0, 1, 1, ...].
+    return a->second != b->second &&
+           !(isRepeated(a->second, b->second, 2) && c != at3.end() &&
+             isRepeated(a->second, c->second, 3));
   };
   bool ok = true;
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
-    if (i >= (int)records1.size() || i >= (int)records2.size())
+    if (i >= (int)records1.size() || i >= (int)records2.size() ||
+        i >= (int)records3.size())
       break;
-    const NodeRecord &r1 = records1[i], &r2 = records2[i];
+    const NodeRecord &r1 = records1[i], &r2 = records2[i], &r3 = records3[i];
     auto refuse = [&](const Twine &what) {
       emitError(nodeLoc(node, i))
           << node.op_type() << ": " << what << " the size of the dynamic batch '"
@@ -176,6 +183,7 @@ LogicalResult dlc::checkBatchSizeUses(
       ok = false;
     };
     if (r1.constants.size() != r2.constants.size() ||
+        r1.constants.size() != r3.constants.size() ||
         r1.slices.size() != r2.slices.size()) {
       refuse("its import depends on");
       continue;
@@ -196,7 +204,9 @@ LogicalResult dlc::checkBatchSizeUses(
     for (size_t k = 0; k < r1.constants.size(); ++k)
       constantsOk &= r1.constantOps[k]->use_empty() ||
                      r1.constants[k] == r2.constants[k] ||
-                     isRepeated(r1.constants[k], r2.constants[k]);
+                     (isRepeated(r1.constants[k], r2.constants[k], 2) &&
+                      k < r3.constants.size() &&
+                      isRepeated(r1.constants[k], r3.constants[k], 3));
     if (!constantsOk) {
       refuse("it builds a constant from");
       continue;
@@ -214,7 +224,7 @@ LogicalResult dlc::checkBatchSizeUses(
     }
     // Shape arithmetic that folds away (every output a constant) is fine.
     bool folds = llvm::all_of(node.output(), [&](const std::string &name) {
-      return name.empty() || at1.count(name);
+      return name.empty() || (at1.count(name) && at2.count(name));
     });
     if (folds)
       continue;

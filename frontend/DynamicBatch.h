@@ -74,15 +74,18 @@ planBatch(llvm::ArrayRef<const onnx::ValueInfoProto *> inputs,
 /// constants differ with the batch (a Trilu mask over the batch axis) and
 /// slices with fixed bounds along it (`x[:3]`, which the batch of one sample
 /// hides). `at1` and `at2` hold the node
-/// outputs that import folded to constants, with the batch at 1 and at 2:
-/// a value that differs (other than by being repeated per sample) comes
+/// outputs that import folded to constants, with the batch at 1, 2 and 3
+/// (at3, records3): a value that differs (other than by being repeated per
+/// sample) comes
 /// from the batch size, and may only feed shape operands (Reshape's shape,
 /// Slice's ends, ...) or further folding. Reports each node at fault.
 mlir::LogicalResult checkBatchSizeUses(
     const onnx::GraphProto &graph, llvm::StringRef dim,
     const llvm::StringMap<mlir::DenseElementsAttr> &at1,
     const llvm::StringMap<mlir::DenseElementsAttr> &at2,
+    const llvm::StringMap<mlir::DenseElementsAttr> &at3,
     llvm::ArrayRef<NodeRecord> records1, llvm::ArrayRef<NodeRecord> records2,
+    llvm::ArrayRef<NodeRecord> records3,
     llvm::function_ref<mlir::Location(const onnx::NodeProto &, size_t)>
         nodeLoc,
     mlir::Location loc);

@@ -32,6 +32,13 @@ public:
   std::vector<dlc::NodeRecord> records;
   dlc::BatchPlan plan;
 
+  /// Marks each node output with the axis along which it grows from batch 1
+  /// (this import) to batch 2 (`second`), as a dlc.batch_axis hint; reports
+  /// outputs that do not grow along one axis or fold to a constant at one
+  /// batch size only.
+  LogicalResult addBatchHints(const onnx::GraphProto &graph,
+                              GraphImporter &second);
+
   Location nodeLoc(const onnx::NodeProto &node, size_t index) {
     std::string name = node.name().empty()
                            ? node.op_type() + "_" + std::to_string(index)
@@ -441,6 +448,53 @@ static int64_t batchAxisBetween(RankedTensorType at1, RankedTensorType at2) {
   return axis;
 }
 
+LogicalResult GraphImporter::addBatchHints(const onnx::GraphProto &graph,
+                                           GraphImporter &second) {
+  bool ok = true;
+  for (auto [i, node] : llvm::enumerate(graph.node())) {
+    for (const std::string &name : node.output()) {
+      auto v1 = values.find(name), v2 = second.values.find(name);
+      if (name.empty() || v1 == values.end() || v2 == second.values.end() ||
+          isa<BlockArgument>(v1->second))
+        continue;
+      Value v = v1->second;
+      bool c1 = v.getDefiningOp<dlc::ConstantOp>() != nullptr,
+           c2 = v2->second.getDefiningOp<dlc::ConstantOp>() != nullptr;
+      if (c1 != c2) {
+        emitError(nodeLoc(node, i))
+            << node.op_type() << ": output '" << name
+            << "' is a constant at one batch size only: it depends on the "
+               "size of the dynamic batch '"
+            << plan.dim << "'. Fix the batch with --dim " << plan.dim
+            << "=SIZE";
+        ok = false;
+        continue;
+      }
+      if (c1)
+        continue; // see checkBatchSizeUses
+      auto t1 = cast<RankedTensorType>(v.getType()),
+           t2 = cast<RankedTensorType>(v2->second.getType());
+      int64_t axis = batchAxisBetween(t1, t2);
+      if (axis == -2) {
+        emitError(nodeLoc(node, i))
+            << node.op_type() << ": output '" << name << "' is " << t1
+            << " at batch 1 and " << t2
+            << " at batch 2, not one batch axis; a dynamic-batch model runs "
+               "one sample at a time. Fix the batch with --dim "
+            << plan.dim << "=SIZE";
+        ok = false;
+        continue;
+      }
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointAfterValue(v);
+      auto hint = dlc::BatchAxisOp::create(builder, nodeLoc(node, i), v,
+                                           builder.getI64IntegerAttr(axis));
+      v.replaceAllUsesExcept(hint.getResult(), hint);
+    }
+  }
+  return success(ok);
+}
+
 /// A dynamic-batch model is imported a second time with the batch at 2: the
 /// outputs' batch axes are where their shapes grow, and constants that
 /// change with the batch size show where it turns into data.
@@ -494,9 +548,25 @@ static LogicalResult checkAtBatchTwo(MLIRContext &context, Location fileLoc,
   axes.resize(results, -3);
   module->setAttr(dlc::kDeclaredOutputBatchAxesAttr,
                   Builder(&context).getDenseI64ArrayAttr(axes));
+  if (failed(first.addBatchHints(model.graph(), second)))
+    return failure();
+  // Constants are also compared at batch 3 (see dlc::checkBatchSizeUses).
+  GraphImporter third(context, path, dlc::getOnnxOpset(model), options, 3);
+  OwningOpRef<ModuleOp> atThree;
+  {
+    ScopedDiagnosticHandler quiet(&context,
+                                  [](Diagnostic &) { return success(); });
+    atThree = third.import(model.graph());
+  }
+  if (!atThree)
+    return emitError(fileLoc)
+           << "dynamic batch '" << first.plan.dim
+           << "': the model does not import with the batch at 3; fix the "
+              "batch with --dim "
+           << first.plan.dim << "=SIZE";
   return dlc::checkBatchSizeUses(
       model.graph(), first.plan.dim, first.folded, second.folded,
-      first.records, second.records,
+      third.folded, first.records, second.records, third.records,
       [&](const onnx::NodeProto &node, size_t i) {
         return first.nodeLoc(node, i);
       },

@@ -35,6 +35,24 @@ def Dlc_ConstantOp : Dlc_Op<"constant", [ConstantLike,
   let hasFolder = 1;
 }
 
+def Dlc_BatchAxisOp : Dlc_Op<"batch_axis", [SameOperandsAndResultType]> {
+  let summary = "where a dynamic batch lies in a value (an identity)";
+  let description = [{
+    Set by the import of a model with a dynamic batch on each node output:
+    the axis that grows when the batch grows (-1: none), as seen by importing
+    the model at batch 1 and at batch 2. The lowering keeps it;
+    dlc-check-batch-independence checks the program against it and erases
+    it.
+
+    ```mlir
+    %h = dlc.batch_axis %x axis 0 : tensor<1x128x768xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input, I64Attr:$axis);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input `axis` $axis attr-dict `:` type($input)";
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise
 //===----------------------------------------------------------------------===//

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/DlcDialect.h"
+#include "ir/DlcOps.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -226,6 +227,34 @@ LogicalResult BatchTracker::visitLinalg(linalg::LinalgOp op) {
 }
 
 LogicalResult BatchTracker::visit(Operation *op) {
+  // The import's word on where the batch lies in a node's output: it
+  // settles the candidates the lowering of the node left.
+  if (auto hint = dyn_cast<dlc::BatchAxisOp>(op)) {
+    AxisSet set = axesOf(hint.getInput());
+    int64_t axis = hint.getAxis();
+    if (axis < 0) {
+      if (set)
+        return op->emitError()
+               << "dynamic batch '" << dim
+               << "': this node's output depends on the batch but does not "
+                  "grow with it (it mixes or selects samples); a "
+                  "dynamic-batch model runs one sample at a time. Fix the "
+                  "batch with --dim "
+               << dim << "=SIZE";
+      return success();
+    }
+    if (set && !(set & bit(axis)))
+      return op->emitError()
+             << "dynamic batch '" << dim << "': this node's output grows "
+             << "along axis " << axis
+             << " with the batch, but its samples lie along axis "
+             << axesIn(set).front()
+             << "; a dynamic-batch model runs one sample at a time. Fix the "
+                "batch with --dim "
+             << dim << "=SIZE";
+    setAxes(hint.getResult(), bit(axis));
+    return success();
+  }
   // Batched tensors read inside a body (a gather from them); only linalg
   // ops may do so, see visitLinalg.
   llvm::SetVector<Value> captured;
@@ -340,6 +369,12 @@ struct CheckBatchIndependencePass
     for (Operation &op : body.without_terminator())
       if (failed(tracker.visit(&op)))
         return signalPassFailure();
+    // The hints have served.
+    SmallVector<dlc::BatchAxisOp> hints(body.getOps<dlc::BatchAxisOp>());
+    for (dlc::BatchAxisOp hint : hints) {
+      hint.getResult().replaceAllUsesWith(hint.getInput());
+      hint->erase();
+    }
 
     // Output axes, against what the import saw when the batch grew (-3:
     // not seen, for --per-node outputs).

@@ -34,6 +34,9 @@ def CheckBatchIndependence
     - `tensor.expand_shape` / `collapse_shape`: the batch stays the outer
       part of its group; `tensor.pad`, `extract_slice`, `insert_slice` and
       `concat` leave the batch axis whole.
+    - `dlc.batch_axis` (set by the import on each node output) fixes the
+      batch axis to the one seen at batch 2, or says the output must not
+      depend on the batch; the pass erases these hints.
     - Any other op on a batched tensor is an error.
 
     Errors name the op (its location is the ONNX node) and the reason. On

@@ -45,6 +45,8 @@ struct LowerToLinalgPass
 
     ConversionTarget target(getContext());
     target.addIllegalDialect<dlc::DlcDialect>();
+    // Dynamic-batch hints stay for dlc-check-batch-independence.
+    target.addLegalOp<dlc::BatchAxisOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

@@ -19,6 +19,10 @@ typedef struct worker {
    * tensor whose batch axis has larger dimensions before it (its samples
    * are not contiguous); NULL otherwise. */
   void **staging;
+  /* Workers other than the first: a private buffer per output without a
+   * batch axis (the same for every sample, which the first worker writes
+   * to the caller's buffer); NULL otherwise. */
+  void **private_out;
   /* Threads of the model's parallel regions; the entry reads it through
    * args. */
   int32_t num_threads;
@@ -62,11 +66,20 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
   size_t n = num_tensors(desc);
   w->args = calloc(n + 3, sizeof(void *));
   w->staging = calloc(n ? n : 1, sizeof(void *));
-  if (!w->args || !w->staging)
+  w->private_out = calloc(n ? n : 1, sizeof(void *));
+  if (!w->args || !w->staging || !w->private_out)
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+  for (size_t k = desc->num_inputs; w != model->workers && k < n; ++k) {
+    const dlc_tensor_desc *t = io_desc(desc, k);
+    if (t->batch_axis >= 0)
+      continue;
+    w->private_out[k] = dlcrt_aligned_alloc((size_t)t->size_bytes);
+    if (!w->private_out[k])
+      return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+  }
   for (size_t k = 0; model->batched && k < n; ++k) {
     const dlc_tensor_desc *t = io_desc(desc, k);
-    if (t->batch_axis < 0 || model->outer[k] == 1)
+    if (t->batch_axis < 0 || model->outer[k] <= 1 || t->size_bytes == 0)
       continue;
     w->staging[k] = dlcrt_aligned_alloc((size_t)t->size_bytes);
     if (!w->staging[k])
@@ -94,9 +107,14 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
 static void destroy_worker(const dlcrt_model *model, worker *w) {
   if (w->owns_workspace)
     dlcrt_aligned_free(w->workspace);
-  for (size_t k = 0; w->staging && k < num_tensors(model->desc); ++k)
-    dlcrt_aligned_free(w->staging[k]);
+  for (size_t k = 0; k < num_tensors(model->desc); ++k) {
+    if (w->staging)
+      dlcrt_aligned_free(w->staging[k]);
+    if (w->private_out)
+      dlcrt_aligned_free(w->private_out[k]);
+  }
   free(w->staging);
+  free(w->private_out);
   free(w->args);
 }
 
@@ -262,6 +280,11 @@ static dlc_status *check_tensor(const char *kind, size_t index,
           (long long)*batch);
     *batch = n;
     samples = (uint64_t)n;
+    if (want->size_bytes && samples > SIZE_MAX / want->size_bytes)
+      return dlcrt_status_create(
+          DLC_INVALID_ARGUMENT,
+          "run: %s %zu ('%s') has batch size %lld: its size overflows",
+          kind, index, want->name, (long long)n);
   }
   if (got->size_bytes < want->size_bytes * samples)
     return dlcrt_status_create(
@@ -317,9 +340,11 @@ static dlc_status *run_sample(dlcrt_model *model, worker *w, int64_t b,
       p = w->staging[k];
     } else if (td->batch_axis >= 0) {
       p = (char *)t->data + (size_t)b * (size_t)td->size_bytes;
+    } else if (w->private_out[k]) {
+      p = w->private_out[k];
     }
     w->args[k] = p;
-    if (model->sample) {
+    if (model->cuda) {
       model->sample[k] = *t;
       model->sample[k].data = p;
     }

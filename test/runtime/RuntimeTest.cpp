@@ -304,6 +304,39 @@ TEST(DynamicBatch, RunsSamplesOnTwoThreads) {
   }
 }
 
+// An output without a batch axis is the same for every sample: with samples
+// on two threads only one of them writes the caller's buffer (the others
+// their own), so accumulating into it in place does not race.
+void countInPlace(void **args) {
+  volatile float *count = static_cast<float *>(args[1]);
+  *count = 0;
+  for (int i = 0; i < 100000; ++i)
+    *count = *count + 1;
+}
+const dlc_tensor_desc kCountIn[] = {{"x", DLC_DTYPE_F32, 2, kRowShape, 12, 0, 0}};
+const int64_t kOne[] = {1};
+const dlc_tensor_desc kCountOut[] = {{"c", DLC_DTYPE_F32, 1, kOne, 4, -1, 0}};
+const dlc_model_desc kCountModel = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "count",
+                                    kCountIn, kCountOut, 0, countInPlace,
+                                    nullptr};
+
+TEST(DynamicBatch, UnbatchedOutputsDoNotRace) {
+  dlc_options options;
+  dlc_options_init(&options);
+  options.num_threads = 2;
+  dlcrt_model *model = nullptr;
+  ASSERT_EQ(dlcrt_model_create(&kCountModel, &options, &model), nullptr);
+  float x[3 * 16] = {}, c = 0;
+  const int64_t shape[] = {16, 3};
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, shape);
+  dlc_tensor out = tensor(&c, sizeof c, DLC_DTYPE_F32, 1, kOne);
+  for (int repeat = 0; repeat < 20; ++repeat) {
+    ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+    EXPECT_EQ(c, 100000.0f);
+  }
+  dlcrt_model_destroy(model);
+}
+
 TEST(DynamicBatch, StagesAnInnerBatchAxis) {
   dlcrt_model *model = nullptr;
   ASSERT_EQ(dlcrt_model_create(&kColModel, nullptr, &model), nullptr);

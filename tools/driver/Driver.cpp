@@ -716,8 +716,10 @@ int runBench(const Args &args) {
   }
   int64_t batch = 1;
   if (StringRef(args.get("--batch").value_or("1")).getAsInteger(10, batch) ||
-      batch < 1)
-    return usageError("--batch must be an integer >= 1");
+      batch < 1 || batch > 65536)
+    return usageError("--batch must be an integer from 1 to 65536");
+  if (args.get("--batch") && args.get("--data"))
+    return usageError("--batch and --data: the batch size comes from the data");
   Session session;
   double compileSeconds = 0;
   if (int rc = openSession(args, session, &compileSeconds, {}, threadCounts[0]))
