@@ -10,7 +10,6 @@
 using namespace mlir;
 
 LogicalResult dlc::planBatch(ArrayRef<const onnx::ValueInfoProto *> inputs,
-                             const onnx::GraphProto &graph,
                              const std::map<std::string, int64_t> &dimValues,
                              int64_t batchSize, Location loc,
                              SmallVectorImpl<Type> &types, BatchPlan &plan) {
@@ -86,7 +85,6 @@ LogicalResult dlc::planBatch(ArrayRef<const onnx::ValueInfoProto *> inputs,
         s = batchSize;
     types[i] = RankedTensorType::get(shape, type.getElementType());
   }
-  (void)graph;
   return success(ok);
 }
 

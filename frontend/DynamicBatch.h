@@ -53,8 +53,7 @@ struct NodeRecord {
 
 struct BatchPlan {
   std::string dim; // the symbolic batch dimension; empty: a static model
-  std::vector<int64_t> inputAxes;  // per graph input; -1: no batch axis
-  std::vector<int64_t> outputAxes; // per graph output, as declared; -1: none
+  std::vector<int64_t> inputAxes; // per graph input; -1: no batch axis
 };
 
 /// Makes `types` (the graph inputs' types, symbolic dimensions dynamic)
@@ -64,7 +63,6 @@ struct BatchPlan {
 /// returns failure after them.
 mlir::LogicalResult
 planBatch(llvm::ArrayRef<const onnx::ValueInfoProto *> inputs,
-          const onnx::GraphProto &graph,
           const std::map<std::string, int64_t> &dimValues, int64_t batchSize,
           mlir::Location loc, llvm::SmallVectorImpl<mlir::Type> &types,
           BatchPlan &plan);

@@ -150,7 +150,7 @@ void GraphImporter::recordNode(const onnx::NodeProto &node,
       record.slices.push_back(slice);
     }
     auto cst = dyn_cast<dlc::ConstantOp>(op);
-    if (!cst || outputs.contains(&op))
+    if (!cst || outputs.contains(&op) || plan.dim.empty())
       continue;
     if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue())) {
       record.constants.push_back(dense);
@@ -297,7 +297,7 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
     inputs.push_back(&input);
   }
   bool planned = succeeded(dlc::planBatch(
-      inputs, graph, options.dimValues, batchSize, fileLoc, argTypes, plan));
+      inputs, options.dimValues, batchSize, fileLoc, argTypes, plan));
   if (!planned && !options.keepGoing)
     return nullptr;
 

@@ -27,7 +27,8 @@ struct ImportOptions {
   /// specialized to it. `dlc run` passes its input data here.
   std::vector<const onnx::TensorProto *> knownInputs;
   /// Pre-flight mode (`dlc check`): report every node that cannot be
-  /// imported, every dynamic input dimension, and keep going past errors
+  /// imported, every symbolic input dimension that cannot be compiled, and
+  /// keep going past errors
   /// (failed nodes' outputs get placeholders of ONNX's inferred types).
   bool keepGoing = false;
   /// Numerics debugging (`dlc run --compare cpu --per-node`): after the

@@ -127,8 +127,9 @@ static dlc_status *create_batch_state(dlcrt_model *model) {
   if (!model->batched)
     return NULL;
   model->outer = calloc(n, sizeof(size_t));
-  model->sample = calloc(n, sizeof(dlc_tensor));
-  if (!model->outer || !model->sample)
+  if (desc->cuda)
+    model->sample = calloc(n, sizeof(dlc_tensor));
+  if (!model->outer || (desc->cuda && !model->sample))
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
   for (size_t k = 0; k < n; ++k) {
     const dlc_tensor_desc *t = io_desc(desc, k);

@@ -69,6 +69,9 @@ def run_manifest(runner, lines, work, name, timeout, device_io=False):
     return results, note
 
 
+# The tolerance test of test/e2e/node/run_node_tests.py's compare(), kept here
+# because this script runs on the GPU machine, which has numpy but not onnx
+# (that module imports it).
 def compare(got, want, rtol, atol):
     if np.issubdtype(want.dtype, np.inexact):
         ok = np.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True)

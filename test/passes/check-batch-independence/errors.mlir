@@ -147,3 +147,26 @@ module attributes {dlc.batch_dim = "N", dlc.input_batch_axes = array<i64: 0>,
     return %x : tensor<1x1xf32>
   }
 }
+
+// -----
+
+// A node output the import saw not grow with the batch (axis -1), though it
+// depends on the batch: x[0:1] of a batch.
+module attributes {dlc.batch_dim = "N", dlc.input_batch_axes = array<i64: 0>} {
+  func.func @main(%x: tensor<1x3xf32>) -> tensor<1x3xf32> {
+    // expected-error @+1 {{dynamic batch 'N': this node's output depends on the batch but does not grow with it (it mixes or selects samples)}}
+    %h = dlc.batch_axis %x axis -1 : tensor<1x3xf32>
+    return %h : tensor<1x3xf32>
+  }
+}
+
+// -----
+
+// The import saw the batch on axis 1; the program has it on axis 0.
+module attributes {dlc.batch_dim = "N", dlc.input_batch_axes = array<i64: 0>} {
+  func.func @main(%x: tensor<1x1xf32>) -> tensor<1x1xf32> {
+    // expected-error @+1 {{dynamic batch 'N': this node's output grows along axis 1 with the batch, but its samples lie along axis 0}}
+    %h = dlc.batch_axis %x axis 1 : tensor<1x1xf32>
+    return %h : tensor<1x1xf32>
+  }
+}

@@ -155,3 +155,23 @@ module attributes {dlc.batch_dim = "N", dlc.input_batch_axes = array<i64: 0>,
 func.func @static(%x: tensor<3xf32>) -> tensor<3xf32> {
   return %x : tensor<3xf32>
 }
+
+// -----
+
+// Hints settle the candidates a reshape leaves ([1, 4] to [1, 1, 4]: any of
+// three unit axes) and are erased; a hint on a value that does not depend on
+// the batch (an expanded constant) makes it batched, the same per sample.
+// CHECK-LABEL: module attributes
+// CHECK-SAME: dlc.output_batch_axes = array<i64: 1, 0>
+// CHECK-NOT: dlc.batch_axis
+// CHECK: return %expanded, %{{.+}} :
+module attributes {dlc.batch_dim = "N", dlc.input_batch_axes = array<i64: 0>,
+                   dlc.declared_output_batch_axes = array<i64: 1, 0>} {
+  func.func @main(%x: tensor<1x4xf32>) -> (tensor<1x1x4xf32>, tensor<1x4xf32>) {
+    %u = tensor.expand_shape %x [[0, 1], [2]] output_shape [1, 1, 4] : tensor<1x4xf32> into tensor<1x1x4xf32>
+    %h = dlc.batch_axis %u axis 1 : tensor<1x1x4xf32>
+    %c = arith.constant dense<1.0> : tensor<1x4xf32>
+    %k = dlc.batch_axis %c axis 0 : tensor<1x4xf32>
+    return %h, %k : tensor<1x1x4xf32>, tensor<1x4xf32>
+  }
+}
