@@ -186,6 +186,10 @@ static const dlc_cuda_image *pick_image(const dlc_cuda_desc *cd, int sm) {
 static dlc_status *load_kernels(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
   dlcrt_cuda_driver *d = &cuda->driver;
   const dlc_cuda_desc *cd = desc->cuda;
+  /* A model whose outputs are all constants or copies has no kernels (and no
+   * PTX images): there is nothing to load. */
+  if (cd->num_kernels == 0)
+    return NULL;
   const dlc_cuda_image *image = pick_image(cd, cuda->sm);
   if (!image) {
     char archs[128] = "";

@@ -96,6 +96,8 @@ def model_lines(name, entry, base, work, warmup=0, iterations=1):
     lines += [f"input {os.path.join(base, i)}" for i in entry["inputs"]]
     n_out = len(entry["outputs"]) or 1
     lines += [f"output {os.path.join(work, f'{name}.out{j}')}" for j in range(n_out)]
+    if entry.get("batch"):
+        lines.append(f"batch {entry['batch']}")
     lines.append(f"run {warmup} {iterations}")
     return lines
 
@@ -148,11 +150,13 @@ def models(runner, bundle, manifest, work, report):
         if not entry["outputs"]:
             continue
         base = os.path.join(bundle, "models", name)
-        r, note = run_manifest(runner, model_lines(name, entry, base, work), work,
+        r, note = run_manifest(runner, model_lines(name, entry, base, work, 2, 5), work,
                                name, timeout=300)
         status, detail = r.get(name, ("missing", note or "no result"))
         row = {"status": status}
         if status == "ok":
+            # Median latency with host inputs and outputs (transfers included).
+            row["ms_host_io"] = float(detail.split()[0])
             worst = None
             for j, ref in enumerate(entry["outputs"]):
                 want = np.load(os.path.join(base, ref))
@@ -340,10 +344,11 @@ def main():
             report.setdefault("errors", []).append(f"{step.__name__}: {e!r}")
             log(f"check: {step.__name__} failed: {e!r}")
         report[f"{step.__name__}_seconds"] = round(time.time() - t0, 1)
+        # Written after every step: a run cut short still reports what ran.
+        with open(os.path.join(args.report_dir, "gpu-report.json"), "w") as f:
+            json.dump(report, f, indent=1)
+        write_markdown(report, os.path.join(args.report_dir, "gpu-report.md"))
     shutil.rmtree(work, ignore_errors=True)
-    with open(os.path.join(args.report_dir, "gpu-report.json"), "w") as f:
-        json.dump(report, f, indent=1)
-    write_markdown(report, os.path.join(args.report_dir, "gpu-report.md"))
     log(f"wrote {args.report_dir}/gpu-report.json and gpu-report.md")
     return 0
 

@@ -124,8 +124,9 @@ def matmul_model(path, n):
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
 
 
-def random_inputs(model_path, out_dir, seed=0):
-    """Raw input files and an ONNX data dir for `dlc run` (CPU reference)."""
+def random_inputs(model_path, out_dir, seed=0, batch=1):
+    """Raw input files and an ONNX data dir for `dlc run` (CPU reference);
+    a symbolic dimension (a dynamic batch) is given the size `batch`."""
     rng = np.random.default_rng(seed)
     model = onnx.load(model_path, load_external_data=False)
     init = {i.name for i in model.graph.initializer}
@@ -134,7 +135,7 @@ def random_inputs(model_path, out_dir, seed=0):
     names = []
     for i, vi in enumerate(v for v in model.graph.input if v.name not in init):
         tt = vi.type.tensor_type
-        shape = [d.dim_value for d in tt.shape.dim]
+        shape = [d.dim_value if d.HasField("dim_value") else batch for d in tt.shape.dim]
         dtype = onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[tt.elem_type]
         if dtype == np.float32:
             x = rng.standard_normal(shape).astype(np.float32)
@@ -215,22 +216,32 @@ def main():
     os.makedirs(args.models_dir, exist_ok=True)
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "models", "export_models.py"),
                     args.models_dir, "--only", "mobilenet_v2", "bert"], check=True)
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "models", "export_models.py"),
+                    args.models_dir, "--only", "lstm", "bert", "--dynamic-batch"], check=True)
     models = {"mobilenet_v2": os.path.join(args.models_dir, "mobilenet_v2.onnx"),
               "bert": os.path.join(args.models_dir, "bert.onnx")}
+    # One library each, run at a batch size other than the one it was
+    # compiled for (the runtime's per-sample path on the device).
+    dynamic = {"lstm_dyn_b3": (os.path.join(args.models_dir, "lstm_dyn.onnx"), 3),
+               "bert_dyn_b2": (os.path.join(args.models_dir, "bert_dyn.onnx"), 2)}
     for batch in ([1] if args.quick else [1, 32]):
         path = os.path.join(args.models_dir, f"resnet50_pattern_b{batch}.onnx")
         if not os.path.exists(path):
             export_resnet50(path, batch)
         models[f"resnet50_b{batch}"] = path
-    for name, path in models.items():
+    runs = {name: (path, 1) for name, path in models.items()}
+    runs.update(dynamic)
+    for name, (path, batch) in runs.items():
         out = os.path.join(bundle, "models", name)
         os.makedirs(out)
         err = compile_cuda(args.dlc, path, out)
         if err:
             sys.exit(f"prepare: {name}: {err}")
-        inputs, data_dir = random_inputs(path, out)
+        inputs, data_dir = random_inputs(path, out, batch=batch)
         manifest["models"][name] = {"lib": "libmodel.so", "inputs": inputs,
                                     "outputs": cpu_reference(args.dlc, path, data_dir, out)}
+        if name in dynamic:
+            manifest["models"][name]["batch"] = batch
         print(f"model {name}: compiled, CPU reference written")
     mm = os.path.join(args.models_dir, "matmul4096.onnx")
     matmul_model(mm, 4096)
