@@ -79,6 +79,14 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         int64_t filterVectors = std::clamp<int64_t>(24 / cols, 1, 4);
         sizes = {1, divisorAtMost(ranges[1], vectorWidth * filterVectors), 1,
                  cols, 1, 1, 0};
+      } else if (isa<linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(
+                     op.getOperation())) {
+        // (n, c, oh, ow, kh, kw): one output row of a few columns, a vector
+        // of channels, kh = 1 so the tile decomposes into a 1-D pooling that
+        // the vectorizer handles (strided windows too) with channels in the
+        // lanes.
+        sizes = {1, divisorAtMost(ranges[1], vectorWidth), 1,
+                 divisorAtMost(ranges[3], 8), 1, 0};
       } else {
         // Elementwise, pooling and reductions: one vector along the
         // innermost parallel loop; other parallel loops one at a time.

@@ -4,6 +4,7 @@
 #include "passes/lowering/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <limits>
@@ -12,11 +13,16 @@ using namespace mlir;
 
 namespace {
 
+/// The named linalg op a 2-D window reduction becomes.
+enum class NamedPool { None, Max, Sum };
+
 /// The padded input and window reduction shared by max and average pooling.
-/// `combine` reduces (input element, accumulator).
+/// `combine` reduces (input element, accumulator); 2-D windows use the named
+/// op `namedKind`, which must compute the same.
 template <typename PoolOp>
 Value buildWindowReduction(PatternRewriter &rewriter, PoolOp op,
                            TypedAttr padValue, TypedAttr initValue,
+                           NamedPool namedKind,
                            function_ref<Value(OpBuilder &, Location, Value,
                                               Value)>
                                combine) {
@@ -39,6 +45,25 @@ Value buildWindowReduction(PatternRewriter &rewriter, PoolOp op,
   Value init = dlc::buildFilled(rewriter, loc, resultType, initValue);
   Value window =
       tensor::EmptyOp::create(rewriter, loc, k, resultType.getElementType());
+
+  // 2-D windows become linalg's named NCHW pooling ops, which the CPU
+  // vectorizer handles (strided windows included) once tiled to one output
+  // row; a generic with a strided read would stay scalar.
+  if (spatial == 2 && namedKind != NamedPool::None) {
+    SmallVector<NamedAttribute> attrs{
+        rewriter.getNamedAttr("strides", rewriter.getI64TensorAttr(s)),
+        rewriter.getNamedAttr("dilations", rewriter.getI64TensorAttr(dil))};
+    SmallVector<Value> ins{input, window};
+    if (namedKind == NamedPool::Max)
+      return linalg::PoolingNchwMaxOp::create(rewriter, loc,
+                                              TypeRange{resultType}, ins,
+                                              ValueRange{init}, attrs)
+          .getResult(0);
+    return linalg::PoolingNchwSumOp::create(rewriter, loc,
+                                            TypeRange{resultType}, ins,
+                                            ValueRange{init}, attrs)
+        .getResult(0);
+  }
 
   unsigned numLoops = rank + spatial;
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
@@ -73,7 +98,7 @@ struct MaxPoolLowering : OpRewritePattern<dlc::MaxPoolOp> {
     auto negInf = rewriter.getFloatAttr(
         et, -std::numeric_limits<double>::infinity());
     Value result = buildWindowReduction(
-        rewriter, op, negInf, negInf,
+        rewriter, op, negInf, negInf, NamedPool::Max,
         [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
           return arith::MaximumFOp::create(b, l, acc, x);
         });
@@ -109,7 +134,7 @@ struct AvgPoolLowering : OpRewritePattern<dlc::AvgPoolOp> {
     auto et = cast<FloatType>(resultType.getElementType());
     auto zero = rewriter.getFloatAttr(et, 0.0);
     Value sum = buildWindowReduction(
-        rewriter, op, zero, zero,
+        rewriter, op, zero, zero, NamedPool::Sum,
         [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
           return arith::AddFOp::create(b, l, acc, x);
         });

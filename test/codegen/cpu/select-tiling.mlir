@@ -259,3 +259,18 @@ func.func @reversed_read(%a: tensor<4x32xf32>) -> tensor<4x32xf32> {
   } -> tensor<4x32xf32>
   return %0 : tensor<4x32xf32>
 }
+
+// -----
+
+// 2-D pooling: one output row, up to 8 columns, a vector of channels, kh = 1
+// (the tile decomposes into a 1-D pooling), kw whole.
+// CHECK-LABEL: func.func @max_pool
+// CHECK:         linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, dlc.tile_sizes = array<i64: 1, 16, 1, 8, 1, 0>
+// VW8-LABEL:   func.func @max_pool
+// VW8:           linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, dlc.tile_sizes = array<i64: 1, 8, 1, 8, 1, 0>
+func.func @max_pool(%x: tensor<1x64x114x114xf32>, %acc: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %w = tensor.empty() : tensor<3x3xf32>
+  %0 = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+       ins(%x, %w : tensor<1x64x114x114xf32>, tensor<3x3xf32>) outs(%acc : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+  return %0 : tensor<1x64x56x56xf32>
+}

@@ -82,3 +82,22 @@ func.func @conv3x3(%x: tensor<1x3x34x34xf32>, %w: tensor<16x3x3x3xf32>, %b: tens
        : (tensor<1x3x34x34xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<1x16x32x32xf32>
   return %0 : tensor<1x16x32x32xf32>
 }
+
+// -----
+
+// MaxPool 3x3 stride 2 (ResNet's): tiles of one output row, 8 columns and 16
+// channels, vectorized with the channels in the lanes: the strided window
+// becomes slices of one transposed input vector, and nothing stays scalar.
+// CHECK-LABEL: func.func @max_pool_3x3_s2
+// CHECK:         scf.forall
+// CHECK:           vector.transfer_read {{.+}} vector<1x16x17xf32>
+// CHECK:           vector.transpose {{.+}} [0, 2, 1] : vector<1x16x17xf32> to vector<1x17x16xf32>
+// CHECK:           arith.maximumf {{.+}} : vector<1x1x16xf32>
+// CHECK-NOT:       linalg.pooling
+// CHECK-NOT:       linalg.generic
+// CHECK:         return
+func.func @max_pool_3x3_s2(%x: tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf32> {
+  %0 = dlc.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>}
+       : tensor<1x64x112x112xf32> -> tensor<1x64x56x56xf32>
+  return %0 : tensor<1x64x56x56xf32>
+}

@@ -1,8 +1,10 @@
 // RUN: dlc-opt %s -split-input-file --dlc-lower-to-linalg --mlir-print-local-scope | FileCheck %s
 
 // MaxPool: the input is padded with -inf, the accumulator filled with -inf,
-// and a window generic (loops n, c, oh, ow, kh, kw; the window tensor only
-// carries the kernel shape) reduces with arith.maximumf.
+// and 2-D windows reduce with linalg's named pooling_nchw_max (its
+// arith.maximumf propagates NaN like ONNX; the CPU vectorizer handles the
+// named op's strided windows, not a generic's). The window tensor only
+// carries the kernel shape.
 // CHECK-LABEL: func.func @max_pool
 // CHECK-SAME:    (%[[X:.+]]: tensor<1x2x4x4xf32>)
 // CHECK:         %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
@@ -13,13 +15,8 @@
 // CHECK:         %[[NEGINF2:.+]] = arith.constant 0xFF800000 : f32
 // CHECK:         %[[ACC:.+]] = linalg.fill ins(%[[NEGINF2]] : f32) outs(%[[EMPTY]] : tensor<1x2x2x2xf32>)
 // CHECK:         %[[WIN:.+]] = tensor.empty() : tensor<3x3xf32>
-// CHECK:         %[[R:.+]] = linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>]
-// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK:         %[[R:.+]] = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
 // CHECK-SAME:      ins(%[[PAD]], %[[WIN]] : tensor<1x2x6x6xf32>, tensor<3x3xf32>) outs(%[[ACC]] : tensor<1x2x2x2xf32>)
-// CHECK:         ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32, %[[OUT:.+]]: f32):
-// CHECK-NEXT:      %[[M:.+]] = arith.maximumf %[[OUT]], %[[IN]] : f32
-// CHECK-NEXT:      linalg.yield %[[M]] : f32
 // CHECK:         return %[[R]]
 func.func @max_pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
   %0 = dlc.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>}
@@ -29,12 +26,11 @@ func.func @max_pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
 
 // -----
 
-// No pads: no tensor.pad; dilation scales the window index.
+// No pads: no tensor.pad; the dilation goes to the named op.
 // CHECK-LABEL: func.func @max_pool_dilated
 // CHECK-NOT:     tensor.pad
-// CHECK:         linalg.generic
-// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d4 * 2, d3 + d5 * 2)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>]
-// CHECK:           arith.maximumf
+// CHECK:         linalg.pooling_nchw_max {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+// CHECK-SAME:      tensor<1x1x5x5xf32>, tensor<2x2xf32>
 func.func @max_pool_dilated(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32> {
   %0 = dlc.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 2, 2>}
        : tensor<1x1x5x5xf32> -> tensor<1x1x3x3xf32>
@@ -66,11 +62,8 @@ func.func @max_pool_ceil(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32> {
 // CHECK:         %[[PAD:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK:           tensor.yield %[[ZERO]] : f32
 // CHECK:         %[[ACC:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x1x3x3xf32>)
-// CHECK:         %[[SUM:.+]] = linalg.generic
+// CHECK:         %[[SUM:.+]] = linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
 // CHECK-SAME:      ins(%[[PAD]], %{{.+}} : tensor<1x1x5x5xf32>, tensor<3x3xf32>) outs(%[[ACC]] : tensor<1x1x3x3xf32>)
-// CHECK:         ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32, %[[OUT:.+]]: f32):
-// CHECK-NEXT:      %[[S:.+]] = arith.addf %[[OUT]], %[[IN]] : f32
-// CHECK-NEXT:      linalg.yield %[[S]] : f32
 // CHECK:         %[[DIV:.+]] = arith.constant dense<{{\[\[}}4.000000e+00, 6.000000e+00, 4.000000e+00], [6.000000e+00, 9.000000e+00, 6.000000e+00], [4.000000e+00, 6.000000e+00, 4.000000e+00]]> : tensor<3x3xf32>
 // CHECK:         %[[R:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
@@ -130,7 +123,8 @@ func.func @avg_pool_ceil_include_pad(%x: tensor<1x1x1x5xf32>) -> tensor<1x1x1x3x
 
 // -----
 
-// 1-D average pooling: the divisor constant is 1-D.
+// 1-D average pooling: a window generic (the named ops are for 2-D); the
+// divisor constant is 1-D.
 // CHECK-LABEL: func.func @avg_pool_1d
 // CHECK:         linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 * 2 + d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
