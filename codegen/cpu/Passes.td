@@ -58,7 +58,17 @@ def FoldLoopTransposes : Pass<"dlc-cpu-fold-loop-transposes", "mlir::func::FuncO
     `vector.transpose` by P^-1, the loop instead carries the transposed
     value: the transposes move to the loop's init and result, where they
     meet their inverses in enclosing loops and cancel.
+
+    It also picks the lanes of loop-carried `vector.contract` accumulators:
+    when the innermost dimension does not fill whole vectors (7 output
+    columns of a late CNN stage on 16 lanes) and another parallel dimension
+    does (the filters), the loop carries the accumulator with that dimension
+    innermost, transposed once before and after the loop.
   }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "f32 lanes of the target's vector registers">,
+  ];
   let dependentDialects = ["mlir::vector::VectorDialect"];
 }
 

@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "llvm/ADT/bit.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_SELECTTILING
@@ -21,6 +22,18 @@ static int64_t divisorAtMost(int64_t size, int64_t limit) {
     if (size % t == 0)
       return t;
   return 1;
+}
+
+/// The largest multiple of `vector` that divides `size` and is at most
+/// `limit` (whole vectors, no masked remainder); the largest divisor at most
+/// `limit` when no multiple divides.
+static int64_t vectorMultipleAtMost(int64_t size, int64_t limit,
+                                    int64_t vector) {
+  for (int64_t t = std::min(size, limit) / vector * vector; t >= vector;
+       t -= vector)
+    if (size % t == 0)
+      return t;
+  return divisorAtMost(size, limit);
 }
 
 /// Upstream tiling assumes indices grow with the loops; a reversed read
@@ -76,9 +89,13 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // filter vectors per tile, so that about 24 accumulators reuse each
         // loaded input value and filter vector.
         int64_t cols = divisorAtMost(ranges[3], 16);
-        int64_t filterVectors = std::clamp<int64_t>(24 / cols, 1, 4);
-        sizes = {1, divisorAtMost(ranges[1], vectorWidth * filterVectors), 1,
-                 cols, 1, 1, 0};
+        // A power of two: a 48-lane vector legalizes badly in LLVM.
+        int64_t filterVectors =
+            llvm::bit_floor(static_cast<uint64_t>(std::clamp<int64_t>(24 / cols, 1, 4)));
+        sizes = {1,
+                 vectorMultipleAtMost(ranges[1], vectorWidth * filterVectors,
+                                      vectorWidth),
+                 1, cols, 1, 1, 0};
       } else if (isa<linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(
                      op.getOperation())) {
         // (n, c, oh, ow, kh, kw): one output row of a few columns, a vector

@@ -274,3 +274,20 @@ func.func @max_pool(%x: tensor<1x64x114x114xf32>, %acc: tensor<1x64x56x56xf32>) 
        ins(%x, %w : tensor<1x64x114x114xf32>, tensor<3x3xf32>) outs(%acc : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   return %0 : tensor<1x64x56x56xf32>
 }
+
+// -----
+
+// A 1x1 convolution on 7x7: 7 columns take 24 / 7 -> 2 (a power of two)
+// filter vectors, and the filter tile is a multiple of the vector width that
+// divides 160 (32, not 40).
+// CHECK-LABEL: func.func @conv_7x7_pointwise
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 32, 1, 7, 1, 1, 0>
+// VW8-LABEL:   func.func @conv_7x7_pointwise
+// VW8:           linalg.conv_2d_nchw_fchw
+// VW8-SAME:        dlc.tile_sizes = array<i64: 1, 16, 1, 7, 1, 1, 0>
+func.func @conv_7x7_pointwise(%x: tensor<1x960x7x7xf32>, %w: tensor<160x960x1x1xf32>, %o: tensor<1x160x7x7xf32>) -> tensor<1x160x7x7xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%x, %w : tensor<1x960x7x7xf32>, tensor<160x960x1x1xf32>) outs(%o : tensor<1x160x7x7xf32>) -> tensor<1x160x7x7xf32>
+  return %0 : tensor<1x160x7x7xf32>
+}
