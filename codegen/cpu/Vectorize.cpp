@@ -1,5 +1,6 @@
 //===- Vectorize.cpp - vectorize tiled linalg ops ---------------------------===//
 #include "codegen/cpu/Passes.h"
+#include "codegen/cpu/StridedReads.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
@@ -89,6 +90,7 @@ struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
       tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
       // exp/tanh/erf as polynomials that vectorize, not libm calls.
       populateMathPolynomialApproximationPatterns(patterns);
+      dlc::populateStridedReadPatterns(patterns);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }
