@@ -50,6 +50,29 @@ static bool hasNegativeCoefficient(AffineMap map) {
   return negative;
 }
 
+/// An elementwise op that can run inside the tiles of the convolution or
+/// contraction producing one of its operands (its activation, bias or
+/// residual add): the producer's only use, read with an identity map.
+static bool isEpilogueOf(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || generic.getNumReductionLoops() != 0 ||
+      generic.getNumDpsInits() != 1 ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isProjectedPermutation(); }))
+    return false;
+  for (OpOperand *in : generic.getDpsInputOperands()) {
+    auto producer = in->get().getDefiningOp<linalg::LinalgOp>();
+    if (!producer || !in->get().hasOneUse() ||
+        !generic.getMatchingIndexingMap(in).isIdentity())
+      continue;
+    if (isa<linalg::Conv2DNchwFchwOp>(producer.getOperation()) ||
+        (linalg::isaContractionOpInterface(producer) &&
+         producer.getNumParallelLoops() >= 2))
+      return true;
+  }
+  return false;
+}
+
 namespace {
 struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
   using Base::Base;
@@ -127,7 +150,10 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           }
         }
       }
-      op->setAttr("dlc.tile_sizes",
+      // An epilogue is fused into its producer's tiles by
+      // dlc-cpu-tile-and-fuse; these sizes are its fallback.
+      op->setAttr(isEpilogueOf(op) ? "dlc.epilogue_tile_sizes"
+                                   : "dlc.tile_sizes",
                   DenseI64ArrayAttr::get(op->getContext(), sizes));
     });
   }

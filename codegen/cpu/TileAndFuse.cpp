@@ -14,6 +14,9 @@ namespace dlc {
 using namespace mlir;
 
 static constexpr StringLiteral kTileSizes = "dlc.tile_sizes";
+/// Set on elementwise ops to run inside their producer's tiles; the sizes
+/// are used if that fusion fails.
+static constexpr StringLiteral kEpilogueTileSizes = "dlc.epilogue_tile_sizes";
 
 /// Producers worth recomputing per tile: fills and elementwise ops.
 static bool isFusable(Operation *producer) {
@@ -35,7 +38,18 @@ static SmallVector<OpFoldResult> toOfr(MLIRContext *ctx,
 }
 
 static void clearConfig(Operation *op) {
-  op->walk([](Operation *nested) { nested->removeAttr(kTileSizes); });
+  op->walk([](Operation *nested) {
+    nested->removeAttr(kTileSizes);
+    nested->removeAttr(kEpilogueTileSizes);
+  });
+}
+
+/// The epilogue waiting for `producer`'s result, if any.
+static Operation *epilogueOf(Operation *producer) {
+  if (producer->getNumResults() != 1 || !producer->getResult(0).hasOneUse())
+    return nullptr;
+  Operation *user = *producer->getResult(0).getUsers().begin();
+  return user->hasAttr(kEpilogueTileSizes) ? user : nullptr;
 }
 
 namespace {
@@ -96,16 +110,32 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
       if (producer->use_empty())
         rewriter.eraseOp(producer);
 
-    if (!hasReductionTiles || fused->tiledAndFusedOps.empty())
-      return success();
-    auto tiled = cast<TilingInterface>(fused->tiledAndFusedOps.front());
-    rewriter.setInsertionPoint(tiled);
-    FailureOr<scf::SCFTilingResult> red = scf::tileUsingSCF(
-        rewriter, tiled,
-        scf::SCFTilingOptions().setTileSizes(toOfr(ctx, reductionSizes)));
-    if (failed(red))
-      return tiled->emitError("failed to tile reduction loops");
-    rewriter.replaceOp(tiled, red->replacements);
+    if (hasReductionTiles && !fused->tiledAndFusedOps.empty()) {
+      auto tiled = cast<TilingInterface>(fused->tiledAndFusedOps.front());
+      rewriter.setInsertionPoint(tiled);
+      FailureOr<scf::SCFTilingResult> red = scf::tileUsingSCF(
+          rewriter, tiled,
+          scf::SCFTilingOptions().setTileSizes(toOfr(ctx, reductionSizes)));
+      if (failed(red))
+        return tiled->emitError("failed to tile reduction loops");
+      rewriter.replaceOp(tiled, red->replacements);
+    }
+
+    // An elementwise epilogue (activation, bias, residual add) runs on each
+    // tile while it is in registers, not as another pass over memory.
+    if (fused->loops.size() == 1)
+      if (Operation *epilogue = epilogueOf(fused->loops.front())) {
+        FailureOr<scf::SCFFuseConsumerOfSliceResult> consumer =
+            scf::tileAndFuseConsumer(rewriter, epilogue, fused->loops);
+        if (succeeded(consumer)) {
+          for (Operation *tiledOp : consumer->tiledOps) {
+            clearConfig(tiledOp);
+            tiledOp->setAttr("dlc.vectorize", UnitAttr::get(ctx));
+          }
+          if (epilogue->use_empty())
+            rewriter.eraseOp(epilogue);
+        }
+      }
     return success();
   }
 
@@ -119,8 +149,20 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
         if (op->hasAttr(kTileSizes))
           last = op;
       });
-      if (!last)
-        return;
+      if (!last) {
+        // Epilogues whose producer did not take them are tiled alone.
+        bool any = false;
+        getOperation().walk([&](Operation *op) {
+          if (auto sizes = op->getAttr(kEpilogueTileSizes)) {
+            op->setAttr(kTileSizes, sizes);
+            op->removeAttr(kEpilogueTileSizes);
+            any = true;
+          }
+        });
+        if (!any)
+          return;
+        continue;
+      }
       if (failed(tileOne(rewriter, last)))
         return signalPassFailure();
     }

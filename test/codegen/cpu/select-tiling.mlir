@@ -291,3 +291,29 @@ func.func @conv_7x7_pointwise(%x: tensor<1x960x7x7xf32>, %w: tensor<160x960x1x1x
        ins(%x, %w : tensor<1x960x7x7xf32>, tensor<160x960x1x1xf32>) outs(%o : tensor<1x160x7x7xf32>) -> tensor<1x160x7x7xf32>
   return %0 : tensor<1x160x7x7xf32>
 }
+
+// -----
+
+// An elementwise op reading a convolution's only result with an identity
+// map is its epilogue: its tile sizes are only a fallback, for when
+// dlc-cpu-tile-and-fuse cannot fuse it into the convolution's tiles.
+// CHECK-LABEL: func.func @conv_relu
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK-SAME:      dlc.tile_sizes
+// CHECK:         linalg.generic
+// CHECK-SAME:      dlc.epilogue_tile_sizes = array<i64: 1, 1, 1, 7>
+// CHECK-NOT:       dlc.tile_sizes
+func.func @conv_relu(%x: tensor<1x960x7x7xf32>, %w: tensor<160x960x1x1xf32>, %o: tensor<1x160x7x7xf32>) -> tensor<1x160x7x7xf32> {
+  %cst = arith.constant 0.0 : f32
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%x, %w : tensor<1x960x7x7xf32>, tensor<160x960x1x1xf32>) outs(%o : tensor<1x160x7x7xf32>) -> tensor<1x160x7x7xf32>
+  %e = tensor.empty() : tensor<1x160x7x7xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0 : tensor<1x160x7x7xf32>) outs(%e : tensor<1x160x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %cst : f32
+    linalg.yield %m : f32
+  } -> tensor<1x160x7x7xf32>
+  return %1 : tensor<1x160x7x7xf32>
+}

@@ -159,3 +159,32 @@ func.func @depthwise_clip_input(%x: tensor<1x32x9x9xf32>, %w: tensor<32x3x3xf32>
   } -> tensor<1x32x7x7xf32>
   return %0 : tensor<1x32x7x7xf32>
 }
+
+// -----
+
+// A convolution's epilogue (here a ReLU) is fused into the convolution's
+// forall: each tile is reduced over channels (scf.for), then the ReLU runs
+// on that tile before it is inserted. No separate loop remains.
+// CHECK-LABEL: func.func @conv_epilogue
+// CHECK:         scf.forall
+// CHECK:           scf.for
+// CHECK:             linalg.conv_2d_nchw_fchw
+// CHECK:           linalg.generic
+// CHECK:             arith.maximumf
+// CHECK:           scf.forall.in_parallel
+// CHECK-NOT:     scf.forall
+// CHECK:         return
+func.func @conv_epilogue(%x: tensor<1x64x7x7xf32>, %w: tensor<32x64x1x1xf32>, %o: tensor<1x32x7x7xf32>) -> tensor<1x32x7x7xf32> {
+  %cst = arith.constant 0.0 : f32
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, dlc.tile_sizes = array<i64: 1, 32, 1, 7, 1, 1, 0>}
+       ins(%x, %w : tensor<1x64x7x7xf32>, tensor<32x64x1x1xf32>) outs(%o : tensor<1x32x7x7xf32>) -> tensor<1x32x7x7xf32>
+  %e = tensor.empty() : tensor<1x32x7x7xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"], dlc.epilogue_tile_sizes = array<i64: 1, 1, 1, 7>}
+      ins(%0 : tensor<1x32x7x7xf32>) outs(%e : tensor<1x32x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %cst : f32
+    linalg.yield %m : f32
+  } -> tensor<1x32x7x7xf32>
+  return %1 : tensor<1x32x7x7xf32>
+}
