@@ -133,6 +133,18 @@ def OpenMPThreads : Pass<"dlc-cpu-openmp-threads", "mlir::func::FuncOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def DecomposePads : Pass<"dlc-cpu-decompose-pads", "mlir::func::FuncOp"> {
+  let summary = "materialize tensor.pad as a fill and an insert of the source";
+  let description = [{
+    Each remaining `tensor.pad` (the zero border of a convolution's input)
+    becomes `linalg.fill` of the padded shape and `tensor.insert_slice` of
+    its source. Empty-tensor elimination then lets the source's producer
+    write straight into the interior of the padded buffer: the copy of the
+    whole activation into a padded buffer disappears.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def CopyToLinalg : Pass<"dlc-copy-to-linalg", "mlir::func::FuncOp"> {
   let summary = "rewrite memref.copy as linalg.copy";
   let description = [{

@@ -21,7 +21,7 @@ static const char *kToLinalg = "dlc-lower-to-linalg,"
 static const char *kToLLVM =
     "func.func(dlc-cpu-select-tiling{{vector-width={0}},dlc-cpu-tile-and-fuse,"
     "canonicalize,cse,dlc-cpu-vectorize,dlc-cpu-pack-constant-reads,canonicalize,cse,"
-    "loop-invariant-subset-hoisting,dlc-cpu-fold-loop-transposes{{vector-width={0}},canonicalize),"
+    "loop-invariant-subset-hoisting,dlc-cpu-fold-loop-transposes{{vector-width={0}},canonicalize,dlc-cpu-decompose-pads),"
     "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},"
