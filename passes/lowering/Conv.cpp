@@ -12,6 +12,7 @@
 #include "passes/lowering/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -87,9 +88,11 @@ Value lowerDepthwise(PatternRewriter &rewriter, dlc::ConvOp op, Value input,
                 rewriter, loc, resultType, ValueRange{x, w, acc}, empty,
                 ArrayRef<AffineMap>{id, channel, id, id}, iters,
                 [](OpBuilder &b, Location l, ValueRange args) {
-                  Value mul = arith::MulFOp::create(b, l, args[0], args[1]);
+                  // One fused multiply-add per tap (one rounding, one
+                  // instruction), as the other convolutions' contractions.
                   linalg::YieldOp::create(
-                      b, l, Value(arith::AddFOp::create(b, l, args[2], mul)));
+                      b, l,
+                      Value(math::FmaOp::create(b, l, args[0], args[1], args[2])));
                 })
                 .getResult(0);
     }

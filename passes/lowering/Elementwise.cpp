@@ -63,11 +63,11 @@ Value UnaryLowering<dlc::ReluOp>::buildScalar(OpBuilder &b, Location loc,
 template <>
 Value UnaryLowering<dlc::SigmoidOp>::buildScalar(OpBuilder &b, Location loc,
                                                  Value x) {
-  Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(x.getType(), 1));
-  Value negX = arith::NegFOp::create(b, loc, x);
-  Value e = math::ExpOp::create(b, loc, negX);
-  Value den = arith::AddFOp::create(b, loc, one, e);
-  return arith::DivFOp::create(b, loc, one, den);
+  // sigmoid(x) = 0.5 + 0.5 * tanh(x / 2): one rational approximation, no
+  // exponential.
+  Value half = arith::ConstantOp::create(b, loc, b.getFloatAttr(x.getType(), 0.5));
+  Value t = math::TanhOp::create(b, loc, arith::MulFOp::create(b, loc, x, half));
+  return math::FmaOp::create(b, loc, t, half, half);
 }
 
 template <>

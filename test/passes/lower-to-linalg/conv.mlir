@@ -60,7 +60,7 @@ func.func @conv2d_asymmetric_pad(%x: tensor<1x1x4x4xf32>, %w: tensor<1x1x2x2xf32
 // -----
 
 // Depthwise (group = C = 4, one filter per channel), stride 2, dilation
-// (1, 2): one elementwise multiply-add per window tap (3 x 3), reading a
+// (1, 2): one elementwise fused multiply-add per window tap (3 x 3), reading a
 // strided slice of the input at offset (kh, 2 * kw) and the tap's column
 // of filters; the running sum is an input so the taps fuse into one op.
 // CHECK-LABEL: func.func @conv2d_depthwise
@@ -73,8 +73,7 @@ func.func @conv2d_asymmetric_pad(%x: tensor<1x1x4x4xf32>, %w: tensor<1x1x2x2xf32
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
 // CHECK-SAME:      ins(%[[X0]], %[[W0]], %[[ACC]] : tensor<1x4x4x3xf32>, tensor<4xf32>, tensor<1x4x4x3xf32>)
 // CHECK:         ^bb0(%[[I:.+]]: f32, %[[K:.+]]: f32, %[[S:.+]]: f32, %{{.+}}: f32):
-// CHECK-NEXT:      %[[P:.+]] = arith.mulf %[[I]], %[[K]] : f32
-// CHECK-NEXT:      %[[A:.+]] = arith.addf %[[S]], %[[P]] : f32
+// CHECK-NEXT:      %[[A:.+]] = math.fma %[[I]], %[[K]], %[[S]] : f32
 // CHECK-NEXT:      linalg.yield %[[A]] : f32
 // CHECK:         tensor.extract_slice %[[X]][0, 0, 0, 2] [1, 4, 4, 3] [1, 1, 2, 2]
 // CHECK:         tensor.extract_slice %[[W]][0, 0, 0, 1] [4, 1, 1, 1]

@@ -21,15 +21,15 @@ func.func @relu(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
 
 // -----
 
-// Sigmoid is 1 / (1 + exp(-x)).
+// Sigmoid is 0.5 + 0.5 * tanh(x / 2) (a rational approximation on the CPU,
+// no exponential and no reciprocal of 1 + e^-x).
 // CHECK-LABEL: func.func @sigmoid
 // CHECK:         linalg.generic
 // CHECK:         ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
-// CHECK:           %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
-// CHECK:           %[[NEG:.+]] = arith.negf %[[IN]] : f32
-// CHECK:           %[[EXP:.+]] = math.exp %[[NEG]] : f32
-// CHECK:           %[[DEN:.+]] = arith.addf %[[ONE]], %[[EXP]] : f32
-// CHECK:           %[[Y:.+]] = arith.divf %[[ONE]], %[[DEN]] : f32
+// CHECK:           %[[HALF:.+]] = arith.constant 5.000000e-01 : f32
+// CHECK:           %[[X2:.+]] = arith.mulf %[[IN]], %[[HALF]] : f32
+// CHECK:           %[[T:.+]] = math.tanh %[[X2]] : f32
+// CHECK:           %[[Y:.+]] = math.fma %[[T]], %[[HALF]], %[[HALF]] : f32
 // CHECK:           linalg.yield %[[Y]] : f32
 func.func @sigmoid(%x: tensor<16xf32>) -> tensor<16xf32> {
   %0 = dlc.sigmoid %x : tensor<16xf32>
