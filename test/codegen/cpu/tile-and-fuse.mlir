@@ -188,3 +188,49 @@ func.func @conv_epilogue(%x: tensor<1x64x7x7xf32>, %w: tensor<32x64x1x1xf32>, %o
   } -> tensor<1x32x7x7xf32>
   return %1 : tensor<1x32x7x7xf32>
 }
+
+// -----
+
+// A per-channel scaling of a convolution's input (squeeze-excitation), used
+// only by the convolution, is computed inside the channel loop on the slice
+// each step reads; a residual add of two full tensors is not (recomputed
+// per filter tile it would cost more than its own pass).
+// CHECK-LABEL: func.func @scaled_input
+// CHECK:         scf.forall
+// CHECK:           scf.for
+// CHECK:             %[[S:.+]] = linalg.generic
+// CHECK:               arith.mulf
+// CHECK:             linalg.conv_2d_nchw_fchw {{.+}} ins(%[[S]],
+// CHECK-LABEL: func.func @added_input
+// CHECK:         linalg.generic
+// CHECK:           arith.addf
+// CHECK:         scf.forall
+// CHECK:           scf.for
+// CHECK-NOT:         arith.addf
+// CHECK:             linalg.conv_2d_nchw_fchw
+func.func @scaled_input(%x: tensor<1x32x7x7xf32>, %s: tensor<1x32x1x1xf32>, %w: tensor<16x32x1x1xf32>, %o: tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32> {
+  %e = tensor.empty() : tensor<1x32x7x7xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"], dlc.tile_sizes = array<i64: 1, 1, 1, 7>}
+      ins(%s, %x : tensor<1x32x1x1xf32>, tensor<1x32x7x7xf32>) outs(%e : tensor<1x32x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<1x32x7x7xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, dlc.tile_sizes = array<i64: 1, 16, 1, 7, 1, 1, 0>}
+       ins(%m, %w : tensor<1x32x7x7xf32>, tensor<16x32x1x1xf32>) outs(%o : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
+  return %0 : tensor<1x16x7x7xf32>
+}
+func.func @added_input(%x: tensor<1x32x7x7xf32>, %y: tensor<1x32x7x7xf32>, %w: tensor<16x32x1x1xf32>, %o: tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32> {
+  %e = tensor.empty() : tensor<1x32x7x7xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %x : tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>) outs(%e : tensor<1x32x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %p = arith.addf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<1x32x7x7xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, dlc.tile_sizes = array<i64: 1, 16, 1, 7, 1, 1, 0>}
+       ins(%m, %w : tensor<1x32x7x7xf32>, tensor<16x32x1x1xf32>) outs(%o : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
+  return %0 : tensor<1x16x7x7xf32>
+}
