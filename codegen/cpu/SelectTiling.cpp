@@ -36,6 +36,15 @@ static int64_t vectorMultipleAtMost(int64_t size, int64_t limit,
   return divisorAtMost(size, limit);
 }
 
+/// A tile of at most `limit` along a loop of `size`: the largest divisor
+/// when it is at least half the limit, else the limit itself, leaving a
+/// remainder that dlc-cpu-tile-and-fuse splits off (a row of 197 is tiled
+/// by 16 with a remainder of 5, not one element at a time).
+static int64_t tileAtMost(int64_t size, int64_t limit) {
+  int64_t divisor = divisorAtMost(size, limit);
+  return size > limit && 2 * divisor < limit ? limit : divisor;
+}
+
 /// Upstream tiling assumes indices grow with the loops; a reversed read
 /// (`n - 1 - d`) cannot be tiled.
 static bool hasNegativeCoefficient(AffineMap map) {
@@ -99,8 +108,12 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         for (unsigned d : parallel)
           sizes[d] = 1;
         unsigned m = parallel[parallel.size() - 2], n = parallel.back();
-        sizes[m] = divisorAtMost(ranges[m], 8);
-        sizes[n] = divisorAtMost(ranges[n], 2 * vectorWidth);
+        // Columns are whole 2-vector blocks, with a remainder split off
+        // when they do not divide the loop (784 columns: 24 blocks of 32
+        // and one of 16); an odd-width vector block (28 lanes) legalizes
+        // badly in LLVM.
+        sizes[m] = tileAtMost(ranges[m], 8);
+        sizes[n] = std::min(ranges[n], 2 * vectorWidth);
         for (unsigned d : reduction)
           sizes[d] = 1;
       } else if (isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&
@@ -111,7 +124,7 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // Narrow outputs (7 or 14 columns in late CNN stages) take more
         // filter vectors per tile, so that about 24 accumulators reuse each
         // loaded input value and filter vector.
-        int64_t cols = divisorAtMost(ranges[3], 16);
+        int64_t cols = tileAtMost(ranges[3], 16);
         // A power of two: a 48-lane vector legalizes badly in LLVM.
         int64_t filterVectors =
             llvm::bit_floor(static_cast<uint64_t>(std::clamp<int64_t>(24 / cols, 1, 4)));
@@ -126,7 +139,7 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // the vectorizer handles (strided windows too) with channels in the
         // lanes.
         sizes = {1, divisorAtMost(ranges[1], vectorWidth), 1,
-                 divisorAtMost(ranges[3], 8), 1, 0};
+                 tileAtMost(ranges[3], 8), 1, 0};
       } else {
         // Elementwise, pooling and reductions: one vector along the
         // innermost parallel loop; other parallel loops one at a time.
@@ -134,7 +147,7 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           sizes[d] = 1;
         if (!parallel.empty())
           sizes[parallel.back()] =
-              divisorAtMost(ranges[parallel.back()], vectorWidth);
+              tileAtMost(ranges[parallel.back()], vectorWidth);
         // Innermost reductions stay whole while the tile's reduction volume
         // fits kReductionBudget; outer ones are tiled so that a window of
         // 56x56 does not become one unrolled vector tile.

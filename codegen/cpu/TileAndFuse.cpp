@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -121,6 +122,81 @@ static void fuseInputProducers(IRRewriter &rewriter, Operation *inner,
   }
 }
 
+/// Tiles need not divide their loop: an op whose parallel tile size leaves
+/// a remainder along a loop is split there (`linalg::splitOp`) into a part
+/// of whole tiles and a remainder tiled as one piece, so every tile stays
+/// static (a 197-row matmul is 24 tiles of 8 rows and one of 5, not 197
+/// tiles of one row). A fill that initializes the op is split with it.
+/// Returns true when `op` was split; both parts keep a config.
+static bool splitRemainder(IRRewriter &rewriter, TilingInterface op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
+  if (!linalgOp)
+    return false;
+  auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kTileSizes).asArrayRef();
+  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iters = op.getLoopIteratorTypes();
+  for (auto [d, it] : llvm::enumerate(iters)) {
+    if (it != utils::IteratorType::parallel || sizes[d] <= 0 ||
+        ShapedType::isDynamic(ranges[d]) || ranges[d] % sizes[d] == 0 ||
+        ranges[d] < sizes[d])
+      continue;
+    int64_t point = ranges[d] / sizes[d] * sizes[d];
+    SmallVector<int64_t> remainderSizes(sizes);
+    remainderSizes[d] = ranges[d] - point;
+    rewriter.setInsertionPoint(op);
+    auto [whole, remainder] =
+        linalg::splitOp(rewriter, op, d, rewriter.getIndexAttr(point));
+    if (!whole || !remainder)
+      return false;
+    remainder->setAttr(kTileSizes,
+                       rewriter.getDenseI64ArrayAttr(remainderSizes));
+    // Each part's accumulator is a slice of the original fill (the
+    // remainder's through the whole part's insert, which it does not
+    // overlap): fill that slice instead, so that tiling fuses the fill into
+    // each part's tiles, and insert the parts into the fill's destination.
+    linalg::FillOp fill;
+    for (TilingInterface part : {whole, remainder}) {
+      auto dps = cast<DestinationStyleOpInterface>(part.getOperation());
+      if (dps.getNumDpsInits() != 1)
+        return true;
+      OpOperand &init = dps.getDpsInitsMutable()[0];
+      auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+      if (!slice)
+        return true;
+      Value source = slice.getSource();
+      while (auto insert = source.getDefiningOp<tensor::InsertSliceOp>())
+        source = insert.getDest();
+      fill = source.getDefiningOp<linalg::FillOp>();
+      if (!fill)
+        return true;
+      rewriter.setInsertionPoint(slice);
+      auto dest = tensor::ExtractSliceOp::create(
+          rewriter, slice.getLoc(), fill.getOutputs()[0],
+          slice.getMixedOffsets(), slice.getMixedSizes(),
+          slice.getMixedStrides());
+      auto sliceFill = linalg::FillOp::create(
+          rewriter, fill.getLoc(), fill.getInputs()[0], dest.getResult());
+      rewriter.modifyOpInPlace(part,
+                               [&] { init.set(sliceFill.getResult(0)); });
+      if (slice->use_empty())
+        rewriter.eraseOp(slice);
+    }
+    // The two parts cover the whole result: nothing of the fill remains.
+    Value wholeResult = whole->getResult(0);
+    if (wholeResult.hasOneUse())
+      if (auto insert =
+              dyn_cast<tensor::InsertSliceOp>(*wholeResult.getUsers().begin()))
+        if (insert.getDest() == fill.getResult(0))
+          rewriter.modifyOpInPlace(insert, [&] {
+            insert.getDestMutable().set(fill.getOutputs()[0]);
+          });
+    if (fill->use_empty())
+      rewriter.eraseOp(fill);
+    return true;
+  }
+  return false;
+}
+
 namespace {
 struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
   LogicalResult tileOne(IRRewriter &rewriter, TilingInterface op) {
@@ -236,6 +312,8 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
           return;
         continue;
       }
+      if (splitRemainder(rewriter, last))
+        continue;
       if (failed(tileOne(rewriter, last)))
         return signalPassFailure();
     }

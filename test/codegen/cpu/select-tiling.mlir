@@ -20,12 +20,14 @@ func.func @matmul_64(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x
 
 // -----
 
-// Sizes that the preferred tile does not divide take their largest divisor
-// under it: m = 12 -> 6 (not 8), n = 40 -> 20 (not 32; 10 for width 8).
+// Rows that 8 does not divide take their largest divisor when it is at
+// least 4 (m = 12 -> 6). Columns are whole 2-vector blocks, leaving a
+// remainder for dlc-cpu-tile-and-fuse to split off (n = 40 -> 32 + 8, or
+// 16 + 16 + 8 for width 8), not an odd-width block of 20 lanes.
 // CHECK-LABEL: func.func @matmul_non_divisible
-// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 6, 20, 1>}
+// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 6, 32, 1>}
 // VW8-LABEL:   func.func @matmul_non_divisible
-// VW8:           linalg.matmul {dlc.tile_sizes = array<i64: 6, 10, 1>}
+// VW8:           linalg.matmul {dlc.tile_sizes = array<i64: 6, 16, 1>}
 func.func @matmul_non_divisible(%a: tensor<12x7xf32>, %b: tensor<7x40xf32>, %c: tensor<12x40xf32>) -> tensor<12x40xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<12x7xf32>, tensor<7x40xf32>) outs(%c : tensor<12x40xf32>) -> tensor<12x40xf32>
   return %0 : tensor<12x40xf32>
@@ -135,9 +137,10 @@ func.func @elementwise(%a: tensor<2x4x48xf32>, %b: tensor<48xf32>) -> tensor<2x4
 // -----
 
 // A prime innermost size that exceeds the vector width has no divisor but
-// 1 below it; one that does not is taken whole.
+// 1 below it: it is tiled by a whole vector and the remainder split off
+// (17 = 16 + 1); one that does not exceed it is taken whole.
 // CHECK-LABEL: func.func @elementwise_prime
-// CHECK:         dlc.tile_sizes = array<i64: 1, 1>
+// CHECK:         dlc.tile_sizes = array<i64: 1, 16>
 // CHECK:         dlc.tile_sizes = array<i64: 1, 13>
 func.func @elementwise_prime(%a: tensor<7x17xf32>, %b: tensor<7x13xf32>) -> (tensor<7x17xf32>, tensor<7x13xf32>) {
   %e0 = tensor.empty() : tensor<7x17xf32>

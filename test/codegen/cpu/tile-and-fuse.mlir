@@ -234,3 +234,32 @@ func.func @added_input(%x: tensor<1x32x7x7xf32>, %y: tensor<1x32x7x7xf32>, %w: t
        ins(%m, %w : tensor<1x32x7x7xf32>, tensor<16x32x1x1xf32>) outs(%o : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
   return %0 : tensor<1x16x7x7xf32>
 }
+
+// -----
+
+// A tile size that does not divide its loop splits the op there: 40
+// columns are one whole 32-column part and an 8-column remainder, each
+// tiled statically in its own loop nest. Both fill their own slice of
+// the destination (the whole-tensor fill is gone) and the remainder is
+// inserted after the whole part.
+// CHECK-LABEL: func.func @matmul_remainder
+// CHECK-SAME:    (%[[A:.+]]: tensor<8x16xf32>, %[[B:.+]]: tensor<16x40xf32>)
+// CHECK:         %[[EMPTY:.+]] = tensor.empty() : tensor<8x40xf32>
+// CHECK-NOT:     linalg.fill {{.*}}tensor<8x40xf32>
+// CHECK:         %[[W:.+]] = scf.forall ({{.+}}) = (0, 0) to (8, 32) step (8, 32)
+// CHECK:           linalg.fill {dlc.vectorize} {{.+}} -> tensor<8x32xf32>
+// CHECK:           linalg.matmul {dlc.vectorize} ins(%{{.+}}, %{{.+}} : tensor<8x1xf32>, tensor<1x32xf32>)
+// CHECK:         %[[WI:.+]] = tensor.insert_slice %[[W]] into %[[EMPTY]][0, 0] [8, 32] [1, 1]
+// CHECK:         %[[R:.+]] = scf.forall ({{.+}}) = (0, 0) to (8, 8) step (8, 8)
+// CHECK:           linalg.fill {dlc.vectorize} {{.+}} -> tensor<8x8xf32>
+// CHECK:           linalg.matmul {dlc.vectorize} ins(%{{.+}}, %{{.+}} : tensor<8x1xf32>, tensor<1x8xf32>)
+// CHECK:         %[[RI:.+]] = tensor.insert_slice %[[R]] into %[[WI]][0, 32] [8, 8] [1, 1]
+// CHECK:         return %[[RI]]
+// CHECK-NOT:     dlc.tile_sizes
+func.func @matmul_remainder(%a: tensor<8x16xf32>, %b: tensor<16x40xf32>) -> tensor<8x40xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x40xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<8x40xf32>) -> tensor<8x40xf32>
+  %0 = linalg.matmul {dlc.tile_sizes = array<i64: 8, 32, 1>} ins(%a, %b : tensor<8x16xf32>, tensor<16x40xf32>) outs(%f : tensor<8x40xf32>) -> tensor<8x40xf32>
+  return %0 : tensor<8x40xf32>
+}
