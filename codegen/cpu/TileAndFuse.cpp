@@ -227,11 +227,26 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
     // tiled op otherwise.
     bool hasReduction = llvm::is_contained(iters, utils::IteratorType::reduction);
     options.setFusionControlFn(
-        [hasReduction](tensor::ExtractSliceOp, OpResult producer,
+        [hasReduction](tensor::ExtractSliceOp slice, OpResult producer,
                        bool isDestinationOperand)
             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
           if (!isFusable(producer.getOwner()))
             return std::nullopt;
+          // An elementwise producer that other ops also read would be
+          // computed twice, once here and once for them; along a chain of
+          // such ops (an LSTM's cell state, step after step) every tile
+          // would recompute the whole chain. Fills are cheap enough.
+          if (!isa<linalg::FillOp>(producer.getOwner()) &&
+              !isDestinationOperand) {
+            Operation *nest = slice;
+            while (isa_and_nonnull<scf::ForallOp, scf::ForOp>(
+                nest->getParentOp()))
+              nest = nest->getParentOp();
+            if (!llvm::all_of(producer.getUsers(), [&](Operation *user) {
+                  return nest->isAncestor(user);
+                }))
+              return std::nullopt;
+          }
           if (hasReduction && !isDestinationOperand)
             return std::nullopt;
           return scf::SCFTileAndFuseOptions::ControlFnResult{false};

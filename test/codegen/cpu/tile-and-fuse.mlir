@@ -263,3 +263,40 @@ func.func @matmul_remainder(%a: tensor<8x16xf32>, %b: tensor<16x40xf32>) -> tens
   %0 = linalg.matmul {dlc.tile_sizes = array<i64: 8, 32, 1>} ins(%a, %b : tensor<8x16xf32>, tensor<16x40xf32>) outs(%f : tensor<8x40xf32>) -> tensor<8x40xf32>
   return %0 : tensor<8x40xf32>
 }
+
+// -----
+
+// An elementwise producer that two consumers read is computed once, in its
+// own loop nest, not again inside each consumer's tiles (a chain of them, an
+// LSTM's cell state, would be recomputed from its start by every step).
+// CHECK-LABEL: func.func @shared_producer
+// CHECK:         scf.forall
+// CHECK:           arith.negf
+// CHECK:         scf.forall
+// CHECK-NOT:       arith.negf
+// CHECK:           math.exp
+// CHECK:         scf.forall
+// CHECK-NOT:       arith.negf
+// CHECK:           math.tanh
+func.func @shared_producer(%a: tensor<4x32xf32>) -> (tensor<4x32xf32>, tensor<4x32xf32>) {
+  %e = tensor.empty() : tensor<4x32xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x32xf32>) outs(%e : tensor<4x32xf32>) attrs = {dlc.tile_sizes = array<i64: 1, 16>} {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<4x32xf32>
+  %c1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<4x32xf32>) outs(%e : tensor<4x32xf32>) attrs = {dlc.tile_sizes = array<i64: 1, 16>} {
+  ^bb0(%x: f32, %o: f32):
+    %n = math.exp %x : f32
+    linalg.yield %n : f32
+  } -> tensor<4x32xf32>
+  %c2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<4x32xf32>) outs(%e : tensor<4x32xf32>) attrs = {dlc.tile_sizes = array<i64: 1, 16>} {
+  ^bb0(%x: f32, %o: f32):
+    %n = math.tanh %x : f32
+    linalg.yield %n : f32
+  } -> tensor<4x32xf32>
+  return %c1, %c2 : tensor<4x32xf32>, tensor<4x32xf32>
+}
