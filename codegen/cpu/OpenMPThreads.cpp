@@ -1,7 +1,9 @@
 //===- OpenMPThreads.cpp - thread count and scratch for OpenMP regions ----===//
 #include "codegen/cpu/Passes.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace dlc {
@@ -20,38 +22,69 @@ static int64_t tripCount(OpFoldResult lb, OpFoldResult ub, OpFoldResult step) {
   return std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
 }
 
-/// Iterations of the deepest sequential loop nest under `op` (1 if none).
-static int64_t nestedIterations(Operation *op) {
-  int64_t most = 1;
+/// Estimated cost of one execution of `op`, in 16-lane vector operations:
+/// a contraction counts its multiply-adds, a transcendental function the
+/// polynomial it becomes, a vector op its 16-lane pieces, a scalar
+/// floating-point op one. Index arithmetic and control flow count nothing.
+static int64_t opCost(Operation *op) {
+  if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+    SmallVector<int64_t> bounds;
+    contract.getIterationBounds(bounds);
+    int64_t fmas = 1;
+    for (int64_t b : bounds)
+      fmas *= b;
+    return std::max<int64_t>(1, fmas / 16);
+  }
+  int64_t weight = 1;
+  if (isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::TanhOp, math::LogOp,
+          math::Log1pOp, math::Log2Op, math::ErfOp, math::PowFOp, math::SinOp,
+          math::CosOp, math::AtanOp, math::Atan2Op>(op))
+    weight = 16;
+  else if (isa<arith::DivFOp, math::SqrtOp, math::RsqrtOp>(op))
+    weight = 4;
+  auto pieces = [](Type t) -> int64_t {
+    if (auto v = dyn_cast<VectorType>(t))
+      return std::max<int64_t>(1, v.getNumElements() / 16);
+    return isa<FloatType>(t) ? 1 : 0;
+  };
+  int64_t cost = 0;
+  for (Type t : op->getResultTypes())
+    cost = std::max(cost, pieces(t));
+  if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+    cost = pieces(write.getVectorType());
+  else if (auto store = dyn_cast<vector::StoreOp>(op))
+    cost = pieces(store.getVectorType());
+  else if (isa<memref::StoreOp>(op))
+    cost = 1;
+  return cost * weight;
+}
+
+/// Estimated cost of everything nested in `op`, each op's cost times the
+/// trip counts of the sequential loops around it.
+static int64_t nestedCost(Operation *op) {
+  int64_t cost = 0;
   for (Region &region : op->getRegions())
     for (Operation &nested : region.getOps()) {
-      int64_t inner = nestedIterations(&nested);
+      int64_t inner = opCost(&nested) + nestedCost(&nested);
       if (auto loop = dyn_cast<scf::ForOp>(nested))
         inner *= tripCount(loop.getLowerBound(), loop.getUpperBound(),
                            loop.getStep());
-      most = std::max(most, inner);
+      cost += inner;
     }
-  return most;
+  return cost;
 }
 
-/// Estimated work of a parallel region, in 16-lane vector operations: the
-/// worksharing loop's trip count, times the deepest sequential nest in its
-/// body, times the widest vector the body computes on (in 16-lane units).
+/// Estimated work of a parallel region, in 16-lane vector operations: each
+/// worksharing loop's trip count times the cost of its body.
 static int64_t regionWork(omp::ParallelOp parallel) {
-  int64_t lanes = 16;
-  parallel.walk([&](Operation *op) {
-    for (Type t : op->getResultTypes())
-      if (auto v = dyn_cast<VectorType>(t))
-        lanes = std::max(lanes, v.getNumElements());
-  });
-  int64_t work = 1;
+  int64_t work = 0;
   parallel.walk([&](omp::LoopNestOp nest) {
     int64_t trips = 1;
     for (auto [lb, ub, step] : llvm::zip(nest.getLoopLowerBounds(),
                                          nest.getLoopUpperBounds(),
                                          nest.getLoopSteps()))
       trips *= tripCount(lb, ub, step);
-    work = std::max(work, trips * nestedIterations(nest) * (lanes / 16));
+    work += trips * nestedCost(nest);
   });
   return work;
 }

@@ -7,7 +7,7 @@
 // per thread) and the scope is inlined.
 // CHECK-LABEL: func.func @tiles
 // CHECK-SAME:    %{{.+}}: memref<64xi8> {dlc.workspace}, %[[N:.+]]: i32 {dlc.num_threads})
-// With the default threshold (2048 16-lane operations) these 16-iteration
+// With the default threshold (20000 16-lane operations) these 16-iteration
 // loops are too small to be worth a fork: they run on one thread.
 // SMALL-LABEL: func.func @tiles
 // SMALL:         %[[ONE:.+]] = arith.constant 1 : i32
@@ -66,6 +66,74 @@ func.func @helper(%out: memref<4xf32>) {
     omp.wsloop {
       omp.loop_nest (%i) : index = (%c0) to (%c4) step (%c1) {
         memref.store %one, %out[%i] : memref<4xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+// The work of a region counts each op of the worksharing body times the
+// loops around it: a contraction its multiply-adds in 16-lane units (8x32x1
+// = 16), a 16-lane transcendental function 16, a 16-lane division 4. 8
+// tiles x 64 steps x 16 = 8192 (an LSTM step's matmul at batch 8) stays on
+// one thread under the default threshold of 20000; 8 tiles x 64 steps x
+// (16 + 16 + 4) = 18432 also does; 16 tiles x 64 steps x (16 + 4) = 20480
+// is worth both threads.
+// SMALL-LABEL: func.func @costs
+// SMALL-SAME:    %{{.+}}: memref<64xi8> {dlc.workspace}, %[[N:.+]]: i32 {dlc.num_threads})
+// SMALL:         %[[ONE:.+]] = arith.constant 1 : i32
+// SMALL:         omp.parallel num_threads(%[[ONE]] : i32)
+// SMALL:           vector.contract
+// SMALL:         omp.parallel num_threads(%[[ONE]] : i32)
+// SMALL:           math.exp
+// SMALL:         omp.parallel num_threads(%[[N]] : i32)
+// SMALL:           vector.contract
+// SMALL:           arith.divf
+func.func @costs(%out: memref<64xf32>, %ws: memref<64xi8> {dlc.workspace}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %a = arith.constant dense<1.0> : vector<8x1xf32>
+  %b = arith.constant dense<1.0> : vector<1x32xf32>
+  %acc = arith.constant dense<0.0> : vector<8x32xf32>
+  %v = arith.constant dense<2.0> : vector<1x16xf32>
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c8) step (%c1) {
+        scf.for %k = %c0 to %c64 step %c1 {
+          %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %acc : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c8) step (%c1) {
+        scf.for %k = %c0 to %c64 step %c1 {
+          %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %acc : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+          %e = math.exp %v : vector<1x16xf32>
+          %d = arith.divf %v, %v : vector<1x16xf32>
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c16) step (%c1) {
+        scf.for %k = %c0 to %c64 step %c1 {
+          %r = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %acc : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+          %d = arith.divf %v, %v : vector<1x16xf32>
+        }
         omp.yield
       }
     }
