@@ -1,6 +1,7 @@
 //===- OpenMPThreads.cpp - thread count and scratch for OpenMP regions ----===//
 #include "codegen/cpu/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -22,19 +23,49 @@ static int64_t tripCount(OpFoldResult lb, OpFoldResult ub, OpFoldResult step) {
   return std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
 }
 
-/// Estimated cost of one execution of `op`, in 16-lane vector operations:
-/// a contraction counts its multiply-adds, a transcendental function the
-/// polynomial it becomes, a vector op its 16-lane pieces, a scalar
-/// floating-point op one. Index arithmetic and control flow count nothing.
-static int64_t opCost(Operation *op) {
+/// Estimated cost of a piece of code, in 16-lane vector operations: `ops`
+/// counts all of them, `memory` those that load or store.
+struct Cost {
+  int64_t ops = 0, memory = 0;
+  Cost &operator+=(const Cost &o) {
+    ops += o.ops;
+    memory += o.memory;
+    return *this;
+  }
+  Cost operator*(int64_t n) const { return {ops * n, memory * n}; }
+};
+
+/// Estimated cost of one execution of `op`: a contraction counts its
+/// multiply-adds, a transcendental function the polynomial it becomes, any
+/// other op the 16-lane pieces of the widest vector it reads or writes (a
+/// reduction of 768 lanes is 48), a scalar floating-point op one; a copy
+/// or transpose still a linalg op (lowered to loops later) one load and
+/// one store per 16 elements. Index arithmetic, control flow and
+/// terminators count nothing.
+static Cost opCost(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    int64_t elements = 1;
+    for (int64_t r : linalgOp.getStaticLoopRanges())
+      elements *= ShapedType::isDynamic(r) ? 1 : r;
+    int64_t pieces = std::max<int64_t>(1, elements / 16);
+    return {2 * pieces, 2 * pieces};
+  }
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    if (auto type = dyn_cast<MemRefType>(copy.getSource().getType());
+        type && type.hasStaticShape()) {
+      int64_t pieces = std::max<int64_t>(1, type.getNumElements() / 16);
+      return {2 * pieces, 2 * pieces};
+    }
   if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
     SmallVector<int64_t> bounds;
     contract.getIterationBounds(bounds);
     int64_t fmas = 1;
     for (int64_t b : bounds)
       fmas *= b;
-    return std::max<int64_t>(1, fmas / 16);
+    return {std::max<int64_t>(1, fmas / 16), 0};
   }
+  if (op->hasTrait<OpTrait::IsTerminator>())
+    return {};
   int64_t weight = 1;
   if (isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::TanhOp, math::LogOp,
           math::Log1pOp, math::Log2Op, math::ErfOp, math::PowFOp, math::SinOp,
@@ -50,43 +81,44 @@ static int64_t opCost(Operation *op) {
   int64_t cost = 0;
   for (Type t : op->getResultTypes())
     cost = std::max(cost, pieces(t));
-  if (auto write = dyn_cast<vector::TransferWriteOp>(op))
-    cost = pieces(write.getVectorType());
-  else if (auto store = dyn_cast<vector::StoreOp>(op))
-    cost = pieces(store.getVectorType());
-  else if (isa<memref::StoreOp>(op))
-    cost = 1;
-  return cost * weight;
+  for (Type t : op->getOperandTypes())
+    cost = std::max(cost, pieces(t));
+  bool memory = isa<vector::TransferReadOp, vector::TransferWriteOp,
+                    vector::LoadOp, vector::StoreOp, memref::LoadOp,
+                    memref::StoreOp>(op);
+  return {cost * weight, memory ? cost : 0};
 }
 
 /// Estimated cost of everything nested in `op`, each op's cost times the
 /// trip counts of the sequential loops around it.
-static int64_t nestedCost(Operation *op) {
-  int64_t cost = 0;
+static Cost nestedCost(Operation *op) {
+  Cost cost;
   for (Region &region : op->getRegions())
     for (Operation &nested : region.getOps()) {
-      int64_t inner = opCost(&nested) + nestedCost(&nested);
+      Cost inner = opCost(&nested);
+      if (!isa<linalg::LinalgOp>(nested))
+        inner += nestedCost(&nested);
       if (auto loop = dyn_cast<scf::ForOp>(nested))
-        inner *= tripCount(loop.getLowerBound(), loop.getUpperBound(),
-                           loop.getStep());
+        inner = inner * tripCount(loop.getLowerBound(), loop.getUpperBound(),
+                                  loop.getStep());
       cost += inner;
     }
   return cost;
 }
 
-/// Estimated work of a parallel region, in 16-lane vector operations: each
-/// worksharing loop's trip count times the cost of its body.
-static int64_t regionWork(omp::ParallelOp parallel) {
-  int64_t work = 0;
+/// Estimated cost of a parallel region: each worksharing loop's trip count
+/// times the cost of its body.
+static Cost regionCost(omp::ParallelOp parallel) {
+  Cost cost;
   parallel.walk([&](omp::LoopNestOp nest) {
     int64_t trips = 1;
     for (auto [lb, ub, step] : llvm::zip(nest.getLoopLowerBounds(),
                                          nest.getLoopUpperBounds(),
                                          nest.getLoopSteps()))
       trips *= tripCount(lb, ub, step);
-    work += trips * nestedCost(nest);
+    cost += nestedCost(nest) * trips;
   });
-  return work;
+  return cost;
 }
 
 namespace {
@@ -114,7 +146,10 @@ struct OpenMPThreadsPass : dlc::impl::OpenMPThreadsBase<OpenMPThreadsPass> {
     func.walk([&](omp::ParallelOp parallel) {
       // A region with little work (an LSTM step's small matmuls and
       // activations) costs more to fork and join than it saves: one thread.
-      if (regionWork(parallel) < minParallelWork) {
+      // One that moves much memory (a layer norm over a batch of
+      // sequences) gains the second core's bandwidth.
+      Cost cost = regionCost(parallel);
+      if (cost.ops < minParallelWork && cost.memory < minParallelMemory) {
         if (!one) {
           OpBuilder::InsertionGuard guard(rewriter);
           rewriter.setInsertionPointToStart(&func.getBody().front());

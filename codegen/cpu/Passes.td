@@ -119,20 +119,27 @@ def OpenMPThreads : Pass<"dlc-cpu-openmp-threads", "mlir::func::FuncOp"> {
     `memref.alloca_scope` the conversion wraps each iteration in) move to
     the start of their `omp.parallel` region: each thread allocates its
     scratch once, not once per iteration, and the scope is inlined.
-    Regions whose estimated work is below `min-parallel-work` run on one
-    thread: forking and joining would cost more than they save. The work is
+    Regions whose estimated work is below `min-parallel-work` and whose
+    estimated memory traffic is below `min-parallel-memory` run on one
+    thread: forking and joining would cost more than they save. Both are
     counted in 16-lane vector operations: each op of a worksharing loop's
     body (a contraction's multiply-adds, a transcendental function's
-    polynomial, a vector op's 16-lane pieces, a scalar floating-point op)
-    times the trip counts of the loops around it. The default (20000, a few
+    polynomial, a vector op's widest 16-lane operand or result, a scalar
+    floating-point op; loads and stores also count as traffic) times the
+    trip counts of the loops around it. The work threshold (20000, a few
     microseconds of one core) was measured on an LSTM, whose per-step
-    matmuls (18304) hand their results between the cores every step: at
-    two threads its batch-8 run took 0.39 ms with the threshold at 2048 and
-    0.20 ms at 20000 (0.17 ms on one thread).
+    matmuls (18304 operations, 1792 loads and stores) hand their results
+    between the cores every step: at two threads its batch-8 run took 0.41
+    ms with the old threshold and 0.20-0.23 ms now (0.17 ms on one thread).
+    The traffic threshold (4096, 256 KB) keeps memory-bound regions such as
+    a layer norm over a batch of sequences on both cores (BERT batch 8, two
+    threads: -11% against the threshold on work alone).
   }];
   let options = [
     Option<"minParallelWork", "min-parallel-work", "int64_t", /*default=*/"20000",
-           "estimated 16-lane vector operations below which a region runs on one thread">
+           "estimated 16-lane vector operations below which a region runs on one thread">,
+    Option<"minParallelMemory", "min-parallel-memory", "int64_t", /*default=*/"4096",
+           "estimated 16-lane loads and stores (64 bytes each) from which a region runs on all threads">
   ];
   let dependentDialects = ["mlir::omp::OpenMPDialect",
                            "mlir::memref::MemRefDialect",

@@ -141,3 +141,48 @@ func.func @costs(%out: memref<64xf32>, %ws: memref<64xi8> {dlc.workspace}) {
   }
   return
 }
+
+// -----
+
+// A region that moves much memory runs on all threads even with little
+// arithmetic: 16 tiles x 64 steps x a 64-lane read and a 64-lane write (4
+// pieces each) = 8192 loads and stores, at or above the default
+// min-parallel-memory of 4096; a quarter of that (2048) stays on one
+// thread.
+// SMALL-LABEL: func.func @memory
+// SMALL-SAME:    %{{.+}}: memref<64xi8> {dlc.workspace}, %[[N:.+]]: i32 {dlc.num_threads})
+// SMALL:         %[[ONE:.+]] = arith.constant 1 : i32
+// SMALL:         omp.parallel num_threads(%[[N]] : i32)
+// SMALL:         omp.parallel num_threads(%[[ONE]] : i32)
+func.func @memory(%in: memref<16x64x64xf32>, %out: memref<16x64x64xf32>, %ws: memref<64xi8> {dlc.workspace}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %pad = arith.constant 0.0 : f32
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c16) step (%c1) {
+        scf.for %k = %c0 to %c64 step %c1 {
+          %v = vector.transfer_read %in[%i, %k, %c0], %pad {in_bounds = [true]} : memref<16x64x64xf32>, vector<64xf32>
+          vector.transfer_write %v, %out[%i, %k, %c0] {in_bounds = [true]} : vector<64xf32>, memref<16x64x64xf32>
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c16) step (%c1) {
+        scf.for %k = %c0 to %c16 step %c1 {
+          %v = vector.transfer_read %in[%i, %k, %c0], %pad {in_bounds = [true]} : memref<16x64x64xf32>, vector<64xf32>
+          vector.transfer_write %v, %out[%i, %k, %c0] {in_bounds = [true]} : vector<64xf32>, memref<16x64x64xf32>
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
