@@ -46,6 +46,15 @@ static void clearConfig(Operation *op) {
   });
 }
 
+/// Marks ops produced by tiling or fusion for dlc-cpu-vectorize, with no
+/// config left.
+static void markTiled(ArrayRef<Operation *> ops) {
+  for (Operation *op : ops) {
+    clearConfig(op);
+    op->setAttr("dlc.vectorize", UnitAttr::get(op->getContext()));
+  }
+}
+
 /// The epilogue waiting for `producer`'s result, if any.
 static Operation *epilogueOf(Operation *producer) {
   if (producer->getNumResults() != 1 || !producer->getResult(0).hasOneUse())
@@ -85,7 +94,6 @@ static bool isInputProducer(Value source) {
 /// producer's result first.
 static void fuseInputProducers(IRRewriter &rewriter, Operation *inner,
                                MutableArrayRef<LoopLikeOpInterface> loops) {
-  MLIRContext *ctx = rewriter.getContext();
   auto dps = dyn_cast<DestinationStyleOpInterface>(inner);
   if (!dps || loops.empty())
     return;
@@ -113,10 +121,7 @@ static void fuseInputProducers(IRRewriter &rewriter, Operation *inner,
         scf::tileAndFuseProducerOfSlice(rewriter, merged, loops);
     if (!fused)
       continue;
-    for (Operation *op : fused->tiledOps) {
-      clearConfig(op);
-      op->setAttr("dlc.vectorize", UnitAttr::get(ctx));
-    }
+    markTiled(fused->tiledOps);
     if (producer->use_empty())
       rewriter.eraseOp(producer);
   }
@@ -259,10 +264,7 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
     for (OpResult res : op->getResults())
       if (Value repl = fused->replacements.lookup(res))
         rewriter.replaceAllUsesWith(res, repl);
-    for (Operation *tiled : fused->tiledAndFusedOps) {
-      clearConfig(tiled);
-      tiled->setAttr("dlc.vectorize", UnitAttr::get(ctx));
-    }
+    markTiled(fused->tiledAndFusedOps.getArrayRef());
     clearConfig(op);
     if (op->use_empty())
       rewriter.eraseOp(op);
@@ -292,10 +294,7 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
         FailureOr<scf::SCFFuseConsumerOfSliceResult> consumer =
             scf::tileAndFuseConsumer(rewriter, epilogue, fused->loops);
         if (succeeded(consumer)) {
-          for (Operation *tiledOp : consumer->tiledOps) {
-            clearConfig(tiledOp);
-            tiledOp->setAttr("dlc.vectorize", UnitAttr::get(ctx));
-          }
+          markTiled(consumer->tiledOps);
           if (epilogue->use_empty())
             rewriter.eraseOp(epilogue);
         }
