@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -23,8 +24,8 @@ static int64_t tripCount(OpFoldResult lb, OpFoldResult ub, OpFoldResult step) {
   return std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
 }
 
-/// Estimated cost of a piece of code, in 16-lane vector operations: `ops`
-/// counts all of them, `memory` those that load or store.
+/// Estimated cost of a piece of code: `ops` counts all its operations in
+/// 16-lane vector operations, `memory` the elements it loads or stores.
 struct Cost {
   int64_t ops = 0, memory = 0;
   Cost &operator+=(const Cost &o) {
@@ -43,19 +44,19 @@ struct Cost {
 /// one store per 16 elements. Index arithmetic, control flow and
 /// terminators count nothing.
 static Cost opCost(Operation *op) {
+  auto copyOf = [](int64_t elements) -> Cost {
+    return {2 * std::max<int64_t>(1, elements / 16), 2 * elements};
+  };
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     int64_t elements = 1;
     for (int64_t r : linalgOp.getStaticLoopRanges())
       elements *= ShapedType::isDynamic(r) ? 1 : r;
-    int64_t pieces = std::max<int64_t>(1, elements / 16);
-    return {2 * pieces, 2 * pieces};
+    return copyOf(elements);
   }
   if (auto copy = dyn_cast<memref::CopyOp>(op))
     if (auto type = dyn_cast<MemRefType>(copy.getSource().getType());
-        type && type.hasStaticShape()) {
-      int64_t pieces = std::max<int64_t>(1, type.getNumElements() / 16);
-      return {2 * pieces, 2 * pieces};
-    }
+        type && type.hasStaticShape())
+      return copyOf(type.getNumElements());
   if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
     SmallVector<int64_t> bounds;
     contract.getIterationBounds(bounds);
@@ -73,20 +74,21 @@ static Cost opCost(Operation *op) {
     weight = 16;
   else if (isa<arith::DivFOp, math::SqrtOp, math::RsqrtOp>(op))
     weight = 4;
-  auto pieces = [](Type t) -> int64_t {
+  auto elements = [](Type t) -> int64_t {
     if (auto v = dyn_cast<VectorType>(t))
-      return std::max<int64_t>(1, v.getNumElements() / 16);
+      return v.getNumElements();
     return isa<FloatType>(t) ? 1 : 0;
   };
-  int64_t cost = 0;
+  int64_t widest = 0;
   for (Type t : op->getResultTypes())
-    cost = std::max(cost, pieces(t));
+    widest = std::max(widest, elements(t));
   for (Type t : op->getOperandTypes())
-    cost = std::max(cost, pieces(t));
+    widest = std::max(widest, elements(t));
+  int64_t pieces = widest ? std::max<int64_t>(1, widest / 16) : 0;
   bool memory = isa<vector::TransferReadOp, vector::TransferWriteOp,
                     vector::LoadOp, vector::StoreOp, memref::LoadOp,
                     memref::StoreOp>(op);
-  return {cost * weight, memory ? cost : 0};
+  return {pieces * weight, memory ? widest : 0};
 }
 
 /// Estimated cost of everything nested in `op`, each op's cost times the
@@ -121,6 +123,76 @@ static Cost regionCost(omp::ParallelOp parallel) {
   return cost;
 }
 
+/// Replaces `parallel`, when it holds nothing but one worksharing loop nest
+/// without reductions or private copies, with the same loops run in order
+/// (`scf.for`): a region too small to fork should not pay for entering the
+/// OpenMP runtime either (an LSTM has about a hundred such regions per run).
+/// Returns the outermost loop; null, leaving the region as it is, on any
+/// other shape or where a tile's scratch has a dynamic size (it could not
+/// move out of the loops).
+static scf::ForOp serialize(IRRewriter &rewriter, omp::ParallelOp parallel) {
+  Region &region = parallel.getRegion();
+  if (!region.hasOneBlock() || region.front().getOperations().size() != 2 ||
+      !parallel.getReductionVars().empty() ||
+      !parallel.getPrivateVars().empty())
+    return {};
+  auto wsloop = dyn_cast<omp::WsloopOp>(region.front().front());
+  if (!wsloop || !wsloop.getReductionVars().empty() ||
+      !wsloop.getPrivateVars().empty() || wsloop.getOrdered())
+    return {};
+  auto nest = dyn_cast<omp::LoopNestOp>(wsloop.getWrappedLoop());
+  if (!nest || nest.getLoopInclusive() || !nest.getRegion().hasOneBlock())
+    return {};
+  if (nest.walk([](memref::AllocaOp alloca) {
+            return alloca->getNumOperands() ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+          }).wasInterrupted())
+    return {};
+
+  rewriter.setInsertionPoint(parallel);
+  scf::ForOp outer;
+  SmallVector<Value> ivs;
+  for (auto [lb, ub, step] :
+       llvm::zip(nest.getLoopLowerBounds(), nest.getLoopUpperBounds(),
+                 nest.getLoopSteps())) {
+    auto loop = scf::ForOp::create(rewriter, nest.getLoc(), lb, ub, step);
+    if (!outer)
+      outer = loop;
+    ivs.push_back(loop.getInductionVar());
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+  Block &body = nest.getRegion().front();
+  rewriter.eraseOp(body.getTerminator());
+  rewriter.inlineBlockBefore(&body, rewriter.getInsertionBlock(),
+                             rewriter.getInsertionPoint(), ivs);
+  rewriter.eraseOp(parallel);
+  return outer;
+}
+
+/// Moves the fixed-size stack buffers of the `memref.alloca_scope`s in
+/// `root` (a tile's scratch, which the conversion to OpenMP scopes per
+/// iteration) to `where`, so they are allocated once, and inlines the
+/// scopes left without buffers.
+static void hoistScratch(IRRewriter &rewriter, Operation *root,
+                         Block::iterator where) {
+  SmallVector<memref::AllocaScopeOp> scopes;
+  root->walk([&](memref::AllocaScopeOp s) { scopes.push_back(s); });
+  for (memref::AllocaScopeOp scope : scopes) {
+    Block &body = scope.getBodyRegion().front();
+    for (Operation &op : llvm::make_early_inc_range(body))
+      if (auto alloca = dyn_cast<memref::AllocaOp>(op))
+        if (alloca->getNumOperands() == 0)
+          alloca->moveBefore(where->getBlock(), where);
+    if (scope->getNumResults() != 0 || llvm::any_of(body, [](Operation &op) {
+          return isa<memref::AllocaOp>(op);
+        }))
+      continue;
+    rewriter.eraseOp(body.getTerminator());
+    rewriter.inlineBlockBefore(&body, scope);
+    rewriter.eraseOp(scope);
+  }
+}
+
 namespace {
 struct OpenMPThreadsPass : dlc::impl::OpenMPThreadsBase<OpenMPThreadsPass> {
   using Base::Base;
@@ -143,13 +215,20 @@ struct OpenMPThreadsPass : dlc::impl::OpenMPThreadsBase<OpenMPThreadsPass> {
 
     IRRewriter rewriter(func.getContext());
     Value one;
-    func.walk([&](omp::ParallelOp parallel) {
+    SmallVector<omp::ParallelOp> regions;
+    func.walk([&](omp::ParallelOp parallel) { regions.push_back(parallel); });
+    for (omp::ParallelOp parallel : regions) {
       // A region with little work (an LSTM step's small matmuls and
-      // activations) costs more to fork and join than it saves: one thread.
-      // One that moves much memory (a layer norm over a batch of
-      // sequences) gains the second core's bandwidth.
+      // activations) costs more to fork and join than it saves: its loops
+      // run in order, or on one thread where they cannot. One that moves
+      // much memory (a layer norm over a batch of sequences) gains the
+      // second core's bandwidth.
       Cost cost = regionCost(parallel);
-      if (cost.ops < minParallelWork && cost.memory < minParallelMemory) {
+      if (cost.ops < minParallelWork && cost.memory < minParallelMemory * 16) {
+        if (scf::ForOp loop = serialize(rewriter, parallel)) {
+          hoistScratch(rewriter, loop, func.getBody().front().begin());
+          continue;
+        }
         if (!one) {
           OpBuilder::InsertionGuard guard(rewriter);
           rewriter.setInsertionPointToStart(&func.getBody().front());
@@ -160,24 +239,8 @@ struct OpenMPThreadsPass : dlc::impl::OpenMPThreadsBase<OpenMPThreadsPass> {
         parallel.getNumThreadsMutable().assign(numThreads);
       }
       Block &entry = parallel.getRegion().front();
-      SmallVector<memref::AllocaScopeOp> scopes;
-      parallel.walk([&](memref::AllocaScopeOp s) { scopes.push_back(s); });
-      for (memref::AllocaScopeOp scope : scopes) {
-        Block &body = scope.getBodyRegion().front();
-        for (Operation &op : llvm::make_early_inc_range(body))
-          if (auto alloca = dyn_cast<memref::AllocaOp>(op))
-            if (alloca->getNumOperands() == 0)
-              alloca->moveBefore(&entry, entry.begin());
-        if (scope->getNumResults() != 0 ||
-            llvm::any_of(body, [](Operation &op) {
-              return isa<memref::AllocaOp>(op);
-            }))
-          continue;
-        rewriter.eraseOp(body.getTerminator());
-        rewriter.inlineBlockBefore(&body, scope);
-        rewriter.eraseOp(scope);
-      }
-    });
+      hoistScratch(rewriter, parallel, entry.begin());
+    }
   }
 };
 } // namespace

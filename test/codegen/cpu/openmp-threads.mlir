@@ -8,11 +8,18 @@
 // CHECK-LABEL: func.func @tiles
 // CHECK-SAME:    %{{.+}}: memref<64xi8> {dlc.workspace}, %[[N:.+]]: i32 {dlc.num_threads})
 // With the default threshold (20000 16-lane operations) these 16-iteration
-// loops are too small to be worth a fork: they run on one thread.
+// loops are too small to be worth a fork: they become sequential loops
+// outside the OpenMP runtime, the tile's scratch at the function's start.
 // SMALL-LABEL: func.func @tiles
-// SMALL:         %[[ONE:.+]] = arith.constant 1 : i32
-// SMALL:         omp.parallel num_threads(%[[ONE]] : i32)
-// SMALL:         omp.parallel num_threads(%[[ONE]] : i32)
+// SMALL-NEXT:    %[[SCRATCH:.+]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
+// SMALL-NOT:     omp.parallel
+// SMALL-NOT:     memref.alloca_scope
+// SMALL:         scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// SMALL:           memref.store %{{.+}}, %[[SCRATCH]]
+// SMALL:           memref.store %{{.+}}, %{{.+}}[%[[I]]]
+// SMALL:         scf.for
+// SMALL-NOT:     omp.parallel
+// SMALL:         return
 // CHECK:         omp.parallel num_threads(%[[N]] : i32)
 // CHECK-NEXT:      %[[SCRATCH:.+]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
 // CHECK-NEXT:      omp.wsloop
@@ -85,10 +92,11 @@ func.func @helper(%out: memref<4xf32>) {
 // is worth both threads.
 // SMALL-LABEL: func.func @costs
 // SMALL-SAME:    %{{.+}}: memref<64xi8> {dlc.workspace}, %[[N:.+]]: i32 {dlc.num_threads})
-// SMALL:         %[[ONE:.+]] = arith.constant 1 : i32
-// SMALL:         omp.parallel num_threads(%[[ONE]] : i32)
+// SMALL-NOT:     omp.parallel
+// SMALL:         scf.for
 // SMALL:           vector.contract
-// SMALL:         omp.parallel num_threads(%[[ONE]] : i32)
+// SMALL-NOT:     omp.parallel
+// SMALL:         scf.for
 // SMALL:           math.exp
 // SMALL:         omp.parallel num_threads(%[[N]] : i32)
 // SMALL:           vector.contract
@@ -145,18 +153,29 @@ func.func @costs(%out: memref<64xf32>, %ws: memref<64xi8> {dlc.workspace}) {
 // -----
 
 // A region that moves much memory runs on all threads even with little
-// arithmetic: 16 tiles x 64 steps x a 64-lane read and a 64-lane write (4
-// pieces each) = 8192 loads and stores, at or above the default
-// min-parallel-memory of 4096; a quarter of that (2048) stays on one
-// thread.
+// arithmetic: 16 tiles x 64 steps x a 64-lane read and a 64-lane write =
+// 131072 elements, 8192 units of 16, at or above the default
+// min-parallel-memory of 4096; a quarter of that (2048) does not fork.
+// Scalar loads and stores count one element each: a scalar copy of 16 x 8
+// x 64 elements (1024 units of traffic, 16384 operations) does not fork
+// either.
 // SMALL-LABEL: func.func @memory
 // SMALL-SAME:    %{{.+}}: memref<64xi8> {dlc.workspace}, %[[N:.+]]: i32 {dlc.num_threads})
-// SMALL:         %[[ONE:.+]] = arith.constant 1 : i32
 // SMALL:         omp.parallel num_threads(%[[N]] : i32)
-// SMALL:         omp.parallel num_threads(%[[ONE]] : i32)
+// SMALL:           vector.transfer_read
+// SMALL:         omp.terminator
+// SMALL-NOT:     omp.parallel
+// SMALL:         scf.for
+// SMALL:           vector.transfer_read
+// SMALL-NOT:     omp.parallel
+// SMALL:         scf.for
+// SMALL:           memref.load
+// SMALL-NOT:     omp.parallel
+// SMALL:         return
 func.func @memory(%in: memref<16x64x64xf32>, %out: memref<16x64x64xf32>, %ws: memref<64xi8> {dlc.workspace}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
   %c16 = arith.constant 16 : index
   %c64 = arith.constant 64 : index
   %pad = arith.constant 0.0 : f32
@@ -179,6 +198,47 @@ func.func @memory(%in: memref<16x64x64xf32>, %out: memref<16x64x64xf32>, %ws: me
           %v = vector.transfer_read %in[%i, %k, %c0], %pad {in_bounds = [true]} : memref<16x64x64xf32>, vector<64xf32>
           vector.transfer_write %v, %out[%i, %k, %c0] {in_bounds = [true]} : vector<64xf32>, memref<16x64x64xf32>
         }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c16) step (%c1) {
+        scf.for %k = %c0 to %c8 step %c1 {
+          scf.for %j = %c0 to %c64 step %c1 {
+            %v = memref.load %in[%i, %k, %j] : memref<16x64x64xf32>
+            memref.store %v, %out[%i, %k, %j] : memref<16x64x64xf32>
+          }
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+// A small region that is more than one worksharing loop nest keeps its
+// region, on one thread.
+// SMALL-LABEL: func.func @not_a_loop_nest
+// SMALL:         %[[ONE:.+]] = arith.constant 1 : i32
+// SMALL:         omp.parallel num_threads(%[[ONE]] : i32)
+// SMALL:           omp.barrier
+// SMALL:           omp.wsloop
+func.func @not_a_loop_nest(%out: memref<64xf32>, %ws: memref<64xi8> {dlc.workspace}) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  omp.parallel {
+    omp.barrier
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c4) {
+        memref.store %one, %out[%i] : memref<64xf32>
         omp.yield
       }
     }
