@@ -1,25 +1,105 @@
-//===- DlcFolders.cpp - constant folding of shape arithmetic --------------===//
+//===- DlcFolders.cpp - constant folding ----------------------------------===//
 //
 // Models compute shapes from constants (Shape -> Gather -> Mul -> Concat ->
 // Reshape). These folders evaluate such chains at import time on small
-// integer and float constants.
+// integer and float constants. Ops that only move data (Reshape, Slice,
+// Transpose) also fold weights of any size, which the importers rearrange
+// (an LSTM's transposed weight matrices and split bias): the folded tensor
+// is no larger than its source, and the model no longer rearranges it on
+// every run.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/DlcOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
 using namespace dlc;
 
-/// Folds only small tensors: the point is shape arithmetic, not weights.
+/// Arithmetic folds only small tensors: the point is shape arithmetic, not
+/// weights. Folded constants up to this size are inline attributes, larger
+/// ones resource blobs.
 static constexpr int64_t kMaxFoldElements = 1024;
+
+/// The row-major bytes of a constant that is not a splat and whose elements
+/// are whole bytes wide (an inline DenseElementsAttr or a resource blob).
+static std::optional<ArrayRef<char>> bytesOf(Attribute attr) {
+  auto elements = dyn_cast_or_null<ElementsAttr>(attr);
+  if (!elements || !elements.getElementType().isIntOrFloat() ||
+      elements.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (dense.isSplat())
+      return std::nullopt;
+    return dense.getRawData();
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      return blob->getData();
+  return std::nullopt;
+}
+
+/// A constant of `type` holding `bytes` (row-major).
+static ElementsAttr constantOf(RankedTensorType type, ArrayRef<char> bytes) {
+  if (type.getNumElements() <= kMaxFoldElements)
+    return DenseElementsAttr::getFromRawBuffer(type, bytes);
+  return DenseResourceElementsAttr::get(
+      type, "dlc_folded",
+      HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, /*align=*/64));
+}
+
+/// Folds an op that only moves data: each element of the result (of static
+/// `type`) is the element of `input` at the flat index `source` returns for
+/// the result's multi-index, or the fold fails where `source` returns -1.
+/// A splat stays a splat.
+static OpFoldResult
+foldDataMovement(Attribute input, RankedTensorType type,
+                 function_ref<int64_t(ArrayRef<int64_t>)> source) {
+  if (!type.hasStaticShape())
+    return {};
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(input);
+      dense && dense.isSplat())
+    return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
+  std::optional<ArrayRef<char>> bytes = bytesOf(input);
+  if (!bytes)
+    return {};
+  size_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t numElements = type.getNumElements(), rank = type.getRank();
+  int64_t sourceElements = static_cast<int64_t>(bytes->size() / width);
+  std::vector<char> out(static_cast<size_t>(numElements) * width);
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t i = 0; i < numElements; ++i) {
+    int64_t from = source(index);
+    if (from < 0 || from >= sourceElements)
+      return {};
+    std::memcpy(&out[i * width], bytes->data() + from * width, width);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < type.getDimSize(d))
+        break;
+      index[d] = 0;
+    }
+  }
+  return constantOf(type, out);
+}
+
+/// Row-major strides of `shape`, in elements.
+static SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
 
 /// `attr` as a DenseElementsAttr of `type` (splats broadcast), or null.
 static DenseElementsAttr asDense(Attribute attr, RankedTensorType type) {
+  if (!type.hasStaticShape() || type.getNumElements() > kMaxFoldElements)
+    return {};
+  if (auto resource = dyn_cast_or_null<DenseResourceElementsAttr>(attr))
+    if (std::optional<ArrayRef<char>> bytes = bytesOf(resource))
+      attr = DenseElementsAttr::getFromRawBuffer(resource.getType(), *bytes);
   auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
-  if (!dense || !type.hasStaticShape() ||
-      type.getNumElements() > kMaxFoldElements)
+  if (!dense)
     return {};
   if (dense.getType().getShape() == type.getShape())
     return dense;
@@ -113,15 +193,40 @@ OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
-  auto data = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput());
-  auto type = getResult().getType();
-  if (!data || type.getRank() != 1 || type.getNumElements() > kMaxFoldElements)
+  auto inputType = cast<RankedTensorType>(getInput().getType());
+  if (!inputType.hasStaticShape())
     return {};
-  SmallVector<Attribute> all(data.getValues<Attribute>());
-  SmallVector<Attribute> values;
-  for (int64_t i = 0; i < type.getDimSize(0); ++i)
-    values.push_back(all[getStarts()[0] + i * getSteps()[0]]);
-  return DenseElementsAttr::get(type, values);
+  SmallVector<int64_t> strides = stridesOf(inputType.getShape());
+  ArrayRef<int64_t> starts = getStarts(), steps = getSteps();
+  return foldDataMovement(
+      adaptor.getInput(), getType(), [&](ArrayRef<int64_t> index) -> int64_t {
+        int64_t flat = 0;
+        for (auto [d, i] : llvm::enumerate(index)) {
+          int64_t at = starts[d] + i * steps[d];
+          if (at < 0 || at >= inputType.getDimSize(d))
+            return -1;
+          flat += at * strides[d];
+        }
+        return flat;
+      });
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  ArrayRef<int64_t> perm = getPerm();
+  if (llvm::all_of(llvm::enumerate(perm),
+                   [](auto p) { return (int64_t)p.index() == p.value(); }))
+    return getInput();
+  auto inputType = cast<RankedTensorType>(getInput().getType());
+  if (!inputType.hasStaticShape())
+    return {};
+  SmallVector<int64_t> strides = stridesOf(inputType.getShape());
+  return foldDataMovement(adaptor.getInput(), getType(),
+                          [&](ArrayRef<int64_t> index) {
+                            int64_t flat = 0;
+                            for (auto [d, i] : llvm::enumerate(index))
+                              flat += i * strides[perm[d]];
+                            return flat;
+                          });
 }
 
 OpFoldResult NegOp::fold(FoldAdaptor adaptor) {

@@ -3,6 +3,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
@@ -373,6 +374,10 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   }
   if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
     return dense.reshape(getType());
+  if (auto resource =
+          dyn_cast_or_null<DenseResourceElementsAttr>(adaptor.getInput());
+      resource && getType().hasStaticShape())
+    return DenseResourceElementsAttr::get(getType(), resource.getRawHandle());
   return {};
 }
 
@@ -395,13 +400,6 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   }
   types.push_back(RankedTensorType::get(shape, xt.getElementType()));
   return success();
-}
-
-OpFoldResult TransposeOp::fold(FoldAdaptor) {
-  for (auto [i, p] : llvm::enumerate(getPerm()))
-    if ((int64_t)i != p)
-      return {};
-  return getInput();
 }
 
 LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
