@@ -11,8 +11,11 @@
 //===----------------------------------------------------------------------===//
 #include "ir/DlcOps.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace dlc;
@@ -52,43 +55,46 @@ static ElementsAttr constantOf(RankedTensorType type, ArrayRef<char> bytes) {
 /// Folds an op that only moves data: each element of the result (of static
 /// `type`) is the element of `input` at the flat index `source` returns for
 /// the result's multi-index, or the fold fails where `source` returns -1.
-/// A splat stays a splat.
+/// A splat stays a splat; elements narrower than a byte (i1) fold through
+/// attributes, and only for small results.
 static OpFoldResult
 foldDataMovement(Attribute input, RankedTensorType type,
                  function_ref<int64_t(ArrayRef<int64_t>)> source) {
   if (!type.hasStaticShape())
     return {};
-  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(input);
-      dense && dense.isSplat())
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(input);
+  if (dense && dense.isSplat())
     return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
-  std::optional<ArrayRef<char>> bytes = bytesOf(input);
-  if (!bytes)
+  auto elements = dyn_cast_or_null<ElementsAttr>(input);
+  if (!elements)
     return {};
-  size_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
   int64_t numElements = type.getNumElements(), rank = type.getRank();
-  int64_t sourceElements = static_cast<int64_t>(bytes->size() / width);
-  std::vector<char> out(static_cast<size_t>(numElements) * width);
+  int64_t sourceElements = elements.getNumElements();
+  std::vector<int64_t> from(static_cast<size_t>(numElements));
   SmallVector<int64_t> index(rank, 0);
   for (int64_t i = 0; i < numElements; ++i) {
-    int64_t from = source(index);
-    if (from < 0 || from >= sourceElements)
+    from[i] = source(index);
+    if (from[i] < 0 || from[i] >= sourceElements)
       return {};
-    std::memcpy(&out[i * width], bytes->data() + from * width, width);
     for (int64_t d = rank - 1; d >= 0; --d) {
       if (++index[d] < type.getDimSize(d))
         break;
       index[d] = 0;
     }
   }
-  return constantOf(type, out);
-}
-
-/// Row-major strides of `shape`, in elements.
-static SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
+  if (std::optional<ArrayRef<char>> bytes = bytesOf(input)) {
+    size_t width = type.getElementType().getIntOrFloatBitWidth() / 8;
+    std::vector<char> out(static_cast<size_t>(numElements) * width);
+    for (int64_t i = 0; i < numElements; ++i)
+      std::memcpy(&out[i * width], bytes->data() + from[i] * width, width);
+    return constantOf(type, out);
+  }
+  if (!dense || numElements > kMaxFoldElements)
+    return {};
+  SmallVector<Attribute> all(dense.getValues<Attribute>()), values;
+  for (int64_t f : from)
+    values.push_back(all[f]);
+  return DenseElementsAttr::get(type, values);
 }
 
 /// `attr` as a DenseElementsAttr of `type` (splats broadcast), or null.
@@ -196,7 +202,7 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   auto inputType = cast<RankedTensorType>(getInput().getType());
   if (!inputType.hasStaticShape())
     return {};
-  SmallVector<int64_t> strides = stridesOf(inputType.getShape());
+  SmallVector<int64_t> strides = computeStrides(inputType.getShape());
   ArrayRef<int64_t> starts = getStarts(), steps = getSteps();
   return foldDataMovement(
       adaptor.getInput(), getType(), [&](ArrayRef<int64_t> index) -> int64_t {
@@ -213,13 +219,12 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   ArrayRef<int64_t> perm = getPerm();
-  if (llvm::all_of(llvm::enumerate(perm),
-                   [](auto p) { return (int64_t)p.index() == p.value(); }))
+  if (isIdentityPermutation(perm))
     return getInput();
   auto inputType = cast<RankedTensorType>(getInput().getType());
   if (!inputType.hasStaticShape())
     return {};
-  SmallVector<int64_t> strides = stridesOf(inputType.getShape());
+  SmallVector<int64_t> strides = computeStrides(inputType.getShape());
   return foldDataMovement(adaptor.getInput(), getType(),
                           [&](ArrayRef<int64_t> index) {
                             int64_t flat = 0;

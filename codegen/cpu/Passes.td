@@ -137,14 +137,15 @@ def OpenMPThreads : Pass<"dlc-cpu-openmp-threads", "mlir::func::FuncOp"> {
     microseconds of one core) was measured on an LSTM, whose per-step
     matmuls (18304 operations, 1792 loads and stores) hand their results
     between the cores every step: at two threads its batch-8 run took 0.41
-    ms with the old threshold and 0.20-0.23 ms now (0.17 ms on one thread).
+    ms before this threshold and 0.20-0.23 ms with it (0.17 ms on one
+    thread; session 6, before the sequential loops above).
     The traffic threshold (4096, 256 KB) keeps memory-bound regions such as
     a layer norm over a batch of sequences on both cores (BERT batch 8, two
     threads: -11% against the threshold on work alone).
   }];
   let options = [
     Option<"minParallelWork", "min-parallel-work", "int64_t", /*default=*/"20000",
-           "estimated 16-lane vector operations below which a region runs on one thread">,
+           "estimated 16-lane vector operations below which a region does not fork (with min-parallel-memory)">,
     Option<"minParallelMemory", "min-parallel-memory", "int64_t", /*default=*/"4096",
            "estimated elements loaded and stored, in units of 16 (64 bytes), from which a region runs on all threads">
   ];

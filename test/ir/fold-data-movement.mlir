@@ -82,3 +82,15 @@ func.func @large() -> tensor<520x2xf32> {
     }
   }
 #-}
+
+// -----
+
+// Elements narrower than a byte (i1) fold through attributes.
+// CHECK-LABEL: func.func @slice_i1
+// CHECK-NEXT:  %[[C:.+]] = dlc.constant dense<[false, true]> : tensor<2xi1>
+// CHECK-NEXT:  return %[[C]]
+func.func @slice_i1() -> tensor<2xi1> {
+  %x = dlc.constant dense<[true, false, true]> : tensor<3xi1>
+  %0 = dlc.slice %x {starts = array<i64: 1>, steps = array<i64: 1>} : tensor<3xi1> -> tensor<2xi1>
+  return %0 : tensor<2xi1>
+}
