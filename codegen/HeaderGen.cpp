@@ -5,6 +5,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
+using dlc::TensorInfo;
 
 static std::string shapeString(const dlc::TensorInfo &t,
                                const std::string &batchDim) {
@@ -47,6 +48,20 @@ std::string dlc::generateHeader(const ModelInfo &info) {
           " * treats samples apart: dlc proved it when compiling); with\n"
           " * num_threads > 1 that many samples run at once, each with its own\n"
           " * workspace (allocated at create).\n";
+  if (info.batchSplit) {
+    int64_t batch = 0;
+    for (const auto *list : {&info.inputs, &info.outputs})
+      for (const TensorInfo &t : *list)
+        if (t.splitAxis >= 0)
+          batch = t.shape[t.splitAxis];
+    os << formatv(
+        " * Batch split: the batch of {0} runs as {1} sub-batches of {2}\n"
+        " * samples, one call of the compiled code each (the model treats\n"
+        " * samples apart: dlc proved it when compiling). With num_threads > 1\n"
+        " * up to {1} run at once, each with its own workspace (allocated at\n"
+        " * create); threads left over go to each sub-batch's parallel loops.\n",
+        batch, info.batchSplit, batch / info.batchSplit);
+  }
   if (const auto &cuda = info.cuda) {
     std::string archs;
     for (auto &[sm, ptx] : cuda->ptx)

@@ -23,7 +23,8 @@ static Constant *cString(Module &m, StringRef s, const Twine &symbol) {
 /// dlc_tensor_desc { const char *name; i32 dtype; i32 rank;
 ///                   const int64_t *shape; u64 size_bytes; i32 batch_axis;
 ///                   u32 reserved }; the shape holds DLC_DIM_DYNAMIC (-1)
-/// at the batch axis.
+/// at a dynamic batch axis. batch_axis is that axis, or the axis of a
+/// static batch split into sub-batches.
 static Constant *tensorDescs(Module &m, StructType *descTy,
                              const std::vector<dlc::TensorInfo> &tensors,
                              StringRef prefix) {
@@ -45,7 +46,9 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
                  ConstantInt::get(i32, t.dtype),
                  ConstantInt::get(i32, t.shape.size()), shape,
                  ConstantInt::get(i64, t.sizeBytes),
-                 ConstantInt::get(i32, t.batchAxis), ConstantInt::get(i32, 0)}));
+                 ConstantInt::get(i32, t.batchAxis >= 0 ? t.batchAxis
+                                                        : t.splitAxis),
+                 ConstantInt::get(i32, 0)}));
   }
   auto *arrTy = ArrayType::get(descTy, elems.size());
   return new GlobalVariable(m, arrTy, true, GlobalValue::PrivateLinkage,
@@ -186,8 +189,9 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
       "dlc_model_desc");
   Constant *descInit = ConstantStruct::get(
       descTy,
-      {ConstantInt::get(i32, 4), ConstantInt::get(i32, info.inputs.size()),
-       ConstantInt::get(i32, info.outputs.size()), ConstantInt::get(i32, 0),
+      {ConstantInt::get(i32, 5), ConstantInt::get(i32, info.inputs.size()),
+       ConstantInt::get(i32, info.outputs.size()),
+       ConstantInt::get(i32, info.batchSplit),
        cString(m, name, name + "_model_name"),
        tensorDescs(m, tensorTy, info.inputs, name + "_inputs"),
        tensorDescs(m, tensorTy, info.outputs, name + "_outputs"),

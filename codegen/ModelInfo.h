@@ -18,6 +18,10 @@ struct TensorInfo {
   /// Models with a dynamic batch: the axis `shape` (which holds 1 there)
   /// grows along with the batch; -1 for tensors without one.
   int64_t batchAxis = -1;
+  /// Models whose static batch runs as sub-batches (ModelInfo::batchSplit):
+  /// the batch axis (`shape` and `sizeBytes` are of the whole batch); -1 for
+  /// tensors without one.
+  int64_t splitAxis = -1;
 };
 
 /// What a CUDA model carries besides host code (see dlc_cuda_desc).
@@ -40,6 +44,9 @@ struct ModelInfo {
   bool cudaEmulated = false;
   /// The dynamic batch dimension's name; empty for static models.
   std::string batchDim;
+  /// The static batch runs as this many sub-batches (one call of the
+  /// compiled code each); 0: it runs whole.
+  int64_t batchSplit = 0;
 };
 
 /// Reads the batch axes of a dynamic-batch model (module attributes set by

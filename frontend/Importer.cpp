@@ -583,6 +583,15 @@ OwningOpRef<ModuleOp> dlc::importOnnxFile(MLIRContext &context, StringRef path,
     emitError(fileLoc) << error;
     return nullptr;
   }
+  return importOnnxModel(context, path, model, options);
+}
+
+OwningOpRef<ModuleOp> dlc::importOnnxModel(MLIRContext &context,
+                                           StringRef path,
+                                           const onnx::ModelProto &model,
+                                           const ImportOptions &options) {
+  context.loadDialect<dlc::DlcDialect, func::FuncDialect>();
+  Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
   GraphImporter importer(context, path, getOnnxOpset(model), options);
   OwningOpRef<ModuleOp> module = importer.import(model.graph());
   if (module && !importer.plan.dim.empty() && options.exposeNodeOutputs) {

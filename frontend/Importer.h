@@ -10,8 +10,9 @@
 #include <vector>
 
 namespace onnx {
+class ModelProto;
 class TensorProto;
-}
+} // namespace onnx
 
 namespace dlc {
 
@@ -45,6 +46,13 @@ struct ImportOptions {
 mlir::OwningOpRef<mlir::ModuleOp>
 importOnnxFile(mlir::MLIRContext &context, llvm::StringRef path,
                const ImportOptions &options = {});
+
+/// Imports a model already loaded (dlc::loadModel) from `path`, which
+/// diagnostics name.
+mlir::OwningOpRef<mlir::ModuleOp>
+importOnnxModel(mlir::MLIRContext &context, llvm::StringRef path,
+                const onnx::ModelProto &model,
+                const ImportOptions &options = {});
 
 /// Attribute names on @main: per-argument/result `dlc.name` (the ONNX value
 /// name, a StringAttr) and `dlc.dtype` (a dlc_dtype code, i32).

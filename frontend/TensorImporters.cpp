@@ -271,6 +271,12 @@ NodeResults importExpand(NodeContext &nc) {
   auto type = RankedTensorType::get(out, t.getElementType());
   if (type == t)
     return SmallVector<Value>{nc.operand(0)};
+  // A splat (an initial state of zeros) stays a constant at any size.
+  if (auto cst = nc.operand(0).getDefiningOp<ConstantOp>())
+    if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue());
+        dense && dense.isSplat())
+      return constantOf(nc, DenseElementsAttr::get(
+                                type, dense.getSplatValue<Attribute>()));
   return buildTyped<ExpandOp>(nc, type, nc.operand(0));
 }
 

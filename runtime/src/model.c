@@ -38,6 +38,10 @@ struct dlcrt_model {
    * workers run samples at once, each on one thread (or the threads split
    * among fewer samples); the team of threads starts at create. */
   int batched;
+  /* A static batch split into sub-batches (dlc_model_desc.batch_split):
+   * their number; run calls the entry once per sub-batch, as for the
+   * samples of a dynamic batch. 0 otherwise. */
+  int64_t split;
   size_t *outer; /* per tensor: product of the dimensions before the batch */
   dlc_tensor *sample; /* per-sample views handed to the CUDA runner */
   int num_workers;
@@ -56,6 +60,13 @@ static const dlc_tensor_desc *io_desc(const dlc_model_desc *desc, size_t k) {
 
 static size_t num_tensors(const dlc_model_desc *desc) {
   return desc->num_inputs + desc->num_outputs;
+}
+
+/* Bytes of tensor k that one entry call of a batched run reads or writes:
+ * one sample, or one sub-batch of a split static batch. */
+static size_t call_bytes(const dlcrt_model *model, size_t k) {
+  size_t size = (size_t)io_desc(model->desc, k)->size_bytes;
+  return model->split ? size / (size_t)model->split : size;
 }
 
 /* Allocates worker `w`'s argument vector, staging buffers and (unless
@@ -81,12 +92,13 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
     const dlc_tensor_desc *t = io_desc(desc, k);
     if (t->batch_axis < 0 || model->outer[k] <= 1 || t->size_bytes == 0)
       continue;
-    w->staging[k] = dlcrt_aligned_alloc((size_t)t->size_bytes);
+    w->staging[k] = dlcrt_aligned_alloc(call_bytes(model, k));
     if (!w->staging[k])
       return dlcrt_status_create(DLC_OUT_OF_MEMORY,
                                  "create: cannot allocate %llu bytes to "
                                  "stage '%s'",
-                                 (unsigned long long)t->size_bytes, t->name);
+                                 (unsigned long long)call_bytes(model, k),
+                                 t->name);
   }
   if (desc->cuda)
     return NULL;
@@ -126,6 +138,8 @@ static dlc_status *create_batch_state(dlcrt_model *model) {
     model->batched |= io_desc(desc, k)->batch_axis >= 0;
   if (!model->batched)
     return NULL;
+  if (desc->batch_split >= 2 && !desc->cuda)
+    model->split = desc->batch_split;
   model->outer = calloc(n, sizeof(size_t));
   if (desc->cuda)
     model->sample = calloc(n, sizeof(dlc_tensor));
@@ -191,9 +205,12 @@ dlc_status *dlcrt_model_create(const dlc_model_desc *desc,
   model->num_threads =
       options->num_threads ? (int32_t)options->num_threads : 1;
   dlc_status *s = create_batch_state(model);
-  /* A dynamic batch on the CPU runs one sample per thread. */
+  /* A dynamic batch on the CPU runs one sample per thread, a split static
+   * batch one sub-batch per thread. */
   model->num_workers =
       model->batched && !desc->cuda ? (int)model->num_threads : 1;
+  if (model->split && model->num_workers > model->split)
+    model->num_workers = (int)model->split;
   model->workers = calloc((size_t)model->num_workers, sizeof(worker));
   if (!s && !model->workers)
     s = dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
@@ -242,11 +259,14 @@ static void format_shape(char *buf, size_t cap, int32_t rank,
 }
 
 /* Checks one caller tensor against its description; NULL when it matches.
- * For a batched tensor the batch axis may have any size >= 1: the first
- * batched tensor sets *batch (-1 before), the others must agree. */
+ * For a tensor with a dynamic batch the batch axis may have any size >= 1:
+ * the first batched tensor sets *batch (-1 before), the others must agree.
+ * Tensors of a split static batch (`split`) are checked as static ones. */
 static dlc_status *check_tensor(const char *kind, size_t index,
                                 const dlc_tensor_desc *want,
-                                const dlc_tensor *got, int64_t *batch) {
+                                const dlc_tensor *got, int split,
+                                int64_t *batch) {
+  int dynamic = want->batch_axis >= 0 && !split;
   if (!got->data)
     return dlcrt_status_create(DLC_INVALID_ARGUMENT,
                                "run: %s %zu ('%s') has a NULL data pointer",
@@ -258,8 +278,9 @@ static dlc_status *check_tensor(const char *kind, size_t index,
         dlc_dtype_name((dlc_dtype)want->dtype));
   int shape_ok = got->rank == want->rank && (got->rank == 0 || got->shape);
   for (int32_t d = 0; shape_ok && d < want->rank; ++d)
-    shape_ok = d == want->batch_axis ? got->shape[d] >= 1
-                                     : got->shape[d] == want->shape[d];
+    shape_ok = dynamic && d == want->batch_axis
+                   ? got->shape[d] >= 1
+                   : got->shape[d] == want->shape[d];
   if (!shape_ok) {
     char have[160], need[160];
     format_shape(have, sizeof have, got->rank, got->shape);
@@ -267,10 +288,10 @@ static dlc_status *check_tensor(const char *kind, size_t index,
     return dlcrt_status_create(
         DLC_INVALID_ARGUMENT, "run: %s %zu ('%s') has shape %s, expected %s%s",
         kind, index, want->name, have, need,
-        want->batch_axis >= 0 ? " (-1: any batch size >= 1)" : "");
+        dynamic ? " (-1: any batch size >= 1)" : "");
   }
   uint64_t samples = 1;
-  if (want->batch_axis >= 0) {
+  if (dynamic) {
     int64_t n = got->shape[want->batch_axis];
     if (*batch >= 0 && n != *batch)
       return dlcrt_status_create(
@@ -314,7 +335,7 @@ static dlc_status *run_entry(dlcrt_model *model, worker *w,
  * buffer and `w`'s one-sample staging buffer. */
 static void stage(const dlcrt_model *model, const worker *w, size_t k,
                   const dlc_tensor *t, int64_t b, int64_t n, int to_staging) {
-  size_t chunk = (size_t)io_desc(model->desc, k)->size_bytes / model->outer[k];
+  size_t chunk = call_bytes(model, k) / model->outer[k];
   char *user = (char *)t->data, *buf = (char *)w->staging[k];
   for (size_t o = 0; o < model->outer[k]; ++o) {
     char *u = user + (o * (size_t)n + (size_t)b) * chunk;
@@ -325,7 +346,7 @@ static void stage(const dlcrt_model *model, const worker *w, size_t k,
   }
 }
 
-/* Runs sample b of a batch of n on worker w. */
+/* Runs sample (or sub-batch) b of n on worker w. */
 static dlc_status *run_sample(dlcrt_model *model, worker *w, int64_t b,
                               int64_t n, const dlc_tensor *inputs,
                               const dlc_tensor *outputs) {
@@ -340,7 +361,7 @@ static dlc_status *run_sample(dlcrt_model *model, worker *w, int64_t b,
         stage(model, w, k, t, b, n, 1);
       p = w->staging[k];
     } else if (td->batch_axis >= 0) {
-      p = (char *)t->data + (size_t)b * (size_t)td->size_bytes;
+      p = (char *)t->data + (size_t)b * call_bytes(model, k);
     } else if (w->private_out[k]) {
       p = w->private_out[k];
     }
@@ -367,7 +388,8 @@ static void run_share(void *ctx, int m) {
                      model->run_outputs);
 }
 
-/* A dynamic-batch run: the entry once per sample. */
+/* A batched run: the entry once per sample of a dynamic batch, or once per
+ * sub-batch of a split static one (n of them). */
 static dlc_status *run_batched(dlcrt_model *model, const dlc_tensor *inputs,
                                const dlc_tensor *outputs, int64_t n) {
   const dlc_model_desc *desc = model->desc;
@@ -425,20 +447,23 @@ dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
   int64_t batch = -1;
   for (size_t i = 0; i < num_inputs; ++i) {
     dlc_status *s =
-        check_tensor("input", i, &desc->inputs[i], &inputs[i], &batch);
+        check_tensor("input", i, &desc->inputs[i], &inputs[i],
+                                 model->split != 0, &batch);
     if (s)
       return s;
     w0->args[i] = inputs[i].data;
   }
   for (size_t i = 0; i < num_outputs; ++i) {
     dlc_status *s =
-        check_tensor("output", i, &desc->outputs[i], &outputs[i], &batch);
+        check_tensor("output", i, &desc->outputs[i], &outputs[i],
+                                 model->split != 0, &batch);
     if (s)
       return s;
     w0->args[num_inputs + i] = outputs[i].data;
   }
   if (model->batched)
-    return run_batched(model, inputs, outputs, batch < 0 ? 1 : batch);
+    return run_batched(model, inputs, outputs,
+                       model->split ? model->split : (batch < 0 ? 1 : batch));
   w0->num_threads = model->num_threads;
   return run_entry(model, w0, inputs, outputs);
 }

@@ -1,8 +1,9 @@
 /*===- workers.h - a fixed team of threads for sample-parallel runs -------===*
  *
- * Internal. A team is started at model create (its threads wait on a
- * condition variable), runs one function on each member per call, and is
- * joined at destroy: runs start no threads and allocate nothing.
+ * Internal. A team is started at model create, runs one function on each
+ * member per call, and is joined at destroy: runs start no threads and
+ * allocate nothing. Between calls members spin for up to a millisecond,
+ * then sleep on a condition variable.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef DLC_RUNTIME_WORKERS_H

@@ -379,6 +379,109 @@ TEST(DynamicBatch, RejectsMismatchedOrEmptyBatches) {
   dlcrt_model_destroy(model);
 }
 
+// A static batch split into sub-batches: x and y are [4, 3] (batch axis 0)
+// or [2, 4] (batch axis 1, staged), run as 2 sub-batches of 2 samples; the
+// entry adds each sample's first element to its elements and records its
+// thread count.
+const int64_t kSplitRowShape[] = {4, 3};
+const int64_t kSplitColShape[] = {2, 4};
+std::atomic<int> splitThreads{0};
+
+void addFirstOfRows(void **args) {
+  const float *x = static_cast<const float *>(args[0]);
+  float *y = static_cast<float *>(args[1]);
+  ++entryCalls;
+  splitThreads = *static_cast<const int32_t *>(args[3]);
+  for (int r = 0; r < 2; ++r)
+    for (int i = 0; i < 3; ++i)
+      y[3 * r + i] = x[3 * r + i] + x[3 * r];
+}
+
+void addFirstOfColumns(void **args) { // x, y: [2, 2] of a [2, 4] tensor
+  const float *x = static_cast<const float *>(args[0]);
+  float *y = static_cast<float *>(args[1]);
+  ++entryCalls;
+  splitThreads = *static_cast<const int32_t *>(args[3]);
+  for (int c = 0; c < 2; ++c)
+    for (int i = 0; i < 2; ++i)
+      y[2 * i + c] = x[2 * i + c] + x[c];
+}
+
+const dlc_tensor_desc kSplitRowIn[] = {
+    {"x", DLC_DTYPE_F32, 2, kSplitRowShape, 48, 0, 0}};
+const dlc_tensor_desc kSplitRowOut[] = {
+    {"y", DLC_DTYPE_F32, 2, kSplitRowShape, 48, 0, 0}};
+const dlc_model_desc kSplitRowModel = {
+    DLC_MODEL_ABI_VERSION, 1, 1, 2, "split_rows", kSplitRowIn, kSplitRowOut,
+    0, addFirstOfRows, nullptr};
+const dlc_tensor_desc kSplitColIn[] = {
+    {"x", DLC_DTYPE_F32, 2, kSplitColShape, 32, 1, 0}};
+const dlc_tensor_desc kSplitColOut[] = {
+    {"y", DLC_DTYPE_F32, 2, kSplitColShape, 32, 1, 0}};
+const dlc_model_desc kSplitColModel = {
+    DLC_MODEL_ABI_VERSION, 1, 1, 2, "split_cols", kSplitColIn, kSplitColOut,
+    0, addFirstOfColumns, nullptr};
+
+// One entry call per sub-batch on any number of threads; threads beyond
+// the sub-batches go to each sub-batch's parallel loops.
+TEST(BatchSplit, RunsOncePerSubBatch) {
+  for (const dlc_model_desc *desc : {&kSplitRowModel, &kSplitColModel}) {
+    bool rows = desc == &kSplitRowModel;
+    for (unsigned threads : {1u, 2u, 4u}) {
+      dlc_options options;
+      dlc_options_init(&options);
+      options.num_threads = threads;
+      dlcrt_model *model = nullptr;
+      ASSERT_EQ(dlcrt_model_create(desc, &options, &model), nullptr);
+      // Sample b is (b+1, 10(b+1), 100(b+1)) as a row, or its first two
+      // entries as a column.
+      float x[12], y[12];
+      for (int b = 0; b < 4; ++b)
+        for (int i = 0; i < (rows ? 3 : 2); ++i)
+          x[rows ? 3 * b + i : 4 * i + b] =
+              (float)(b + 1) * (i == 0 ? 1.0f : i == 1 ? 10.0f : 100.0f);
+      size_t bytes = rows ? 48 : 32;
+      dlc_tensor in = tensor(x, bytes, DLC_DTYPE_F32, 2, desc->inputs[0].shape);
+      dlc_tensor out =
+          tensor(y, bytes, DLC_DTYPE_F32, 2, desc->outputs[0].shape);
+      for (int repeat = 0; repeat < 3; ++repeat) {
+        entryCalls = 0;
+        std::fill(y, y + 12, -1.0f);
+        ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+        EXPECT_EQ(entryCalls.load(), 2);
+        EXPECT_EQ(splitThreads.load(), threads >= 2 ? (int)threads / 2 : 1);
+        for (int b = 0; b < 4; ++b) {
+          if (rows) {
+            for (int i = 0; i < 3; ++i)
+              EXPECT_EQ(y[3 * b + i], x[3 * b + i] + x[3 * b]) << b << " " << i;
+          } else {
+            EXPECT_EQ(y[b], 2 * x[b]) << b;
+            EXPECT_EQ(y[4 + b], x[4 + b] + x[b]) << b;
+          }
+        }
+      }
+      dlcrt_model_destroy(model);
+    }
+  }
+}
+
+// The batch is static: other sizes are refused with the whole shape.
+TEST(BatchSplit, RejectsOtherBatchSizes) {
+  dlcrt_model *model = nullptr;
+  ASSERT_EQ(dlcrt_model_create(&kSplitRowModel, nullptr, &model), nullptr);
+  float x[12] = {}, y[12] = {};
+  const int64_t two[] = {2, 3};
+  dlc_tensor in = tensor(x, 24, DLC_DTYPE_F32, 2, two);
+  dlc_tensor out = tensor(y, 24, DLC_DTYPE_F32, 2, two);
+  entryCalls = 0;
+  std::string msg = takeMessage(dlcrt_model_run(model, &in, 1, &out, 1));
+  EXPECT_NE(msg.find("input 0 ('x') has shape [2,3], expected [4,3]"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(entryCalls.load(), 0);
+  dlcrt_model_destroy(model);
+}
+
 const dlc_model_desc kCudaModel = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "add_one",
                                    kInputs, kOutputs, 24, cudaEntryMustNotRun,
                                    &kCudaDesc};

@@ -5,7 +5,9 @@
 #include "codegen/cpu/Passes.h"
 #include "codegen/cpu/Target.h"
 #include "codegen/gpu/Passes.h"
+#include "frontend/BatchSplit.h"
 #include "frontend/Importer.h"
+#include "frontend/ModelLoader.h"
 #include "ir/DlcDialect.h"
 #include "passes/Passes.h"
 
@@ -22,7 +24,10 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "llvm/IR/Module.h"
 
+#include "onnx/onnx_pb.h"
+
 using namespace mlir;
+using namespace dlc;
 
 void dlc::registerCompilerDialects(DialectRegistry &registry) {
   registry.insert<dlc::DlcDialect>();
@@ -47,6 +52,104 @@ static void registerPassesOnce() {
   (void)done;
 }
 
+namespace {
+/// A static batch run as sub-batches: what the import proved.
+struct BatchSplit {
+  int64_t parts = 0;
+  std::vector<int64_t> inputAxes, outputAxes;
+};
+} // namespace
+
+/// Imports `path` with its static batch split into `parts` sub-batches, or
+/// returns null (with the reason in `why`, diagnostics silenced) when that
+/// cannot be proven right: the model is imported once more with a symbolic
+/// batch, which the dynamic-batch checks (at import and
+/// dlc-check-batch-independence) must accept, and then at the sub-batch.
+static OwningOpRef<ModuleOp>
+importSplitBatch(MLIRContext &context, StringRef path,
+                 const ImportOptions &importOptions, int64_t parts,
+                 BatchSplit &split, std::string &why) {
+  onnx::ModelProto model;
+  if (!loadModel(path.str(), model, why)) {
+    why.clear(); // the import proper reports it
+    return nullptr;
+  }
+  FailureOr<int64_t> batch = makeBatchSymbolic(model, why);
+  if (failed(batch))
+    return nullptr;
+  if (*batch % parts != 0) {
+    why = "the batch of " + std::to_string(*batch) + " is not a multiple of " +
+          std::to_string(parts);
+    return nullptr;
+  }
+  ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error || !why.empty())
+      return success();
+    // The dynamic-batch checks speak of a dynamic batch and advise --dim;
+    // keep what they found.
+    std::string text = diag.str();
+    for (StringRef cut : {"; a dynamic-batch model runs", ". Fix the batch with",
+                          "; fix the batch with"})
+      if (size_t at = text.find(cut.str()); at != std::string::npos)
+        text.resize(at);
+    StringRef found = text;
+    found.consume_front(("dynamic batch '" + kSplitBatchDim + "': ").str());
+    std::string where;
+    if (auto name = dyn_cast<NameLoc>(diag.getLocation()))
+      where = "node '" + name.getName().str() + "': ";
+    why = "the samples are not proven independent: " + where + found.str();
+    return success();
+  });
+  OwningOpRef<ModuleOp> probe =
+      importOnnxModel(context, path, model, importOptions);
+  if (!probe)
+    return nullptr;
+  PassManager pm(&context);
+  if (failed(parsePassPipeline(
+          "dlc-lower-to-linalg,dlc-check-batch-independence", pm)) ||
+      failed(pm.run(*probe)))
+    return nullptr;
+  FailureOr<ModelInfo> probed = extractModelInfo(*probe, "probe");
+  if (failed(probed))
+    return nullptr;
+  extractBatchAxes(*probe, *probed);
+  ImportOptions at = importOptions;
+  at.dimValues[kSplitBatchDim.str()] = *batch / parts;
+  OwningOpRef<ModuleOp> module = importOnnxModel(context, path, model, at);
+  if (!module)
+    return nullptr;
+  split.parts = parts;
+  for (const TensorInfo &t : probed->inputs)
+    split.inputAxes.push_back(t.batchAxis);
+  for (const TensorInfo &t : probed->outputs)
+    split.outputAxes.push_back(t.batchAxis);
+  return module;
+}
+
+/// Gives `info` (read from the module compiled at the sub-batch) the whole
+/// batch: shapes and sizes of the batched tensors grow `split.parts` times.
+static LogicalResult applyBatchSplit(const BatchSplit &split, ModelInfo &info,
+                                     Location loc) {
+  for (auto [list, axes] : {std::pair{&info.inputs, &split.inputAxes},
+                            std::pair{&info.outputs, &split.outputAxes}}) {
+    if (list->size() != axes->size())
+      return emitError(loc) << "batch split: " << axes->size()
+                            << " batch axes for " << list->size() << " tensors";
+    for (auto [t, axis] : llvm::zip(*list, *axes)) {
+      if (axis < 0)
+        continue;
+      if (axis >= (int64_t)t.shape.size())
+        return emitError(loc) << "batch split: axis " << axis << " of '"
+                              << t.name << "' out of range";
+      t.splitAxis = axis;
+      t.shape[axis] *= split.parts;
+      t.sizeBytes *= split.parts;
+    }
+  }
+  info.batchSplit = split.parts;
+  return success();
+}
+
 LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
                                 const CompileOptions &options, Stage stopAt,
                                 raw_ostream &out, CompiledModel &result) {
@@ -67,7 +170,20 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   importOptions.exposeNodeOutputs = options.exposeNodeOutputs;
   importOptions.dimValues = options.dimValues;
   TimingScope importTimer = rootTimer.nest("ONNX import");
-  OwningOpRef<ModuleOp> module = importOnnxFile(context, path, importOptions);
+  OwningOpRef<ModuleOp> module;
+  BatchSplit split;
+  // The graph-level views (--emit=mlir|linalg) show the whole batch.
+  bool trySplit = options.batchSplit > 1 && options.target == Target::Cpu &&
+                  stopAt >= Stage::Llvm && !options.keepGoing &&
+                  !options.exposeNodeOutputs;
+  if (trySplit) {
+    module = importSplitBatch(context, path, importOptions, options.batchSplit,
+                              split, result.batchSplitSkipped);
+    if (!module)
+      split = BatchSplit();
+  }
+  if (!module)
+    module = importOnnxFile(context, path, importOptions);
   importTimer.stop();
   if (!module)
     return failure();
@@ -81,6 +197,8 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     return emitError(fileLoc) << llvm::toString(target.takeError());
   FailureOr<ModelInfo> info = extractModelInfo(*module, options.name);
   if (failed(info))
+    return failure();
+  if (split.parts && failed(applyBatchSplit(split, *info, fileLoc)))
     return failure();
 
   PassManager pm(&context);

@@ -40,11 +40,18 @@ struct CompileOptions {
   bool exposeNodeOutputs = false;
   /// Sizes of symbolic input dimensions (`--dim NAME=SIZE`).
   std::map<std::string, int64_t> dimValues;
+  /// CPU models with a static batch: run it as this many sub-batches, on
+  /// separate threads when there are threads to spare, if the samples are
+  /// proven apart (see frontend/BatchSplit.h); 1 keeps the batch whole.
+  int64_t batchSplit = 2;
 };
 
 struct CompiledModel {
   ModelInfo info;
   llvm::SmallVector<char, 0> object; // ELF object, at Stage::Obj and Lib
+  /// Why a static batch was not split (empty when it was, or when no split
+  /// was asked for).
+  std::string batchSplitSkipped;
 };
 
 /// Compiles `path`. Textual stages (mlir, linalg, llvm, asm) are printed to

@@ -39,16 +39,22 @@ const char *kUsage = R"(usage:
               [--mtriple T] [--target cpu|cuda|cuda-emulator]
               [--gpu-arch sm_80,sm_90]
               [--time-passes] [--data DIR] [--dim NAME=SIZE[,...]]
+              [--batch-split K]
   dlc run MODEL.onnx --data DIR --out OUTDIR [--target cpu|cuda|cuda-emulator]
                      [--threads T] [--compare cpu [--per-node]]
-                     [--dim NAME=SIZE[,...]]
+                     [--dim NAME=SIZE[,...]] [--batch-split K]
   dlc check MODEL.onnx [--dim NAME=SIZE[,...]]
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
                        [--data DIR] [--target cpu|cuda] [--batch N]
-                       [--dim NAME=SIZE[,...]]
+                       [--dim NAME=SIZE[,...]] [--batch-split K]
 
 A symbolic input dimension left without --dim becomes the model's dynamic
 batch (one per model): the library runs at any size there.
+
+A static batch (the first dimension of every input, the same size B) runs
+as K sub-batches of B/K (--batch-split, default 2; 1 keeps it whole) when
+dlc proves the samples independent: with 2 or more threads, sub-batches run
+at once on separate threads. CPU target only.
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -187,6 +193,18 @@ bool parseDims(const Args &args, dlc::CompileOptions &opts) {
   return true;
 }
 
+/// Reads --batch-split K into `opts`; prints the error and returns false on
+/// bad values.
+bool parseBatchSplit(const Args &args, dlc::CompileOptions &opts) {
+  if (StringRef(args.get("--batch-split").value_or("2"))
+          .getAsInteger(10, opts.batchSplit) ||
+      opts.batchSplit < 1 || opts.batchSplit > 1024) {
+    errs() << "dlc: error: --batch-split must be an integer from 1 to 1024\n";
+    return false;
+  }
+  return true;
+}
+
 /// `t` at batch size `n`: the batch axis gets n, the size n samples.
 dlc::TensorInfo atBatch(const dlc::TensorInfo &t, int64_t n) {
   dlc::TensorInfo r = t;
@@ -253,7 +271,8 @@ bool compileReporting(const std::string &model, const dlc::CompileOptions &opts,
 
 int runCompile(const Args &args, const char *argv0) {
   dlc::CompileOptions opts;
-  if (!parseTarget(args, opts) || !parseDims(args, opts))
+  if (!parseTarget(args, opts) || !parseDims(args, opts) ||
+      !parseBatchSplit(args, opts))
     return kExitFailure;
   std::string emit = args.get("--emit").value_or("lib");
   static const std::map<std::string, dlc::Stage> stages = {
@@ -344,6 +363,20 @@ int runCompile(const Args &args, const char *argv0) {
                << (t.batchAxis >= 0 ? std::to_string(t.batchAxis)
                                     : std::string("none"));
     outs() << "\n";
+  }
+  if (result.info.batchSplit) {
+    int64_t batch = 0;
+    for (const auto *list : {&result.info.inputs, &result.info.outputs})
+      for (const dlc::TensorInfo &t : *list)
+        if (t.splitAxis >= 0)
+          batch = t.shape[t.splitAxis];
+    outs() << "dlc: batch split: the batch of " << batch << " runs as "
+           << result.info.batchSplit << " sub-batches of "
+           << batch / result.info.batchSplit
+           << " (samples proven independent), at once with 2 or more "
+              "threads; --batch-split 1 keeps it whole\n";
+  } else if (!result.batchSplitSkipped.empty()) {
+    outs() << "dlc: batch not split: " << result.batchSplitSkipped << "\n";
   }
   if (const auto &cuda = result.info.cuda) {
     uint64_t io = 0;
@@ -448,7 +481,8 @@ int openSession(const Args &args, Session &session, double *compileSeconds,
                 std::optional<dlc::Target> target = std::nullopt,
                 bool exposeNodeOutputs = false) {
   dlc::CompileOptions opts;
-  if (!parseTarget(args, opts) || !parseDims(args, opts))
+  if (!parseTarget(args, opts) || !parseDims(args, opts) ||
+      !parseBatchSplit(args, opts))
     return kExitFailure;
   if (target)
     opts.target = *target;
@@ -822,19 +856,20 @@ int dlc::driverMain(int argc, char **argv) {
   if (command == "compile")
     args = parseArgs(argc, argv,
                      {"-o", "--name", "--emit", "--mcpu", "--mtriple", "--target",
-                      "--gpu-arch", "--data", "--dim"},
+                      "--gpu-arch", "--data", "--dim", "--batch-split"},
                      {"--shared", "--time-passes"});
   else if (command == "run")
     args = parseArgs(argc, argv,
                      {"--data", "--out", "--target", "--threads", "--compare",
-                      "--gpu-arch", "--dim"},
+                      "--gpu-arch", "--dim", "--batch-split"},
                      {"--per-node"});
   else if (command == "check")
     args = parseArgs(argc, argv, {"--dim"}, {});
   else if (command == "bench")
     args = parseArgs(argc, argv,
                      {"--iterations", "--warmup", "--threads", "--data",
-                      "--target", "--gpu-arch", "--dim", "--batch"},
+                      "--target", "--gpu-arch", "--dim", "--batch",
+                      "--batch-split"},
                      {});
   else
     return usageError(command.empty() ? "missing command"

@@ -14,11 +14,14 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 4
+#define DLC_MODEL_ABI_VERSION 5
 
 /* One input or output of a model. For a model with a dynamic batch, a
  * batched tensor has shape[batch_axis] == DLC_DIM_DYNAMIC and size_bytes is
- * the size of one sample; the entry point computes one sample per call. */
+ * the size of one sample; the entry point computes one sample per call.
+ * For a model whose static batch is split (dlc_model_desc.batch_split), a
+ * batched tensor has its whole shape and size; the entry point computes
+ * 1/batch_split of it (along batch_axis) per call. */
 typedef struct dlc_tensor_desc {
   const char *name;
   int32_t dtype; /* dlc_dtype */
@@ -58,7 +61,9 @@ typedef struct dlc_model_desc {
   uint32_t abi_version; /* DLC_MODEL_ABI_VERSION */
   uint32_t num_inputs;
   uint32_t num_outputs;
-  uint32_t reserved;
+  /* >= 2: the static batch runs as this many sub-batches, one entry call
+   * each, on separate threads when num_threads allows; 0: it runs whole. */
+  uint32_t batch_split;
   const char *model_name;
   const dlc_tensor_desc *inputs;
   const dlc_tensor_desc *outputs;

@@ -164,7 +164,7 @@ def make_dynamic(model_path, out_path):
     return changed
 
 
-def run_test(dlc, test_dir, timeout, target=None, dynamic=False):
+def run_test(dlc, test_dir, timeout, target=None, dynamic=False, threads=None):
     """Run one test; return (status, reason), status in PASS/FAIL/TIMEOUT."""
     name = os.path.basename(test_dir)
     model_path = os.path.join(test_dir, "model.onnx")
@@ -186,6 +186,8 @@ def run_test(dlc, test_dir, timeout, target=None, dynamic=False):
             cmd = [dlc, "run", model_path, "--data", data_dir, "--out", out_dir]
             if target:
                 cmd += ["--target", target]
+            if threads:
+                cmd += ["--threads", str(threads)]
             try:
                 rc, err = run_dlc(cmd, max(deadline - time.monotonic(), 0.1))
             except subprocess.TimeoutExpired:
@@ -236,6 +238,8 @@ def main():
     ap.add_argument("--skip", help="a list of tests not to run (e.g. the CPU "
                     "expected failures, when checking another target)")
     ap.add_argument("--target", help="passed to `dlc run --target` (default: cpu)")
+    ap.add_argument("--threads", type=int,
+                    help="passed to `dlc run --threads` (default: 1)")
     ap.add_argument("--filter", help="only run tests whose name matches this regex")
     ap.add_argument("--dynamic-batch", action="store_true",
                     help="run each test with a symbolic batch dimension (see above)")
@@ -271,7 +275,7 @@ def main():
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
         futures = {pool.submit(run_test, dlc, os.path.join(node_dir, t), args.timeout,
-                               args.target, args.dynamic_batch): t
+                               args.target, args.dynamic_batch, args.threads): t
                    for t in tests}
         for fut in concurrent.futures.as_completed(futures):
             name = futures[fut]
