@@ -42,8 +42,9 @@ struct CompileOptions {
   std::map<std::string, int64_t> dimValues;
   /// CPU models with a static batch: run it as this many sub-batches, on
   /// separate threads when there are threads to spare, if the samples are
-  /// proven apart (see frontend/BatchSplit.h); 1 keeps the batch whole.
-  int64_t batchSplit = 2;
+  /// proven apart (see frontend/BatchSplit.h); 1 keeps the batch whole; 0
+  /// chooses from the model (weights against intermediate tensors).
+  int64_t batchSplit = 0;
 };
 
 struct CompiledModel {

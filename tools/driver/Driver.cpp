@@ -39,22 +39,23 @@ const char *kUsage = R"(usage:
               [--mtriple T] [--target cpu|cuda|cuda-emulator]
               [--gpu-arch sm_80,sm_90]
               [--time-passes] [--data DIR] [--dim NAME=SIZE[,...]]
-              [--batch-split K]
+              [--batch-split auto|K]
   dlc run MODEL.onnx --data DIR --out OUTDIR [--target cpu|cuda|cuda-emulator]
                      [--threads T] [--compare cpu [--per-node]]
-                     [--dim NAME=SIZE[,...]] [--batch-split K]
+                     [--dim NAME=SIZE[,...]] [--batch-split auto|K]
   dlc check MODEL.onnx [--dim NAME=SIZE[,...]]
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
                        [--data DIR] [--target cpu|cuda] [--batch N]
-                       [--dim NAME=SIZE[,...]] [--batch-split K]
+                       [--dim NAME=SIZE[,...]] [--batch-split auto|K]
 
 A symbolic input dimension left without --dim becomes the model's dynamic
 batch (one per model): the library runs at any size there.
 
 A static batch (the first dimension of every input, the same size B) runs
-as K sub-batches of B/K (--batch-split, default 2; 1 keeps it whole) when
-dlc proves the samples independent: with 2 or more threads, sub-batches run
-at once on separate threads. CPU target only.
+as K sub-batches of B/K when dlc proves the samples independent: with 2 or
+more threads, sub-batches run at once on separate threads. --batch-split K
+fixes K (1 keeps the batch whole); auto (the default) takes the smallest
+sub-batch whose intermediate tensors outweigh the weights. CPU target only.
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -196,10 +197,16 @@ bool parseDims(const Args &args, dlc::CompileOptions &opts) {
 /// Reads --batch-split K into `opts`; prints the error and returns false on
 /// bad values.
 bool parseBatchSplit(const Args &args, dlc::CompileOptions &opts) {
-  if (StringRef(args.get("--batch-split").value_or("2"))
-          .getAsInteger(10, opts.batchSplit) ||
-      opts.batchSplit < 1 || opts.batchSplit > 1024) {
-    errs() << "dlc: error: --batch-split must be an integer from 1 to 1024\n";
+  std::string value = args.get("--batch-split").value_or("auto");
+  if (value == "auto") {
+    opts.batchSplit = 0;
+    return true;
+  }
+  if (StringRef(value).getAsInteger(10, opts.batchSplit) ||
+      opts.batchSplit < 1 ||
+      opts.batchSplit > 1024) {
+    errs() << "dlc: error: --batch-split must be 'auto' or an integer from 1 "
+              "to 1024\n";
     return false;
   }
   return true;
