@@ -5,7 +5,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
-using dlc::TensorInfo;
 
 static std::string shapeString(const dlc::TensorInfo &t,
                                const std::string &batchDim) {
@@ -49,11 +48,7 @@ std::string dlc::generateHeader(const ModelInfo &info) {
           " * num_threads > 1 that many samples run at once, each with its own\n"
           " * workspace (allocated at create).\n";
   if (info.batchSplit) {
-    int64_t batch = 0;
-    for (const auto *list : {&info.inputs, &info.outputs})
-      for (const TensorInfo &t : *list)
-        if (t.splitAxis >= 0)
-          batch = t.shape[t.splitAxis];
+    int64_t batch = info.splitBatch;
     os << formatv(
         " * Batch split: the batch of {0} runs as {1} sub-batches of {2}\n"
         " * samples, one call of the compiled code each (the model treats\n"

@@ -47,6 +47,8 @@ struct ModelInfo {
   /// The static batch runs as this many sub-batches (one call of the
   /// compiled code each); 0: it runs whole.
   int64_t batchSplit = 0;
+  /// With batchSplit: the whole batch (of the tensors with a splitAxis).
+  int64_t splitBatch = 0;
 };
 
 /// Reads the batch axes of a dynamic-batch model (module attributes set by

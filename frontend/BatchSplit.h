@@ -25,8 +25,11 @@ namespace dlc {
 /// The symbolic name the static batch gets.
 inline constexpr llvm::StringLiteral kSplitBatchDim = "dlc_split_batch";
 
-/// Makes the first dimension of every graph input of `model` the symbolic
-/// kSplitBatchDim, and forgets the static sizes that ONNX's shape inference
+/// Rewrites the constants in which a static export wrote the batch, where
+/// that is exact at the batch (a Reshape's leading B, a uniform Expand
+/// operand's B; see BatchSplit.cpp), then makes the first dimension of every
+/// graph input of `model` the symbolic kSplitBatchDim, and forgets the
+/// static sizes that ONNX's shape inference
 /// recorded for the other values (graph outputs, value_info): they were
 /// derived from the static batch. Returns the batch B; or failure, with the
 /// reason in `why` for a scalar input or inputs whose first dimensions

@@ -575,7 +575,6 @@ static LogicalResult checkAtBatchTwo(MLIRContext &context, Location fileLoc,
 
 OwningOpRef<ModuleOp> dlc::importOnnxFile(MLIRContext &context, StringRef path,
                                           const ImportOptions &options) {
-  context.loadDialect<dlc::DlcDialect, func::FuncDialect>();
   Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
   onnx::ModelProto model;
   std::string error;

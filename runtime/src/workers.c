@@ -43,14 +43,14 @@ static void cpu_relax(void) {
 #endif
 }
 
-/* Spins until *value differs from `old` or SPIN_NS pass; returns whether it
- * changed (or the team stops). */
-static int spin_while_ulong(dlcrt_workers *team, atomic_ulong *value,
-                            unsigned long old) {
+/* Spins until ready(team, arg) holds or SPIN_NS pass; returns whether it
+ * holds. */
+static int spin_until(dlcrt_workers *team,
+                      int (*ready)(dlcrt_workers *, unsigned long),
+                      unsigned long arg) {
   long long deadline = 0;
   for (unsigned i = 1;; ++i) {
-    if (atomic_load_explicit(value, memory_order_acquire) != old ||
-        atomic_load_explicit(&team->stop, memory_order_relaxed))
+    if (ready(team, arg))
       return 1;
     cpu_relax();
     if ((i & 255) == 0) {
@@ -63,6 +63,19 @@ static int spin_while_ulong(dlcrt_workers *team, atomic_ulong *value,
   }
 }
 
+/* A call after generation `seen` has started, or the team stops. */
+static int new_call(dlcrt_workers *team, unsigned long seen) {
+  return atomic_load_explicit(&team->generation, memory_order_acquire) !=
+             seen ||
+         atomic_load_explicit(&team->stop, memory_order_relaxed);
+}
+
+/* Every member of the current call has returned. */
+static int call_done(dlcrt_workers *team, unsigned long unused) {
+  (void)unused;
+  return atomic_load_explicit(&team->pending, memory_order_acquire) == 0;
+}
+
 static void *member_main(void *p) {
   member_arg *arg = (member_arg *)p;
   dlcrt_workers *team = arg->team;
@@ -70,7 +83,7 @@ static void *member_main(void *p) {
   free(arg);
   unsigned long seen = 0;
   for (;;) {
-    if (!spin_while_ulong(team, &team->generation, seen)) {
+    if (!spin_until(team, new_call, seen)) {
       pthread_mutex_lock(&team->lock);
       while (!atomic_load(&team->stop) &&
              atomic_load(&team->generation) == seen)
@@ -141,24 +154,11 @@ void dlcrt_workers_run(dlcrt_workers *team, int count, dlcrt_work_fn fn,
     pthread_mutex_unlock(&team->lock);
   }
   fn(ctx, 0);
-  if (count > 1) {
-    long long deadline = 0;
-    for (unsigned i = 1;
-         atomic_load_explicit(&team->pending, memory_order_acquire) > 0; ++i) {
-      cpu_relax();
-      if ((i & 255) != 0)
-        continue;
-      long long t = now_ns();
-      if (!deadline) {
-        deadline = t + SPIN_NS;
-      } else if (t > deadline) {
-        pthread_mutex_lock(&team->lock);
-        while (atomic_load(&team->pending) > 0)
-          pthread_cond_wait(&team->done, &team->lock);
-        pthread_mutex_unlock(&team->lock);
-        break;
-      }
-    }
+  if (count > 1 && !spin_until(team, call_done, 0)) {
+    pthread_mutex_lock(&team->lock);
+    while (atomic_load(&team->pending) > 0)
+      pthread_cond_wait(&team->done, &team->lock);
+    pthread_mutex_unlock(&team->lock);
   }
 }
 

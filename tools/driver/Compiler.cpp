@@ -74,6 +74,8 @@ static int64_t chooseBatchSplit(int64_t batch, ModuleOp perSample) {
       return 0;
     return (t.getNumElements() * t.getElementTypeBitWidth() + 7) / 8;
   };
+  // Weights as ModelInfo::weightsSize counts them, but without splats,
+  // which are not read from memory.
   uint64_t weights = 0, tensors = 0;
   perSample.walk([&](Operation *op) {
     if (auto value = op->getAttrOfType<ElementsAttr>("value")) {
@@ -188,6 +190,7 @@ static LogicalResult applyBatchSplit(const BatchSplit &split, ModelInfo &info,
     }
   }
   info.batchSplit = split.parts;
+  info.splitBatch = split.batch;
   return success();
 }
 

@@ -194,8 +194,8 @@ bool parseDims(const Args &args, dlc::CompileOptions &opts) {
   return true;
 }
 
-/// Reads --batch-split K into `opts`; prints the error and returns false on
-/// bad values.
+/// Reads --batch-split auto|K into `opts` (auto: 0); prints the error and
+/// returns false on bad values.
 bool parseBatchSplit(const Args &args, dlc::CompileOptions &opts) {
   std::string value = args.get("--batch-split").value_or("auto");
   if (value == "auto") {
@@ -372,11 +372,7 @@ int runCompile(const Args &args, const char *argv0) {
     outs() << "\n";
   }
   if (result.info.batchSplit) {
-    int64_t batch = 0;
-    for (const auto *list : {&result.info.inputs, &result.info.outputs})
-      for (const dlc::TensorInfo &t : *list)
-        if (t.splitAxis >= 0)
-          batch = t.shape[t.splitAxis];
+    int64_t batch = result.info.splitBatch;
     outs() << "dlc: batch split: the batch of " << batch << " runs as "
            << result.info.batchSplit << " sub-batches of "
            << batch / result.info.batchSplit
