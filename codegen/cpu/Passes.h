@@ -24,6 +24,8 @@ namespace dlc {
 struct CpuPipelineOptions {
   /// f32 lanes per vector register (16 for AVX-512, 8 for AVX2).
   int64_t vectorWidth = 16;
+  /// Vector registers (32 for AVX-512, 16 for AVX2).
+  int64_t vectorRegisters = 32;
 };
 
 /// The target-independent front of every pipeline: dlc ops to linalg on

@@ -17,8 +17,49 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "f32 lanes of the target's vector registers">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", /*default=*/"32",
+           "vector registers of the target (32 for AVX-512, 16 for AVX2): "
+           "the register blocks of matmuls and convolutions fit in them">
+  ];
+}
+
+def PackMatmulOperands : Pass<"dlc-cpu-pack-matmul-operands", "mlir::func::FuncOp"> {
+  let summary = "pack a large computed matmul B operand into column panels";
+  let description = [{
+    Rewrites `linalg.matmul` whose B operand is computed (not a constant),
+    larger than 512 KiB and whose columns split into panels of two vectors
+    (`2 * vector-width`), with at least 64 rows of A: B is copied once into
+    a `[N/nr, K, nr]` layout and the matmul becomes a contraction over the
+    panels, so that the register-block tiles read each panel contiguously
+    instead of down a column strided by a whole row of B (a power of two
+    row length puts the whole panel into the same cache sets).
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
            "f32 lanes of the target's vector registers">
   ];
+  let dependentDialects = ["mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def PointwiseConvs : Pass<"dlc-cpu-pointwise-convs", "mlir::func::FuncOp"> {
+  let summary = "1x1 unit-stride convolutions as contractions over pixels";
+  let description = [{
+    Rewrites a `linalg.conv_2d_nchw_fchw` with a 1x1 window, unit strides and
+    rows of whole vectors (output columns a multiple of `vector-width`) as a
+    `linalg.generic` contraction
+    `y[n, f, h, w] += x[n, c, h, w] * w[f, c, 0, 0]`, which the tile-size
+    heuristic blocks as filters by vectors of output columns: inputs read as
+    vectors, weights broadcast, results stored in NCHW order without the
+    register transpose that the convolution's filter-vector tiles need.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "f32 lanes of the target's vector registers">
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
 }
 
 def TileAndFuse : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {

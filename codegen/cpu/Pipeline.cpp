@@ -19,7 +19,7 @@ static const char *kToLinalg = "dlc-lower-to-linalg,"
 /// Tile, fuse and vectorize on tensors, then bufferize into a static
 /// workspace, then lower to the LLVM dialect.
 static const char *kToLLVM =
-    "func.func(dlc-cpu-select-tiling{{vector-width={0}},dlc-cpu-tile-and-fuse,"
+    "func.func(dlc-cpu-pack-matmul-operands{{vector-width={0}},dlc-cpu-pointwise-convs{{vector-width={0}},canonicalize,dlc-cpu-select-tiling{{vector-width={0} vector-registers={1}},dlc-cpu-tile-and-fuse,"
     "canonicalize,cse,dlc-cpu-vectorize,dlc-cpu-pack-constant-reads,canonicalize,cse,"
     "loop-invariant-subset-hoisting,dlc-cpu-fold-loop-transposes{{vector-width={0}},canonicalize,dlc-cpu-decompose-pads),"
     "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
@@ -47,7 +47,7 @@ void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
                            bool untilLinalg) {
   std::string text = kToLinalg;
   if (!untilLinalg)
-    text += "," + llvm::formatv(kToLLVM, opts.vectorWidth).str();
+    text += "," + llvm::formatv(kToLLVM, opts.vectorWidth, opts.vectorRegisters).str();
   if (failed(parsePassPipeline(text, pm, llvm::errs())))
     llvm::report_fatal_error("dlc: invalid built-in CPU pipeline");
 }

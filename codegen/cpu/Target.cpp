@@ -63,6 +63,7 @@ Expected<dlc::CpuTarget> dlc::resolveCpuTarget(StringRef mcpu,
                   StringRef(target.cpu).contains("avx512");
     bool avx = features.lookup("avx") || target.cpu == "x86-64-v3";
     target.vectorWidth = avx512 ? 16 : avx ? 8 : 4;
+    target.vectorRegisters = avx512 ? 32 : 16;
   }
   return target;
 }

@@ -18,6 +18,8 @@ struct CpuTarget {
   std::string features;
   /// f32 lanes of the widest usable vector registers.
   int64_t vectorWidth = 4;
+  /// Vector registers (32 with AVX-512, else 16).
+  int64_t vectorRegisters = 16;
 };
 
 /// The host target, or the given `mcpu`/`mtriple`. The CPU name is derived

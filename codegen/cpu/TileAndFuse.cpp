@@ -19,6 +19,12 @@ static constexpr StringLiteral kTileSizes = "dlc.tile_sizes";
 /// Set on elementwise ops to run inside their producer's tiles; the sizes
 /// are used if that fusion fails.
 static constexpr StringLiteral kEpilogueTileSizes = "dlc.epilogue_tile_sizes";
+/// The order of the parallel tile loops (a permutation of all loops,
+/// outermost first), when not the loops' own order.
+static constexpr StringLiteral kParallelOrder = "dlc.parallel_order";
+/// The order of the reduction loops (a permutation of all loops, outermost
+/// first), when not the loops' own order.
+static constexpr StringLiteral kReductionOrder = "dlc.reduction_order";
 
 /// Producers worth recomputing per tile: fills and elementwise ops.
 static bool isFusable(Operation *producer) {
@@ -221,10 +227,12 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
     // Parallel tiles are independent: an scf.forall, which the pipeline
     // turns into an OpenMP worksharing loop. Reduction tiles stay
     // sequential (scf.for) inside each parallel tile.
-    options.setTilingOptions(
-        scf::SCFTilingOptions()
-            .setTileSizes(toOfr(ctx, parallelSizes))
-            .setLoopType(scf::SCFTilingOptions::LoopType::ForallOp));
+    scf::SCFTilingOptions parallelOptions;
+    parallelOptions.setTileSizes(toOfr(ctx, parallelSizes))
+        .setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    if (auto order = op->getAttrOfType<DenseI64ArrayAttr>(kParallelOrder))
+      parallelOptions.setInterchange(order.asArrayRef());
+    options.setTilingOptions(parallelOptions);
     // Reductions read whole input windows per tile (a convolution's tile
     // reads every input channel): an elementwise producer fused into such
     // an input would be recomputed by every tile and unrolled over the
@@ -275,9 +283,12 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
     if (hasReductionTiles && !fused->tiledAndFusedOps.empty()) {
       auto tiled = cast<TilingInterface>(fused->tiledAndFusedOps.front());
       rewriter.setInsertionPoint(tiled);
-      FailureOr<scf::SCFTilingResult> red = scf::tileUsingSCF(
-          rewriter, tiled,
-          scf::SCFTilingOptions().setTileSizes(toOfr(ctx, reductionSizes)));
+      scf::SCFTilingOptions redOptions;
+      redOptions.setTileSizes(toOfr(ctx, reductionSizes));
+      if (auto order = op->getAttrOfType<DenseI64ArrayAttr>(kReductionOrder))
+        redOptions.setInterchange(order.asArrayRef());
+      FailureOr<scf::SCFTilingResult> red =
+          scf::tileUsingSCF(rewriter, tiled, redOptions);
       if (failed(red))
         return tiled->emitError("failed to tile reduction loops");
       rewriter.replaceOp(tiled, red->replacements);

@@ -261,6 +261,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   } else {
     CpuPipelineOptions pipelineOptions;
     pipelineOptions.vectorWidth = target->vectorWidth;
+    pipelineOptions.vectorRegisters = target->vectorRegisters;
     buildCpuPipeline(pm, pipelineOptions, stopAt == Stage::Linalg);
   }
   if (failed(pm.run(*module)))

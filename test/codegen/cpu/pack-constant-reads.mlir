@@ -34,3 +34,53 @@ func.func @left_alone(%t: tensor<2x1x3xf32>) -> (vector<1x3xf32>, tensor<2x1x3xf
   %1 = arith.addf %t, %cst : tensor<2x1x3xf32>
   return %0, %1 : vector<1x3xf32>, tensor<2x1x3xf32>
 }
+
+// -----
+
+// Reads of 2 filters at a time from a [F=4, C=2] matrix at filter offsets
+// that are multiples of 2 (the loop's step), feeding a contraction: the
+// constant is stored blocked as [F/2, C, 2], so that the loop over C walks
+// one contiguous panel. Element (f, c) = 10 * f + c.
+// CHECK-LABEL: func.func @blocked
+// CHECK:         %[[P:.+]] = arith.constant dense_resource<dlc_packed{{[_0-9]*}}> : tensor<2x2x2xf32>
+// CHECK:         scf.for %[[F:.+]] = %c0 to %c4 step %c2
+// CHECK:           scf.for %[[C:.+]] = %c0 to %c2 step %c1
+// CHECK:             %[[B:.+]] = arith.divui %[[F]], %c2
+// CHECK:             %[[R:.+]] = vector.transfer_read %[[P]][%[[B]], %[[C]], %c0{{.*}}], %{{.*}} : tensor<2x2x2xf32>, vector<2xf32>
+// CHECK:             vector.shape_cast %[[R]] : vector<2xf32> to vector<1x2xf32>
+// CHECK:             vector.transpose
+// The packed bytes (block 0: c=0 -> 0, 10; c=1 -> 1, 11; block 1: c=0 ->
+// 20, 30; c=1 -> 21, 31).
+// CHECK:       dlc_packed{{[_0-9]*}}: "0x4000000000000000000020410000803F000030410000A0410000F0410000A8410000F841"
+func.func @blocked(%acc: vector<2xf32>, %x: vector<1xf32>) -> vector<2xf32> {
+  %cst = arith.constant dense<[[0.0, 1.0], [10.0, 11.0], [20.0, 21.0], [30.0, 31.0]]> : tensor<4x2xf32>
+  %pad = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %f = %c0 to %c4 step %c2 iter_args(%a = %acc) -> vector<2xf32> {
+    %s = scf.for %c = %c0 to %c2 step %c1 iter_args(%b = %a) -> vector<2xf32> {
+      %w = vector.transfer_read %cst[%f, %c], %pad {in_bounds = [true, true]} : tensor<4x2xf32>, vector<2x1xf32>
+      %p = vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %w, %x, %b : vector<2x1xf32>, vector<1xf32> into vector<2xf32>
+      scf.yield %p : vector<2xf32>
+    }
+    scf.yield %s : vector<2xf32>
+  }
+  return %r : vector<2xf32>
+}
+
+// -----
+
+// The same reads at an offset not known to be a multiple of 2 keep the
+// unblocked layout (a minor-identity read: left alone).
+// CHECK-LABEL: func.func @unaligned
+// CHECK-NOT:     dlc_packed
+// CHECK:         return
+func.func @unaligned(%f: index, %c: index, %x: vector<1xf32>, %b: vector<2xf32>) -> vector<2xf32> {
+  %cst = arith.constant dense<[[0.0, 1.0], [10.0, 11.0], [20.0, 21.0], [30.0, 31.0]]> : tensor<4x2xf32>
+  %pad = arith.constant 0.0 : f32
+  %w = vector.transfer_read %cst[%f, %c], %pad {in_bounds = [true, true]} : tensor<4x2xf32>, vector<2x1xf32>
+  %p = vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %w, %x, %b : vector<2x1xf32>, vector<1xf32> into vector<2xf32>
+  return %p : vector<2xf32>
+}

@@ -1,5 +1,6 @@
 // RUN: dlc-opt %s -split-input-file --dlc-cpu-select-tiling=vector-width=16 | FileCheck %s
 // RUN: dlc-opt %s -split-input-file --dlc-cpu-select-tiling=vector-width=8 | FileCheck %s --check-prefix=VW8
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-select-tiling="vector-width=8 vector-registers=16" | FileCheck %s --check-prefix=R16
 
 // Matmul: an 8 x (2 * vector width) register block, k one at a time. The
 // fill producer gets no tile sizes (it fuses into its consumer).
@@ -7,9 +8,9 @@
 // CHECK:         linalg.fill
 // CHECK-NOT:       dlc.tile_sizes
 // CHECK-SAME:      -> tensor<64x64xf32>
-// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 8, 32, 1>}
+// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 8, 32, 1>}
 // VW8-LABEL:   func.func @matmul_64
-// VW8:           linalg.matmul {dlc.tile_sizes = array<i64: 8, 16, 1>}
+// VW8:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 8, 16, 1>}
 func.func @matmul_64(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x64xf32>
@@ -25,9 +26,9 @@ func.func @matmul_64(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x
 // remainder for dlc-cpu-tile-and-fuse to split off (n = 40 -> 32 + 8, or
 // 16 + 16 + 8 for width 8), not an odd-width block of 20 lanes.
 // CHECK-LABEL: func.func @matmul_non_divisible
-// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 6, 32, 1>}
+// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 32, 1>}
 // VW8-LABEL:   func.func @matmul_non_divisible
-// VW8:           linalg.matmul {dlc.tile_sizes = array<i64: 6, 16, 1>}
+// VW8:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 16, 1>}
 func.func @matmul_non_divisible(%a: tensor<12x7xf32>, %b: tensor<7x40xf32>, %c: tensor<12x40xf32>) -> tensor<12x40xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<12x7xf32>, tensor<7x40xf32>) outs(%c : tensor<12x40xf32>) -> tensor<12x40xf32>
   return %0 : tensor<12x40xf32>
@@ -37,7 +38,7 @@ func.func @matmul_non_divisible(%a: tensor<12x7xf32>, %b: tensor<7x40xf32>, %c: 
 
 // Small dims: the whole dim is one tile.
 // CHECK-LABEL: func.func @matmul_small
-// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 1, 10, 1>}
+// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 1, 10, 1>}
 func.func @matmul_small(%a: tensor<1x64xf32>, %b: tensor<64x10xf32>, %c: tensor<1x10xf32>) -> tensor<1x10xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<1x64xf32>, tensor<64x10xf32>) outs(%c : tensor<1x10xf32>) -> tensor<1x10xf32>
   return %0 : tensor<1x10xf32>
@@ -319,4 +320,59 @@ func.func @conv_relu(%x: tensor<1x960x7x7xf32>, %w: tensor<160x960x1x1xf32>, %o:
     linalg.yield %m : f32
   } -> tensor<1x160x7x7xf32>
   return %1 : tensor<1x160x7x7xf32>
+}
+
+// -----
+
+// With 16 vector registers (AVX2), convolution blocks fit accumulators,
+// filter vectors and a broadcast in 14 registers. A 3x3 window over rows of
+// 24 with 64 channels: the window as loops outside an innermost channel
+// loop (dlc.reduction_order) fits 12 accumulators, where unrolling the
+// window (3 filter vectors live) fits 8.
+// CHECK-LABEL: func.func @conv_window_loops
+// R16-LABEL:   func.func @conv_window_loops
+// R16:           linalg.conv_2d_nchw_fchw
+// R16-SAME:        dlc.reduction_order = array<i64: 0, 1, 2, 3, 5, 6, 4>
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 8, 1, 12, 1, 1, 1>
+func.func @conv_window_loops(%x: tensor<1x64x26x26xf32>, %w: tensor<64x64x3x3xf32>, %o: tensor<1x64x24x24xf32>) -> tensor<1x64x24x24xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x64x26x26xf32>, tensor<64x64x3x3xf32>) outs(%o : tensor<1x64x24x24xf32>) -> tensor<1x64x24x24xf32>
+  return %0 : tensor<1x64x24x24xf32>
+}
+
+// -----
+
+// Rows of 56: the unrolled window with 10 columns (9.3 on average with the
+// remainder) does more per load than 12 columns with the window as loops.
+// Three input channels (a stem) never go innermost.
+// CHECK-LABEL: func.func @conv_unrolled
+// R16-LABEL:   func.func @conv_unrolled
+// R16:           linalg.conv_2d_nchw_fchw
+// R16-NOT:         dlc.reduction_order
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 8, 1, 10, 1, 1, 0>
+// R16:           linalg.conv_2d_nchw_fchw
+// R16-NOT:         dlc.reduction_order
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 8, 1, 8, 1, 1, 0>
+func.func @conv_unrolled(%x: tensor<1x64x58x58xf32>, %w: tensor<64x64x3x3xf32>, %o: tensor<1x64x56x56xf32>,
+                         %x2: tensor<1x3x26x26xf32>, %w2: tensor<64x3x3x3xf32>, %o2: tensor<1x64x24x24xf32>) -> (tensor<1x64x56x56xf32>, tensor<1x64x24x24xf32>) {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x64x58x58xf32>, tensor<64x64x3x3xf32>) outs(%o : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+  %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x2, %w2 : tensor<1x3x26x26xf32>, tensor<64x3x3x3xf32>) outs(%o2 : tensor<1x64x24x24xf32>) -> tensor<1x64x24x24xf32>
+  return %0, %1 : tensor<1x64x56x56xf32>, tensor<1x64x24x24xf32>
+}
+
+// -----
+
+// A matmul block of 6 rows by 2 vectors (12 accumulators); a large A (1 MiB
+// and more) keeps its row blocks outermost.
+// CHECK-LABEL: func.func @matmul_r16
+// R16-LABEL:   func.func @matmul_r16
+// R16:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 16, 1>}
+// R16:           linalg.matmul {dlc.tile_sizes = array<i64: 6, 16, 1>}
+func.func @matmul_r16(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>,
+                      %a2: tensor<1024x1024xf32>, %b2: tensor<1024x64xf32>, %c2: tensor<1024x64xf32>) -> (tensor<64x64xf32>, tensor<1024x64xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %1 = linalg.matmul ins(%a2, %b2 : tensor<1024x1024xf32>, tensor<1024x64xf32>) outs(%c2 : tensor<1024x64xf32>) -> tensor<1024x64xf32>
+  return %0, %1 : tensor<64x64xf32>, tensor<1024x64xf32>
 }

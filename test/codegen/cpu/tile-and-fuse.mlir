@@ -300,3 +300,27 @@ func.func @shared_producer(%a: tensor<4x32xf32>) -> (tensor<4x32xf32>, tensor<4x
   } -> tensor<4x32xf32>
   return %c1, %c2 : tensor<4x32xf32>, tensor<4x32xf32>
 }
+
+// -----
+
+// dlc.reduction_order puts a convolution's window loops (kh, kw) outside
+// its channel loop; dlc.parallel_order makes a matmul's row blocks the inner
+// tile loop (columns first).
+// CHECK-LABEL: func.func @orders
+// CHECK:         scf.forall ({{.+}}) = (0, 0, 0, 0) to (1, 8, 8, 8) step (1, 8, 1, 8)
+// CHECK:           scf.for %{{.+}} = %{{.+}} to %c3
+// CHECK:             scf.for %{{.+}} = %{{.+}} to %c3
+// CHECK:               scf.for %{{.+}} = %{{.+}} to %c16
+// CHECK:                 linalg.conv_2d_nchw_fchw
+// CHECK:         scf.forall ({{.+}}) = (0, 0) to (32, 12) step (16, 6)
+// CHECK:           scf.for %{{.+}} = %{{.+}} to %c4
+// CHECK:             linalg.matmul
+func.func @orders(%x: tensor<1x16x10x10xf32>, %w: tensor<8x16x3x3xf32>, %o: tensor<1x8x8x8xf32>,
+                  %a: tensor<12x4xf32>, %b: tensor<4x32xf32>, %c: tensor<12x32xf32>) -> (tensor<1x8x8x8xf32>, tensor<12x32xf32>) {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+         dlc.reduction_order = array<i64: 0, 1, 2, 3, 5, 6, 4>, dlc.tile_sizes = array<i64: 1, 8, 1, 8, 1, 1, 1>}
+         ins(%x, %w : tensor<1x16x10x10xf32>, tensor<8x16x3x3xf32>) outs(%o : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  %1 = linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 16, 1>}
+         ins(%a, %b : tensor<12x4xf32>, tensor<4x32xf32>) outs(%c : tensor<12x32xf32>) -> tensor<12x32xf32>
+  return %0, %1 : tensor<1x8x8x8xf32>, tensor<12x32xf32>
+}

@@ -5,14 +5,15 @@
 // RUN:   --pass-pipeline='builtin.module(dlc-lower-to-linalg,canonicalize,cse,func.func(dlc-fuse-elementwise),canonicalize,cse,func.func(dlc-cpu-select-tiling{vector-width=16},dlc-cpu-tile-and-fuse,canonicalize,cse,dlc-cpu-vectorize,canonicalize,cse,loop-invariant-subset-hoisting,dlc-cpu-fold-loop-transposes,canonicalize))' \
 // RUN:   | FileCheck %s
 
-// 64x64x64 matmul: 8x32 register tiles; the k loop carries the 8x32
+// 64x64x64 matmul: 8x32 register tiles, the row blocks innermost (A is
+// small: consecutive tiles reuse a panel of B); the k loop carries the 8x32
 // accumulator as a vector, starting from zero, and contracts one k at a
 // time; the tile is written once, after the loop.
 // CHECK-LABEL: func.func @matmul
 // CHECK-DAG:     %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
 // CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
 // CHECK-NOT:     linalg.
-// CHECK:         scf.forall (%[[I:.+]], %[[J:.+]]) = (0, 0) to (64, 64) step (8, 32)
+// CHECK:         scf.forall (%[[J:.+]], %[[I:.+]]) = (0, 0) to (64, 64) step (32, 8)
 // CHECK-NOT:       vector.transfer_write
 // CHECK:           %[[K:.+]] = scf.for %[[KK:.+]] = %{{.+}} to %{{.+}} step %[[C1]] iter_args(%[[ACC:.+]] = %[[ZERO]]) -> (vector<8x32xf32>)
 // CHECK-DAG:         %[[A:.+]] = vector.transfer_read %{{.+}}[%[[I]], %[[KK]]]

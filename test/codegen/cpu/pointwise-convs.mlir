@@ -1,0 +1,33 @@
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-pointwise-convs=vector-width=8 --mlir-print-local-scope | FileCheck %s
+
+// A 1x1 unit-stride convolution with rows of whole vectors (56 = 7 x 8)
+// becomes a contraction with the filters first: M = filters, N = pixels.
+// CHECK-LABEL: func.func @pointwise
+// CHECK-SAME:    (%[[X:.+]]: tensor<1x24x56x56xf32>, %[[W:.+]]: tensor<144x24x1x1xf32>, %[[Y:.+]]: tensor<1x144x56x56xf32>)
+// CHECK:         %[[W2:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : tensor<144x24x1x1xf32> into tensor<144x24xf32>
+// CHECK:         linalg.generic
+// CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>]
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME:      ins(%[[W2]], %[[X]] : tensor<144x24xf32>, tensor<1x24x56x56xf32>) outs(%[[Y]] : tensor<1x144x56x56xf32>)
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+func.func @pointwise(%x: tensor<1x24x56x56xf32>, %w: tensor<144x24x1x1xf32>, %y: tensor<1x144x56x56xf32>) -> tensor<1x144x56x56xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x24x56x56xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x56x56xf32>) -> tensor<1x144x56x56xf32>
+  return %0 : tensor<1x144x56x56xf32>
+}
+
+// -----
+
+// Left as convolutions: rows of 28 (a 12-lane remainder after 16), a stride
+// of 2, and a 3x3 window.
+// CHECK-LABEL: func.func @kept
+// CHECK-NOT:     linalg.generic
+// CHECK-COUNT-3: linalg.conv_2d_nchw_fchw
+func.func @kept(%x: tensor<1x24x28x28xf32>, %w: tensor<144x24x1x1xf32>, %y: tensor<1x144x28x28xf32>,
+                %x2: tensor<1x24x56x56xf32>, %w3: tensor<144x24x3x3xf32>, %y3: tensor<1x144x54x54xf32>) -> (tensor<1x144x28x28xf32>, tensor<1x144x28x28xf32>, tensor<1x144x54x54xf32>) {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x24x28x28xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x28x28xf32>) -> tensor<1x144x28x28xf32>
+  %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x2, %w : tensor<1x24x56x56xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x28x28xf32>) -> tensor<1x144x28x28xf32>
+  %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x2, %w3 : tensor<1x24x56x56xf32>, tensor<144x24x3x3xf32>) outs(%y3 : tensor<1x144x54x54xf32>) -> tensor<1x144x54x54xf32>
+  return %0, %1, %2 : tensor<1x144x28x28xf32>, tensor<1x144x28x28xf32>, tensor<1x144x54x54xf32>
+}
