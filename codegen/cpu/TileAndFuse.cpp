@@ -25,6 +25,8 @@ static constexpr StringLiteral kParallelOrder = "dlc.parallel_order";
 /// The order of the reduction loops (a permutation of all loops, outermost
 /// first), when not the loops' own order.
 static constexpr StringLiteral kReductionOrder = "dlc.reduction_order";
+/// A convolution whose elementwise input producers stay their own ops.
+static constexpr StringLiteral kUnfusedInputs = "dlc.unfused_inputs";
 
 /// Producers worth recomputing per tile: fills and elementwise ops.
 static bool isFusable(Operation *producer) {
@@ -294,7 +296,8 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
       rewriter.replaceOp(tiled, red->replacements);
       // Measured on convolutions only (BERT's matmuls got 7% slower).
       if (!red->tiledOps.empty() &&
-          isa<linalg::Conv2DNchwFchwOp>(red->tiledOps.front()))
+          isa<linalg::Conv2DNchwFchwOp>(red->tiledOps.front()) &&
+          !op->hasAttr(kUnfusedInputs))
         fuseInputProducers(rewriter, red->tiledOps.front(), red->loops);
     }
 

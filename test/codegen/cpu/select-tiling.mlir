@@ -334,6 +334,7 @@ func.func @conv_relu(%x: tensor<1x960x7x7xf32>, %w: tensor<160x960x1x1xf32>, %o:
 // R16:           linalg.conv_2d_nchw_fchw
 // R16-SAME:        dlc.reduction_order = array<i64: 0, 1, 2, 3, 5, 6, 4>
 // R16-SAME:        dlc.tile_sizes = array<i64: 1, 8, 1, 12, 1, 1, 1>
+// R16-SAME:        dlc.unfused_inputs
 func.func @conv_window_loops(%x: tensor<1x64x26x26xf32>, %w: tensor<64x64x3x3xf32>, %o: tensor<1x64x24x24xf32>) -> tensor<1x64x24x24xf32> {
   %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
          ins(%x, %w : tensor<1x64x26x26xf32>, tensor<64x64x3x3xf32>) outs(%o : tensor<1x64x24x24xf32>) -> tensor<1x64x24x24xf32>

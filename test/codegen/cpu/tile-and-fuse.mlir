@@ -324,3 +324,28 @@ func.func @orders(%x: tensor<1x16x10x10xf32>, %w: tensor<8x16x3x3xf32>, %o: tens
          ins(%a, %b : tensor<12x4xf32>, tensor<4x32xf32>) outs(%c : tensor<12x32xf32>) -> tensor<12x32xf32>
   return %0, %1 : tensor<1x8x8x8xf32>, tensor<12x32xf32>
 }
+
+// -----
+
+// The same scaling with dlc.unfused_inputs on the convolution (16-register
+// targets): the scaling stays its own op, outside the convolution's loops.
+// CHECK-LABEL: func.func @scaled_input_unfused
+// CHECK:         linalg.generic
+// CHECK:           arith.mulf
+// CHECK:         scf.forall
+// CHECK:           scf.for
+// CHECK-NOT:         arith.mulf
+// CHECK:             linalg.conv_2d_nchw_fchw
+func.func @scaled_input_unfused(%x: tensor<1x32x7x7xf32>, %s: tensor<1x32x1x1xf32>, %w: tensor<16x32x1x1xf32>, %o: tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32> {
+  %e = tensor.empty() : tensor<1x32x7x7xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"], dlc.tile_sizes = array<i64: 1, 1, 1, 7>}
+      ins(%s, %x : tensor<1x32x1x1xf32>, tensor<1x32x7x7xf32>) outs(%e : tensor<1x32x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<1x32x7x7xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, dlc.tile_sizes = array<i64: 1, 16, 1, 7, 1, 1, 0>, dlc.unfused_inputs}
+       ins(%m, %w : tensor<1x32x7x7xf32>, tensor<16x32x1x1xf32>) outs(%o : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
+  return %0 : tensor<1x16x7x7xf32>
+}
