@@ -10,10 +10,15 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     The heuristic only: it attaches a `dlc.tile_sizes` array to each linalg
     op (except fills, which fuse into their consumers) and changes nothing
     else. Tile sizes divide the loop ranges exactly so that every tile has a
-    static shape; contractions get an `mr x nr` register block with the
-    vector width as `nr`; 2-D convolutions up to 16 output columns by one
-    to four vectors of filters; other ops tile their innermost parallel
-    loop by the vector width, with at most 64 reduction elements per tile.
+    static shape; contractions get an `mr x nr` register block with two
+    vectors as `nr` (8 x 2 with 32 vector registers, 6 x 2 with 16) and,
+    when A is small, `dlc.parallel_order` (row blocks innermost); 2-D
+    convolutions up to 16 output columns by one to four vectors of filters,
+    and with 16 registers a block that fits them, with
+    `dlc.reduction_order` when the window loops go outside an innermost
+    channel loop and `dlc.unfused_inputs`; other ops tile their innermost
+    parallel loop by the vector width, with at most 64 reduction elements
+    per tile.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
@@ -123,7 +128,11 @@ def PackConstantReads : Pass<"dlc-cpu-pack-constant-reads", "mlir::func::FuncOp"
     (dims the reads do not vector over first, then the vector dims with the
     largest one innermost) and rewrites each read as a contiguous read plus
     a `vector.transpose` into the original vector order, which folds into
-    the consumers' transposes.
+    the consumers' transposes. Dims not read as vectors are ordered by the
+    loops that index them (outermost first). When the reads cover the
+    innermost dim in aligned vectors and feed contractions, that dim is
+    blocked as well (`[N/v, ..., v]`): a tile's panel of weights is then
+    contiguous, also for minor-identity reads (a matmul's constant B).
   }];
   let dependentDialects = ["mlir::vector::VectorDialect",
                            "mlir::arith::ArithDialect"];
