@@ -12,7 +12,7 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     else. Tile sizes divide the loop ranges exactly so that every tile has a
     static shape; contractions get an `mr x nr` register block with two
     vectors as `nr` (8 x 2 with 32 vector registers, 6 x 2 with 16) and,
-    when A is small, `dlc.parallel_order` (row blocks innermost); 2-D
+    `dlc.parallel_order` (row blocks innermost); 2-D
     convolutions up to 16 output columns by one to four vectors of filters,
     and with 16 registers a block that fits them, with
     `dlc.reduction_order` when the window loops go outside an innermost

@@ -365,12 +365,12 @@ func.func @conv_unrolled(%x: tensor<1x64x58x58xf32>, %w: tensor<64x64x3x3xf32>, 
 
 // -----
 
-// A matmul block of 6 rows by 2 vectors (12 accumulators); a large A (1 MiB
-// and more) keeps its row blocks outermost.
+// A matmul block of 6 rows by 2 vectors (12 accumulators), row blocks the
+// innermost tile loop.
 // CHECK-LABEL: func.func @matmul_r16
 // R16-LABEL:   func.func @matmul_r16
 // R16:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 16, 1>}
-// R16:           linalg.matmul {dlc.tile_sizes = array<i64: 6, 16, 1>}
+// R16:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 16, 1>}
 func.func @matmul_r16(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>,
                       %a2: tensor<1024x1024xf32>, %b2: tensor<1024x64xf32>, %c2: tensor<1024x64xf32>) -> (tensor<64x64xf32>, tensor<1024x64xf32>) {
   %0 = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
