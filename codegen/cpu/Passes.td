@@ -52,8 +52,10 @@ def PointwiseConvs : Pass<"dlc-cpu-pointwise-convs", "mlir::func::FuncOp"> {
   let summary = "1x1 unit-stride convolutions as contractions over pixels";
   let description = [{
     Rewrites a `linalg.conv_2d_nchw_fchw` with a 1x1 window, unit strides and
-    rows of whole vectors (output columns a multiple of `vector-width`) as a
-    `linalg.generic` contraction
+    rows of whole vectors (output columns a multiple of `vector-width`), or
+    images of whole vectors flattened into one row (`flatten-images`; the
+    reshapes are then folded through the neighbouring elementwise ops that
+    read no strided slices), as a `linalg.generic` contraction
     `y[n, f, h, w] += x[n, c, h, w] * w[f, c, 0, 0]`, which the tile-size
     heuristic blocks as filters by vectors of output columns: inputs read as
     vectors, weights broadcast, results stored in NCHW order without the
@@ -61,7 +63,10 @@ def PointwiseConvs : Pass<"dlc-cpu-pointwise-convs", "mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
-           "f32 lanes of the target's vector registers">
+           "f32 lanes of the target's vector registers">,
+    Option<"flattenImages", "flatten-images", "bool", /*default=*/"true",
+           "flatten images whose rows are not whole vectors but whose "
+           "pixels are (28 x 28 with 8 lanes) into one row">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::tensor::TensorDialect"];

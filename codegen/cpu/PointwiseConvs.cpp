@@ -9,15 +9,22 @@
 //   (n, f, h, w, c):  y[n, f, h, w] += x[n, c, h, w] * w[f, c, 0, 0]
 // the register block is a few filters by vectors of output columns: input
 // rows are read as vectors, filter weights broadcast, and results stored as
-// they are. Only rows of whole vectors are rewritten: a row of 28 would end
+// they are. Rows of whole vectors are rewritten as they are; otherwise, when
+// the image's pixels make whole vectors (28 x 28 = 784), the image is
+// flattened into one row (collapse_shape), and the reshapes are folded
+// through the elementwise ops around the contraction (its bias, its
+// activation), which stay fusable with it. A row of 28 as it is would end
 // in a 12-lane remainder, which LLVM legalizes badly (measured 3-4x slower
-// than the convolution form), and 7 or 14 columns waste lanes.
+// than the convolution form); 7 x 7 and 14 x 14 images keep the
+// convolution form.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -31,8 +38,10 @@ using namespace mlir;
 namespace {
 struct PointwiseConvToContraction
     : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
-  PointwiseConvToContraction(MLIRContext *ctx, int64_t vectorWidth)
-      : OpRewritePattern(ctx), vectorWidth(vectorWidth) {}
+  PointwiseConvToContraction(MLIRContext *ctx, int64_t vectorWidth,
+                             bool flattenRows)
+      : OpRewritePattern(ctx), vectorWidth(vectorWidth),
+        flattenRows(flattenRows) {}
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
@@ -42,44 +51,70 @@ struct PointwiseConvToContraction
     auto yType = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
     if (!wType || !yType || !wType.hasStaticShape() ||
         !yType.hasStaticShape() || wType.getDimSize(2) != 1 ||
-        wType.getDimSize(3) != 1 || !yType.getElementType().isF32() ||
-        yType.getDimSize(3) % vectorWidth != 0)
+        wType.getDimSize(3) != 1 || !yType.getElementType().isF32())
       return failure();
     if (!llvm::all_of(op.getStrides().getValues<int64_t>(),
                       [](int64_t s) { return s == 1; }))
       return failure();
+    // Rows of whole vectors as they are; otherwise the image as one row
+    // when its pixels make whole vectors (28 x 28 = 784).
+    int64_t h = yType.getDimSize(2), w = yType.getDimSize(3);
+    bool flatten = w % vectorWidth != 0;
+    if (flatten && (!flattenRows || (h * w) % vectorWidth != 0))
+      return failure();
 
+    Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
-    AffineExpr n, f, h, w, c;
-    bindDims(ctx, n, f, h, w, c);
     // The filters as a [F, C] matrix (a contraction's operands are read
     // through projected permutations).
     Value filters = tensor::CollapseShapeOp::create(
-        rewriter, op.getLoc(),
+        rewriter, loc,
         RankedTensorType::get({wType.getDimSize(0), wType.getDimSize(1)},
                               wType.getElementType()),
         op.getInputs()[1], SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
-    // Filters first: the contraction's M dim is the filters, its N dims the
-    // pixels (the vector lanes).
+    Value x = op.getInputs()[0], init = op.getOutputs()[0];
+    SmallVector<ReassociationIndices> pixels = {{0}, {1}, {2, 3}};
+    if (flatten) {
+      x = tensor::CollapseShapeOp::create(rewriter, loc, x, pixels);
+      init = tensor::CollapseShapeOp::create(rewriter, loc, init, pixels);
+    }
+    auto resultType = cast<RankedTensorType>(init.getType());
+    int64_t rank = resultType.getRank();
+    // Loops (n, f, pixel dims..., c), filters first: the contraction's M dim
+    // is the filters, its N dims the pixels (the vector lanes).
+    SmallVector<AffineExpr> d;
+    for (int64_t i = 0; i <= rank; ++i)
+      d.push_back(getAffineDimExpr(i, ctx));
+    AffineExpr c = d[rank];
+    SmallVector<AffineExpr> xExprs = {d[0], c}, yExprs = {d[0], d[1]};
+    for (int64_t i = 2; i < rank; ++i) {
+      xExprs.push_back(d[i]);
+      yExprs.push_back(d[i]);
+    }
     SmallVector<AffineMap> maps = {
-        AffineMap::get(5, 0, {f, c}, ctx),
-        AffineMap::get(5, 0, {n, c, h, w}, ctx),
-        AffineMap::get(5, 0, {n, f, h, w}, ctx)};
-    SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
+        AffineMap::get(rank + 1, 0, {d[1], c}, ctx),
+        AffineMap::get(rank + 1, 0, xExprs, ctx),
+        AffineMap::get(rank + 1, 0, yExprs, ctx)};
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     iters.push_back(utils::IteratorType::reduction);
     auto generic = linalg::GenericOp::create(
-        rewriter, op.getLoc(), yType, ValueRange{filters, op.getInputs()[0]},
-        op.getOutputs(), maps,
-        iters, [](OpBuilder &b, Location loc, ValueRange args) {
+        rewriter, loc, resultType, ValueRange{filters, x}, ValueRange{init},
+        maps, iters, [](OpBuilder &b, Location loc, ValueRange args) {
           Value mul = arith::MulFOp::create(b, loc, args[0], args[1]);
           Value add = arith::AddFOp::create(b, loc, args[2], mul);
           linalg::YieldOp::create(b, loc, add);
         });
+    if (flatten) {
+      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+          op, yType, generic.getResult(0), pixels);
+      return success();
+    }
     rewriter.replaceOp(op, generic.getResults());
     return success();
   }
 
   int64_t vectorWidth;
+  bool flattenRows;
 };
 
 struct PointwiseConvsPass
@@ -88,8 +123,31 @@ struct PointwiseConvsPass
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<PointwiseConvToContraction>(&getContext(), vectorWidth);
+    patterns.add<PointwiseConvToContraction>(&getContext(), vectorWidth,
+                                             flattenImages);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    if (!flattenImages)
+      return;
+    // The flattened images' reshapes move through the elementwise ops
+    // around them (the bias that initializes the contraction, the
+    // activation that follows it), so that those stay fusable with it.
+    RewritePatternSet reshapes(&getContext());
+    // Not into ops that read strided slices (depthwise taps): their
+    // collapsed slices would be copied.
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(
+        reshapes, [](OpOperand *operand) {
+          auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
+          if (!generic)
+            generic = operand->get().getDefiningOp<linalg::GenericOp>();
+          return generic &&
+                 llvm::none_of(generic->getOperands(), [](Value v) {
+                   return v.getDefiningOp<tensor::ExtractSliceOp>();
+                 });
+        });
+    tensor::populateReassociativeReshapeFoldingPatterns(reshapes);
+    linalg::FillOp::getCanonicalizationPatterns(reshapes, &getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(reshapes))))
       signalPassFailure();
   }
 };

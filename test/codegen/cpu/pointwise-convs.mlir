@@ -19,15 +19,52 @@ func.func @pointwise(%x: tensor<1x24x56x56xf32>, %w: tensor<144x24x1x1xf32>, %y:
 
 // -----
 
-// Left as convolutions: rows of 28 (a 12-lane remainder after 16), a stride
-// of 2, and a 3x3 window.
+// Left as convolutions: a 14 x 14 image (rows of 14, 196 pixels: neither
+// whole vectors), a stride of 2, and a 3x3 window.
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT:     linalg.generic
 // CHECK-COUNT-3: linalg.conv_2d_nchw_fchw
-func.func @kept(%x: tensor<1x24x28x28xf32>, %w: tensor<144x24x1x1xf32>, %y: tensor<1x144x28x28xf32>,
-                %x2: tensor<1x24x56x56xf32>, %w3: tensor<144x24x3x3xf32>, %y3: tensor<1x144x54x54xf32>) -> (tensor<1x144x28x28xf32>, tensor<1x144x28x28xf32>, tensor<1x144x54x54xf32>) {
-  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x24x28x28xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x28x28xf32>) -> tensor<1x144x28x28xf32>
-  %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x2, %w : tensor<1x24x56x56xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x28x28xf32>) -> tensor<1x144x28x28xf32>
-  %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x2, %w3 : tensor<1x24x56x56xf32>, tensor<144x24x3x3xf32>) outs(%y3 : tensor<1x144x54x54xf32>) -> tensor<1x144x54x54xf32>
-  return %0, %1, %2 : tensor<1x144x28x28xf32>, tensor<1x144x28x28xf32>, tensor<1x144x54x54xf32>
+func.func @kept(%x: tensor<1x24x14x14xf32>, %w: tensor<144x24x1x1xf32>, %y: tensor<1x144x14x14xf32>,
+                %x2: tensor<1x24x28x28xf32>, %w3: tensor<144x24x3x3xf32>, %y3: tensor<1x144x26x26xf32>) -> (tensor<1x144x14x14xf32>, tensor<1x144x14x14xf32>, tensor<1x144x26x26xf32>) {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x24x14x14xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x14x14xf32>) -> tensor<1x144x14x14xf32>
+  %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x2, %w : tensor<1x24x28x28xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x14x14xf32>) -> tensor<1x144x14x14xf32>
+  %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x2, %w3 : tensor<1x24x28x28xf32>, tensor<144x24x3x3xf32>) outs(%y3 : tensor<1x144x26x26xf32>) -> tensor<1x144x26x26xf32>
+  return %0, %1, %2 : tensor<1x144x14x14xf32>, tensor<1x144x14x14xf32>, tensor<1x144x26x26xf32>
+}
+
+// -----
+
+// Rows of 28 (a 12-lane remainder after 16) but 784 pixels (98 vectors):
+// the image is flattened into one row. The bias that initializes the
+// contraction and the activation that follows it are collapsed too, so they
+// read and write the contraction's [1, 144, 784] tensors directly; one
+// expand_shape is left for the result.
+// CHECK-LABEL: func.func @flattened
+// CHECK-SAME:    (%[[X:.+]]: tensor<1x24x28x28xf32>, %[[W:.+]]: tensor<144x24x1x1xf32>, %[[B:.+]]: tensor<144xf32>)
+// CHECK:         %[[INIT:.+]] = linalg.generic {{.+}} ins(%[[B]] : tensor<144xf32>) outs(%{{.+}} : tensor<1x144x784xf32>)
+// CHECK:         %[[X3:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1], [2, 3]] : tensor<1x24x28x28xf32> into tensor<1x24x784xf32>
+// CHECK:         %[[C:.+]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME:      ins(%{{.+}}, %[[X3]] : tensor<144x24xf32>, tensor<1x24x784xf32>) outs(%[[INIT]] : tensor<1x144x784xf32>)
+// CHECK:         %[[R:.+]] = linalg.generic {{.+}} ins(%[[C]] : tensor<1x144x784xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         tensor.expand_shape %[[R]] {{\[}}[0], [1], [2, 3]] output_shape [1, 144, 28, 28]
+func.func @flattened(%x: tensor<1x24x28x28xf32>, %w: tensor<144x24x1x1xf32>, %b: tensor<144xf32>) -> tensor<1x144x28x28xf32> {
+  %e = tensor.empty() : tensor<1x144x28x28xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<144xf32>) outs(%e : tensor<1x144x28x28xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x144x28x28xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x24x28x28xf32>, tensor<144x24x1x1xf32>) outs(%init : tensor<1x144x28x28xf32>) -> tensor<1x144x28x28xf32>
+  %zero = arith.constant 0.0 : f32
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0 : tensor<1x144x28x28xf32>) outs(%e : tensor<1x144x28x28xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x144x28x28xf32>
+  return %1 : tensor<1x144x28x28xf32>
 }
