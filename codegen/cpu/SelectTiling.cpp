@@ -152,9 +152,20 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // badly in LLVM.
         // With 16 vector registers (AVX2) the block is 6 x 2 vectors: 12
         // accumulators, 2 vectors of B and a broadcast of A.
-        sizes[m] = vectorRegisters >= 32 ? tileAtMost(ranges[m], 8)
-                                         : fullestTileAtMost(ranges[m], 6);
         sizes[n] = std::min(ranges[n], 2 * vectorWidth);
+        // Columns of whole vectors that 2-vector blocks do not divide (rows
+        // of 112, images of 784 as pointwise convolutions) take 1-vector
+        // blocks of twice the rows instead of a remainder: a remainder
+        // splits the op in two, and neither half can then take in the bias
+        // that initializes it or the activation that follows (EfficientNet-B0
+        // at 112 x 112: a fill and a SiLU pass over 4.8 MB each).
+        int64_t rows = vectorRegisters >= 32 ? 8 : 6;
+        if (ranges[n] % vectorWidth == 0 && ranges[n] % sizes[n] != 0) {
+          sizes[n] = vectorWidth;
+          rows *= 2;
+        }
+        sizes[m] = vectorRegisters >= 32 ? tileAtMost(ranges[m], rows)
+                                         : fullestTileAtMost(ranges[m], rows);
         // Row blocks innermost among the tile loops: consecutive tiles read
         // the same panel of B (K x nr, kept in L2) with other rows of A,
         // rather than all of B for each block of rows (2048^3 on AVX2: 371

@@ -23,15 +23,32 @@ func.func @matmul_64(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x
 
 // Rows that 8 does not divide take their largest divisor when it is at
 // least 4 (m = 12 -> 6). Columns are whole 2-vector blocks, leaving a
-// remainder for dlc-cpu-tile-and-fuse to split off (n = 40 -> 32 + 8, or
-// 16 + 16 + 8 for width 8), not an odd-width block of 20 lanes.
+// remainder for dlc-cpu-tile-and-fuse to split off (n = 40 -> 32 + 8), not
+// an odd-width block of 20 lanes. Columns of whole vectors that 2-vector
+// blocks do not divide (40 with width 8) take 1-vector blocks of up to
+// twice the rows instead (m = 12 whole), with no remainder.
 // CHECK-LABEL: func.func @matmul_non_divisible
 // CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 32, 1>}
 // VW8-LABEL:   func.func @matmul_non_divisible
-// VW8:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 16, 1>}
+// VW8:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 12, 8, 1>}
 func.func @matmul_non_divisible(%a: tensor<12x7xf32>, %b: tensor<7x40xf32>, %c: tensor<12x40xf32>) -> tensor<12x40xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<12x7xf32>, tensor<7x40xf32>) outs(%c : tensor<12x40xf32>) -> tensor<12x40xf32>
   return %0 : tensor<12x40xf32>
+}
+
+// -----
+
+// A pointwise convolution's contraction over rows of 112 pixels (7 vectors
+// of 16): 16 filters by 1 vector, no remainder to split the op (and its
+// bias and activation) in two. With width 8 (AVX2), 2-vector blocks
+// divide 112 and stay.
+// CHECK-LABEL: func.func @rows_of_seven_vectors
+// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 16, 16, 1>}
+// R16-LABEL:   func.func @rows_of_seven_vectors
+// R16:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 16, 1>}
+func.func @rows_of_seven_vectors(%a: tensor<96x16xf32>, %b: tensor<16x112xf32>, %c: tensor<96x112xf32>) -> tensor<96x112xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<96x16xf32>, tensor<16x112xf32>) outs(%c : tensor<96x112xf32>) -> tensor<96x112xf32>
+  return %0 : tensor<96x112xf32>
 }
 
 // -----
