@@ -31,6 +31,8 @@ config.substitutions.append(("%cxx", config.host_cxx))
 # Optional references: tests that need them say `REQUIRES: ...`.
 if shutil.which("node"):
     config.available_features.add("node")
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
 ort_dir = os.environ.get("DLC_ORT_DIR",
                          os.path.expanduser("~/.cache/dlc/ort"))
 if os.path.isdir(os.path.join(ort_dir, "node_modules", "onnxruntime-node")):

@@ -215,6 +215,10 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
   LogicalResult tileOne(IRRewriter &rewriter, TilingInterface op) {
     MLIRContext *ctx = op->getContext();
     auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kTileSizes).asArrayRef();
+    // Read now: `op` is erased once its tiled form replaces it.
+    auto reductionOrder =
+        op->getAttrOfType<DenseI64ArrayAttr>(kReductionOrder);
+    bool unfusedInputs = op->hasAttr(kUnfusedInputs);
     SmallVector<utils::IteratorType> iters = op.getLoopIteratorTypes();
     SmallVector<int64_t> parallelSizes(sizes), reductionSizes(sizes.size(), 0);
     bool hasReductionTiles = false;
@@ -287,8 +291,8 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
       rewriter.setInsertionPoint(tiled);
       scf::SCFTilingOptions redOptions;
       redOptions.setTileSizes(toOfr(ctx, reductionSizes));
-      if (auto order = op->getAttrOfType<DenseI64ArrayAttr>(kReductionOrder))
-        redOptions.setInterchange(order.asArrayRef());
+      if (reductionOrder)
+        redOptions.setInterchange(reductionOrder.asArrayRef());
       FailureOr<scf::SCFTilingResult> red =
           scf::tileUsingSCF(rewriter, tiled, redOptions);
       if (failed(red))
@@ -297,7 +301,7 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
       // Measured on convolutions only (BERT's matmuls got 7% slower).
       if (!red->tiledOps.empty() &&
           isa<linalg::Conv2DNchwFchwOp>(red->tiledOps.front()) &&
-          !op->hasAttr(kUnfusedInputs))
+          !unfusedInputs)
         fuseInputProducers(rewriter, red->tiledOps.front(), red->loops);
     }
 
