@@ -28,8 +28,10 @@ struct FoldCarriedTranspose : OpRewritePattern<scf::ForOp> {
       auto out = yield.getOperand(i).getDefiningOp<vector::TransposeOp>();
       if (!in || !out || out->getBlock() != loop.getBody())
         continue;
-      ArrayRef<int64_t> perm = in.getPermutation();
-      if (invertPermutationVector(perm) != out.getPermutation())
+      // Copies: both transposes are erased below.
+      SmallVector<int64_t> perm(in.getPermutation());
+      SmallVector<int64_t> outPerm(out.getPermutation());
+      if (invertPermutationVector(perm) != outPerm)
         continue;
 
       Location loc = loop.getLoc();
@@ -60,7 +62,7 @@ struct FoldCarriedTranspose : OpRewritePattern<scf::ForOp> {
       rewriter.setInsertionPointAfter(newLoop);
       SmallVector<Value> results(newLoop.getResults());
       results[i] = vector::TransposeOp::create(
-          rewriter, loc, newLoop.getResult(i), out.getPermutation());
+          rewriter, loc, newLoop.getResult(i), outPerm);
       rewriter.replaceOp(loop, results);
       return success();
     }
