@@ -147,18 +147,18 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           n = dims->n.back();
         }
         // Columns are whole 2-vector blocks, with a remainder split off
-        // when they do not divide the loop (784 columns: 24 blocks of 32
-        // and one of 16); an odd-width vector block (28 lanes) legalizes
-        // badly in LLVM.
+        // when they do not divide the loop (200 columns with 16 lanes: 6
+        // blocks of 32 and one of 8); an odd-width vector block (28 lanes)
+        // legalizes badly in LLVM. Columns of whole vectors that 2-vector
+        // blocks do not divide (rows of 112, images of 784 as pointwise
+        // convolutions) take 1-vector blocks of twice the rows instead: a
+        // remainder splits the op in two, and neither half can then take in
+        // the bias that initializes it or the activation that follows
+        // (EfficientNet-B0 at 112 x 112: a fill and a SiLU pass over 4.8 MB
+        // each).
         // With 16 vector registers (AVX2) the block is 6 x 2 vectors: 12
         // accumulators, 2 vectors of B and a broadcast of A.
         sizes[n] = std::min(ranges[n], 2 * vectorWidth);
-        // Columns of whole vectors that 2-vector blocks do not divide (rows
-        // of 112, images of 784 as pointwise convolutions) take 1-vector
-        // blocks of twice the rows instead of a remainder: a remainder
-        // splits the op in two, and neither half can then take in the bias
-        // that initializes it or the activation that follows (EfficientNet-B0
-        // at 112 x 112: a fill and a SiLU pass over 4.8 MB each).
         int64_t rows = vectorRegisters >= 32 ? 8 : 6;
         if (ranges[n] % vectorWidth == 0 && ranges[n] % sizes[n] != 0) {
           sizes[n] = vectorWidth;
