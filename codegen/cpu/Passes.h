@@ -28,10 +28,6 @@ struct CpuPipelineOptions {
   int64_t vectorRegisters = 32;
 };
 
-/// The target-independent front of every pipeline: dlc ops to linalg on
-/// tensors, elementwise ops fused.
-void buildGraphToLinalgPipeline(mlir::OpPassManager &pm);
-
 /// The whole CPU pipeline: dlc dialect -> LLVM dialect. Stops after the
 /// linalg level when `untilLinalg` is set.
 void buildCpuPipeline(mlir::OpPassManager &pm, const CpuPipelineOptions &opts,

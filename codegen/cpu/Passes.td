@@ -143,26 +143,6 @@ def PackConstantReads : Pass<"dlc-cpu-pack-constant-reads", "mlir::func::FuncOp"
                            "mlir::arith::ArithDialect"];
 }
 
-def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
-  let summary = "place all intermediate buffers in one static workspace";
-  let description = [{
-    Replaces every static `memref.alloc` in a function by a `memref.view` of
-    a new trailing `memref<Nxi8>` workspace argument. Buffers whose live
-    ranges do not overlap share bytes (first-fit by size). The workspace
-    size is recorded as `dlc.workspace_size` on the function, next to
-    `dlc.workspace_live_set` (the most bytes alive at one op, the lower
-    bound of any plan); after this pass, running the function allocates
-    nothing. Buffers allocated inside a parallel tile loop become
-    thread-private stack buffers (`memref.alloca`) instead.
-  }];
-  let options = [
-    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
-           "byte alignment of every buffer">
-  ];
-  let dependentDialects = ["mlir::memref::MemRefDialect",
-                           "mlir::arith::ArithDialect"];
-}
-
 def OpenMPThreads : Pass<"dlc-cpu-openmp-threads", "mlir::func::FuncOp"> {
   let summary = "run-time thread count and per-thread scratch for OpenMP regions";
   let description = [{
@@ -222,30 +202,6 @@ def DecomposePads : Pass<"dlc-cpu-decompose-pads", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
-def CopyToLinalg : Pass<"dlc-copy-to-linalg", "mlir::func::FuncOp"> {
-  let summary = "rewrite memref.copy as linalg.copy";
-  let description = [{
-    `memref.copy` of non-contiguous buffers lowers to a call of MLIR's C
-    runner utilities, which generated libraries must not depend on; as
-    `linalg.copy` it lowers to loops instead.
-  }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
-}
-
-def FlattenConstantGlobals : Pass<"dlc-flatten-constant-globals", "mlir::ModuleOp"> {
-  let summary = "store constant tensors as flat LLVM arrays";
-  let description = [{
-    A weight tensor lowered as a nested LLVM array (`[64 x [3 x [3 x
-    float]]]`) becomes one LLVM constant per innermost row at translation,
-    millions for a CNN, which dominates compile time. This pass gives every
-    `llvm.mlir.global` holding a dense or dense_resource tensor of rank > 1
-    a flat array type and a 1-D value: the bytes and the layout are the same
-    (nested arrays of scalars have no padding), and all accesses go through
-    its address with explicit offsets.
-  }];
-  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
-}
-
 def LowerVectors : Pass<"dlc-cpu-lower-vectors", "mlir::func::FuncOp"> {
   let summary = "lower n-D vector ops to forms the LLVM conversion accepts";
   let description = [{
@@ -254,20 +210,6 @@ def LowerVectors : Pass<"dlc-cpu-lower-vectors", "mlir::func::FuncOp"> {
     broadcasts, shape casts and transfers with permutation maps are lowered.
   }];
   let dependentDialects = ["mlir::vector::VectorDialect"];
-}
-
-def FuseElementwise : Pass<"dlc-fuse-elementwise", "mlir::func::FuncOp"> {
-  let summary = "fuse elementwise linalg producers into their consumers";
-  let description = [{
-    Upstream elementwise fusion, restricted to producers whose operands are
-    read through projected permutations (plain or broadcast reads): fusing a
-    producer that reverses or strides its input into a consumer with
-    computed indices (a convolution window) would need a non-invertible
-    indexing map. The consumer must also be the producer's only user and
-    read each produced element once (a permutation map): otherwise the
-    producer's body would be recomputed per use or per reuse.
-  }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
 #endif

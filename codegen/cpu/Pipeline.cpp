@@ -1,20 +1,12 @@
 //===- Pipeline.cpp - the CPU pipeline, built in one place ----------------===//
+#include "codegen/common/Passes.h"
 #include "codegen/cpu/Passes.h"
-#include "passes/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-
-/// Graph level: dlc ops to linalg on tensors, fused elementwise.
-/// dlc-check-batch-independence runs before canonicalization, which would
-/// fold the index of a unit batch loop to 0.
-static const char *kToLinalg = "dlc-lower-to-linalg,"
-                               "dlc-check-batch-independence,canonicalize,cse,"
-                               "func.func(dlc-fuse-elementwise),"
-                               "canonicalize,cse";
 
 /// Tile, fuse and vectorize on tensors, then bufferize into a static
 /// workspace, then lower to the LLVM dialect.
@@ -38,16 +30,13 @@ static const char *kToLLVM =
     "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1},convert-openmp-to-llvm,"
     "reconcile-unrealized-casts,canonicalize,dlc-flatten-constant-globals";
 
-void dlc::buildGraphToLinalgPipeline(OpPassManager &pm) {
-  if (failed(parsePassPipeline(kToLinalg, pm, llvm::errs())))
-    llvm::report_fatal_error("dlc: invalid built-in linalg pipeline");
-}
-
 void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
                            bool untilLinalg) {
-  std::string text = kToLinalg;
-  if (!untilLinalg)
-    text += "," + llvm::formatv(kToLLVM, opts.vectorWidth, opts.vectorRegisters).str();
+  buildGraphToLinalgPipeline(pm);
+  if (untilLinalg)
+    return;
+  std::string text =
+      llvm::formatv(kToLLVM, opts.vectorWidth, opts.vectorRegisters).str();
   if (failed(parsePassPipeline(text, pm, llvm::errs())))
     llvm::report_fatal_error("dlc: invalid built-in CPU pipeline");
 }

@@ -1,4 +1,4 @@
-//===- EmulateKernels.cpp - run outlined kernels on the host CPU ----------===//
+//===- EmulateKernels.cpp - kernels as host functions (cuda-emulator) -----===//
 #include "codegen/gpu/Passes.h"
 
 namespace dlc {
@@ -8,101 +8,234 @@ namespace dlc {
 
 using namespace mlir;
 
+/// Indices into the thread info array (DLC_EMU_* in dlc_model_abi.h).
+enum : int64_t {
+  kBlockId = 0,
+  kThreadId = 3,
+  kBlockDim = 6,
+  kGridDim = 9,
+  kLinearThread = 12,
+  kInfoSize = 16,
+  kWarpSize = 32,
+};
+
+static constexpr StringLiteral kBarrierFn = "dlcrt_emu_barrier";
+static constexpr StringLiteral kShuffleFn = "dlcrt_emu_shuffle";
+
+/// The memref type without its (workgroup) memory space: the block's shared
+/// memory is an ordinary host buffer.
+static Type withoutMemorySpace(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.getMemorySpace())
+    return type;
+  return MemRefType::get(memref.getShape(), memref.getElementType(),
+                         memref.getLayout());
+}
+
+static func::FuncOp declare(OpBuilder &b, ModuleOp module, StringRef name,
+                            FunctionType type) {
+  if (auto f = module.lookupSymbol<func::FuncOp>(name))
+    return f;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  auto f = func::FuncOp::create(b, module.getLoc(), name, type);
+  f.setPrivate();
+  return f;
+}
+
 namespace {
 struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
-  /// Turns `kernel` into a func.func in `module` taking (params..., block
-  /// index, thread index, block size, grid size).
-  LogicalResult emulate(gpu::GPUFuncOp kernel, ModuleOp module) {
+  /// Kernel name -> whether it synchronizes (barriers, shuffles).
+  llvm::StringMap<bool> syncs;
+
+  Value infoLoad(OpBuilder &b, Location loc, Value info, int64_t slot) {
+    Value i = arith::ConstantIndexOp::create(b, loc, slot);
+    Value v = memref::LoadOp::create(b, loc, info, ValueRange{i});
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  }
+
+  /// Rewrites one gpu op of the kernel body; failure for ops that cannot
+  /// be emulated.
+  LogicalResult rewrite(Operation *op, OpBuilder &b, ModuleOp module,
+                        Value shared, Value info, bool &sync) {
+    Location loc = op->getLoc();
+    b.setInsertionPoint(op);
+    auto replace = [&](Value v) {
+      op->replaceAllUsesWith(ValueRange{v});
+      op->erase();
+      return success();
+    };
+    auto dimSlot = [](gpu::Dimension d) { return static_cast<int64_t>(d); };
+    if (auto o = dyn_cast<gpu::BlockIdOp>(op))
+      return replace(infoLoad(b, loc, info, kBlockId + dimSlot(o.getDimension())));
+    if (auto o = dyn_cast<gpu::ThreadIdOp>(op))
+      return replace(
+          infoLoad(b, loc, info, kThreadId + dimSlot(o.getDimension())));
+    if (auto o = dyn_cast<gpu::BlockDimOp>(op))
+      return replace(
+          infoLoad(b, loc, info, kBlockDim + dimSlot(o.getDimension())));
+    if (auto o = dyn_cast<gpu::GridDimOp>(op))
+      return replace(infoLoad(b, loc, info, kGridDim + dimSlot(o.getDimension())));
+    if (isa<gpu::LaneIdOp, gpu::SubgroupIdOp>(op)) {
+      Value linear = infoLoad(b, loc, info, kLinearThread);
+      Value warp = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+      if (isa<gpu::LaneIdOp>(op))
+        return replace(arith::RemUIOp::create(b, loc, linear, warp));
+      return replace(arith::DivUIOp::create(b, loc, linear, warp));
+    }
+    if (isa<gpu::SubgroupSizeOp>(op))
+      return replace(arith::ConstantIndexOp::create(b, loc, kWarpSize));
+    if (isa<gpu::DynamicSharedMemoryOp>(op)) {
+      Type type = withoutMemorySpace(op->getResult(0).getType());
+      return replace(memref::CastOp::create(b, loc, type, shared));
+    }
+    if (isa<gpu::BarrierOp>(op)) {
+      sync = true;
+      func::FuncOp f = declare(b, module, kBarrierFn,
+                               b.getFunctionType({info.getType()}, {}));
+      func::CallOp::create(b, loc, f, ValueRange{info});
+      op->erase();
+      return success();
+    }
+    if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
+      sync = true;
+      Type i32 = b.getI32Type(), i64 = b.getI64Type();
+      Type type = shuffle.getValue().getType();
+      if (type.getIntOrFloatBitWidth() != 32)
+        return shuffle.emitError("cannot emulate a shuffle of ") << type;
+      func::FuncOp f = declare(
+          b, module, kShuffleFn,
+          b.getFunctionType({info.getType(), i32, i32, i32, i32}, {i64}));
+      Value bits = shuffle.getValue();
+      if (type != i32)
+        bits = arith::BitcastOp::create(b, loc, i32, bits);
+      Value mode = arith::ConstantIntOp::create(
+          b, loc, i32, static_cast<int64_t>(shuffle.getMode()));
+      Value packed =
+          func::CallOp::create(b, loc, f,
+                               ValueRange{info, bits, shuffle.getOffset(),
+                                          shuffle.getWidth(), mode})
+              .getResult(0);
+      Value value = arith::TruncIOp::create(b, loc, i32, packed);
+      if (type != i32)
+        value = arith::BitcastOp::create(b, loc, type, value);
+      Value high = arith::ShRUIOp::create(
+          b, loc, packed, arith::ConstantIntOp::create(b, loc, i64, 32));
+      Value valid = arith::TruncIOp::create(b, loc, b.getI1Type(), high);
+      shuffle.getShuffleResult().replaceAllUsesWith(value);
+      shuffle.getValid().replaceAllUsesWith(valid);
+      shuffle.erase();
+      return success();
+    }
+    if (isa<gpu::ReturnOp>(op)) {
+      func::ReturnOp::create(b, loc);
+      op->erase();
+      return success();
+    }
+    return op->emitError("cannot emulate '") << op->getName() << "' on the CPU";
+  }
+
+  /// Turns `kernel` into a func.func taking its parameters, then the
+  /// block's shared memory (`sharedBytes`) and the thread's info array.
+  LogicalResult emulate(gpu::GPUFuncOp kernel, ModuleOp module,
+                        int64_t sharedBytes) {
+    if (!kernel.getWorkgroupAttributions().empty() ||
+        !kernel.getPrivateAttributions().empty())
+      return kernel.emitError("cannot emulate kernels with memory "
+                              "attributions; shared memory is dynamic");
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToEnd(module.getBody());
-    Type index = b.getIndexType();
+    Location loc = kernel.getLoc();
+    auto sharedType =
+        MemRefType::get({std::max<int64_t>(1, sharedBytes)}, b.getI8Type());
+    auto infoType = MemRefType::get({kInfoSize}, b.getI64Type());
     SmallVector<Type> inputs(kernel.getArgumentTypes());
-    inputs.append({index, index, index, index});
-    auto func = func::FuncOp::create(b, kernel.getLoc(), kernel.getName(),
+    inputs.append({sharedType, infoType});
+    auto func = func::FuncOp::create(b, loc, kernel.getName(),
                                      b.getFunctionType(inputs, {}));
     func.setPrivate();
     func.getBody().takeBody(kernel.getBody());
     Block &entry = func.getBody().front();
-    Value bid = entry.addArgument(index, kernel.getLoc());
-    Value tid = entry.addArgument(index, kernel.getLoc());
-    Value bdim = entry.addArgument(index, kernel.getLoc());
-    Value gdim = entry.addArgument(index, kernel.getLoc());
-    WalkResult result = func.walk([&](Operation *op) {
-      b.setInsertionPoint(op);
-      auto dimOf = [](Operation *op) -> std::optional<gpu::Dimension> {
-        if (auto o = dyn_cast<gpu::BlockIdOp>(op))
-          return o.getDimension();
-        if (auto o = dyn_cast<gpu::ThreadIdOp>(op))
-          return o.getDimension();
-        if (auto o = dyn_cast<gpu::BlockDimOp>(op))
-          return o.getDimension();
-        if (auto o = dyn_cast<gpu::GridDimOp>(op))
-          return o.getDimension();
-        return std::nullopt;
-      };
-      if (std::optional<gpu::Dimension> dim = dimOf(op)) {
-        Value v;
-        if (*dim == gpu::Dimension::x)
-          v = isa<gpu::BlockIdOp>(op)    ? bid
-              : isa<gpu::ThreadIdOp>(op) ? tid
-              : isa<gpu::BlockDimOp>(op) ? bdim
-                                         : gdim;
-        else
-          v = arith::ConstantIndexOp::create(
-              b, op->getLoc(), isa<gpu::BlockDimOp, gpu::GridDimOp>(op) ? 1 : 0);
-        op->replaceAllUsesWith(ValueRange{v});
-        op->erase();
-        return WalkResult::advance();
-      }
-      if (isa<gpu::ReturnOp>(op)) {
-        func::ReturnOp::create(b, op->getLoc());
-        op->erase();
-        return WalkResult::advance();
-      }
-      if (op->getDialect() && op->getDialect()->getNamespace() == "gpu") {
-        op->emitError("cannot emulate '") << op->getName() << "' on the CPU";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
+    Value shared = entry.addArgument(sharedType, loc);
+    Value info = entry.addArgument(infoType, loc);
+    SmallVector<Operation *> gpuOps;
+    func.walk([&](Operation *op) {
+      if (op->getDialect() && op->getDialect()->getNamespace() == "gpu")
+        gpuOps.push_back(op);
     });
-    return failure(result.wasInterrupted());
+    bool sync = false;
+    for (Operation *op : gpuOps)
+      if (failed(rewrite(op, b, module, shared, info, sync)))
+        return failure();
+    // The shared memory is host memory: no memory space on any type.
+    func.walk([](Operation *op) {
+      for (Value r : op->getResults())
+        r.setType(withoutMemorySpace(r.getType()));
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            arg.setType(withoutMemorySpace(arg.getType()));
+    });
+    syncs[kernel.getName()] = sync;
+    return success();
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<gpu::GPUModuleOp> kernelModules(
-        module.getOps<gpu::GPUModuleOp>());
-    for (gpu::GPUModuleOp kernels : kernelModules) {
-      for (auto kernel :
-           llvm::make_early_inc_range(kernels.getOps<gpu::GPUFuncOp>()))
-        if (failed(emulate(kernel, module)))
-          return signalPassFailure();
-    }
+    syncs.clear();
     SmallVector<gpu::LaunchFuncOp> launches;
     module.walk([&](gpu::LaunchFuncOp l) { launches.push_back(l); });
+    // Shared memory per kernel: the launches' (constant) dynamic size.
+    llvm::StringMap<int64_t> sharedBytes;
     for (gpu::LaunchFuncOp launch : launches) {
-      OpBuilder b(launch);
-      Location loc = launch.getLoc();
-      auto isOne = [](Value v) {
-        return matchPattern(v, m_One());
-      };
-      if (!isOne(launch.getGridSizeY()) || !isOne(launch.getGridSizeZ()) ||
-          !isOne(launch.getBlockSizeY()) || !isOne(launch.getBlockSizeZ())) {
-        launch.emitError("only 1-D grids can be emulated");
+      int64_t bytes = 0;
+      if (Value size = launch.getDynamicSharedMemorySize()) {
+        std::optional<int64_t> c = getConstantIntValue(size);
+        if (!c) {
+          launch.emitError("cannot emulate a launch with a dynamic shared "
+                           "memory size that is not a constant");
+          return signalPassFailure();
+        }
+        bytes = *c;
+      }
+      int64_t &slot = sharedBytes[launch.getKernelName().getValue()];
+      slot = std::max(slot, bytes);
+    }
+    SmallVector<gpu::GPUModuleOp> kernelModules(
+        module.getOps<gpu::GPUModuleOp>());
+    for (gpu::GPUModuleOp kernels : kernelModules)
+      for (auto kernel :
+           llvm::make_early_inc_range(kernels.getOps<gpu::GPUFuncOp>()))
+        if (failed(emulate(kernel, module,
+                           sharedBytes.lookup(kernel.getName()))))
+          return signalPassFailure();
+
+    // Each launch calls a stub that dlc-gpu-emulator-launches turns into a
+    // dlcrt_emu_launch call once the host code is in the LLVM dialect.
+    OpBuilder b(&getContext());
+    for (gpu::LaunchFuncOp launch : launches) {
+      if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
+          launch.hasClusterSize()) {
+        launch.emitError("async and clustered launches cannot be emulated");
         return signalPassFailure();
       }
-      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      Value one = arith::ConstantIndexOp::create(b, loc, 1);
-      Value grid = launch.getGridSizeX(), block = launch.getBlockSizeX();
-      auto blocks = scf::ForOp::create(b, loc, zero, grid, one);
-      b.setInsertionPointToStart(blocks.getBody());
-      auto threads = scf::ForOp::create(b, loc, zero, block, one);
-      b.setInsertionPointToStart(threads.getBody());
-      SmallVector<Value> args(launch.getKernelOperands());
-      args.append(
-          {blocks.getInductionVar(), threads.getInductionVar(), block, grid});
-      func::CallOp::create(b, loc, launch.getKernelName().getValue(),
-                           TypeRange{}, args);
+      StringRef name = launch.getKernelName().getValue();
+      b.setInsertionPoint(launch);
+      SmallVector<Value> args = {
+          launch.getGridSizeX(),  launch.getGridSizeY(),
+          launch.getGridSizeZ(),  launch.getBlockSizeX(),
+          launch.getBlockSizeY(), launch.getBlockSizeZ()};
+      llvm::append_range(args, launch.getKernelOperands());
+      std::string stubName = ("__dlc_emu_launch_" + name).str();
+      func::FuncOp stub =
+          declare(b, module, stubName,
+                  b.getFunctionType(ValueRange(args).getTypes(), {}));
+      stub->setAttr("dlc.emu_kernel", FlatSymbolRefAttr::get(
+                                          b.getStringAttr(name)));
+      stub->setAttr("dlc.emu_shared",
+                    b.getI64IntegerAttr(sharedBytes.lookup(name)));
+      stub->setAttr("dlc.emu_sync", b.getBoolAttr(syncs.lookup(name)));
+      func::CallOp::create(b, launch.getLoc(), stub, args);
       launch.erase();
     }
     // Device copies of helper functions duplicate the host's.

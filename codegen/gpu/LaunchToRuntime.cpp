@@ -1,4 +1,5 @@
 //===- LaunchToRuntime.cpp - gpu.launch_func -> dlc CUDA runtime calls ----===//
+#include "codegen/gpu/LaunchParams.h"
 #include "codegen/gpu/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -162,25 +163,9 @@ struct LaunchToRuntimePass
         kernelNames.push_back(b.getStringAttr(name));
 
       Location loc = launch.getLoc();
-      // Parameter slots live in the entry block: launches inside host loops
-      // reuse them.
-      b.setInsertionPointToStart(&func.getBody().front());
-      Value one = LLVM::ConstantOp::create(b, loc, i64, 1);
-      ValueRange operands = launch.getKernelOperands();
-      auto arrayTy = LLVM::LLVMArrayType::get(ptrTy, std::max<size_t>(1, operands.size()));
-      Value params = LLVM::AllocaOp::create(b, loc, ptrTy, arrayTy, one);
-      SmallVector<Value> slots;
-      for (Value v : operands)
-        slots.push_back(LLVM::AllocaOp::create(b, loc, ptrTy, v.getType(), one));
-
       b.setInsertionPoint(launch);
-      for (auto [i, v] : llvm::enumerate(operands)) {
-        LLVM::StoreOp::create(b, loc, v, slots[i]);
-        Value slotAddr = LLVM::GEPOp::create(
-            b, loc, ptrTy, arrayTy, params,
-            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-        LLVM::StoreOp::create(b, loc, slots[i], slotAddr);
-      }
+      Value params =
+          dlc::packLaunchParams(b, loc, func, launch.getKernelOperands());
       auto toI64 = [&](Value v) -> Value {
         if (v.getType() == i64)
           return v;

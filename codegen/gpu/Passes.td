@@ -78,16 +78,37 @@ def MergeKernelModules : Pass<"dlc-gpu-merge-kernel-modules", "mlir::ModuleOp"> 
 def EmulateKernels : Pass<"dlc-gpu-emulate-kernels", "mlir::ModuleOp"> {
   let summary = "run outlined kernels on the host CPU (the cuda-emulator target)";
   let description = [{
-    A testing aid for machines without a GPU: every kernel of
-    `@dlc_kernels` becomes a host function taking its parameters plus the
-    block index, thread index and block size, and every launch becomes two
-    nested loops over blocks and threads calling it. What the CUDA target
-    computes (bufferization, the constants arena, the grid mapping, the
-    sinking of views, outlining) can then be run and compared on the CPU;
-    only the NVVM lowering and the driver are left out.
+    A testing aid for machines without a GPU. Every kernel of the
+    `gpu.module`s becomes a host function taking its parameters, then the
+    block's shared memory (`memref<Nxi8>`, N the launches' constant dynamic
+    shared memory size) and the thread's info array (`memref<16xi64>`: block
+    and thread ids, block and grid sizes, see `DLC_EMU_*` in
+    `dlc_model_abi.h`). Ids read the info array, `gpu.dynamic_shared_memory`
+    is the shared buffer (memory spaces are dropped), `gpu.barrier` and
+    32-bit `gpu.shuffle` call the runtime (`dlcrt_emu_barrier`,
+    `dlcrt_emu_shuffle`), whose scheduler runs the threads of a block as
+    fibers, phase by phase between barriers. Every `gpu.launch_func` becomes
+    a call of a stub `__dlc_emu_launch_<kernel>(grid, block, operands)`
+    marked with the kernel, its shared memory size and whether it
+    synchronizes; `dlc-gpu-emulator-launches` lowers it once the host code is
+    in the LLVM dialect. Only the NVVM lowering and the driver are left out.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::func::FuncDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+}
+
+def EmulatorLaunches : Pass<"dlc-gpu-emulator-launches", "mlir::ModuleOp"> {
+  let summary = "lower cuda-emulator launch stubs to dlcrt_emu_launch calls";
+  let description = [{
+    Runs on the LLVM dialect after `dlc-gpu-emulate-kernels`. Each kernel
+    gets a thunk `<kernel>__emu(void **params, void *shared, int64_t *info)`
+    that loads its parameters from the slots of a cuLaunchKernel-style
+    parameter array; each call of a launch stub becomes that array (stack
+    slots of the entry block) and a call
+    `dlcrt_emu_launch(thunk, params, grid xyz, block xyz, shared bytes,
+    flags)`.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
 def LaunchToRuntime : Pass<"dlc-gpu-launch-to-runtime", "mlir::ModuleOp"> {

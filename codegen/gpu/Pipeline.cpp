@@ -1,5 +1,5 @@
 //===- Pipeline.cpp - the CUDA pipeline, built in one place ---------------===//
-#include "codegen/cpu/Passes.h"
+#include "codegen/common/Passes.h"
 #include "codegen/gpu/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -40,7 +40,7 @@ static const char *kEmulate =
     "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
     "finalize-memref-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-    "reconcile-unrealized-casts,canonicalize";
+    "reconcile-unrealized-casts,canonicalize,dlc-gpu-emulator-launches";
 
 std::string dlc::CudaPipelineOptions::findLibdevice() {
   SmallVector<std::string> roots;

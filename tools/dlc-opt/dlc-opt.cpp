@@ -1,4 +1,5 @@
 //===- dlc-opt.cpp - run dlc and MLIR passes on .mlir files ---------------===//
+#include "codegen/common/Passes.h"
 #include "codegen/cpu/Passes.h"
 #include "codegen/gpu/Passes.h"
 #include "passes/Passes.h"
@@ -10,6 +11,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   dlc::registerDlcPasses();
+  dlc::registerDlcCommonPasses();
   dlc::registerDlcCpuPasses();
   dlc::registerCpuPipeline();
   dlc::registerDlcGpuPasses();

@@ -2,6 +2,7 @@
 #include "tools/driver/Compiler.h"
 
 #include "codegen/ModelAbi.h"
+#include "codegen/common/Passes.h"
 #include "codegen/cpu/Passes.h"
 #include "codegen/cpu/Target.h"
 #include "codegen/gpu/Passes.h"
@@ -46,6 +47,7 @@ static void registerPassesOnce() {
   static bool done = [] {
     registerAllPasses();
     dlc::registerDlcPasses();
+    dlc::registerDlcCommonPasses();
     dlc::registerDlcCpuPasses();
     dlc::registerDlcGpuPasses();
     return true;

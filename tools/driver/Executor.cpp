@@ -34,10 +34,17 @@ dlc::LoadedModel::load(StringRef object, StringRef name) {
   // CUDA host code launches kernels through the runtime linked into dlc.
   orc::MangleAndInterner mangle((*jit)->getExecutionSession(),
                                 (*jit)->getDataLayout());
+  // cuda-emulator code launches host kernels through the emulator.
+  auto callable = [](auto *fn) {
+    return orc::ExecutorSymbolDef(orc::ExecutorAddr::fromPtr(fn),
+                                  JITSymbolFlags::Exported |
+                                      JITSymbolFlags::Callable);
+  };
   if (Error err = (*jit)->getMainJITDylib().define(orc::absoluteSymbols(
-          {{mangle("dlcrt_cuda_launch"),
-            {orc::ExecutorAddr::fromPtr(&dlcrt_cuda_launch),
-             JITSymbolFlags::Exported | JITSymbolFlags::Callable}}})))
+          {{mangle("dlcrt_cuda_launch"), callable(&dlcrt_cuda_launch)},
+           {mangle("dlcrt_emu_launch"), callable(&dlcrt_emu_launch)},
+           {mangle("dlcrt_emu_barrier"), callable(&dlcrt_emu_barrier)},
+           {mangle("dlcrt_emu_shuffle"), callable(&dlcrt_emu_shuffle)}})))
     return std::move(err);
   if (Error err = (*jit)->addObjectFile(
           MemoryBuffer::getMemBufferCopy(object, name + ".o")))

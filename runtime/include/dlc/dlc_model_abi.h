@@ -89,6 +89,46 @@ void dlcrt_cuda_launch(void *ctx, int32_t kernel, int64_t grid_x,
                        int64_t grid_y, int64_t grid_z, int64_t block_x,
                        int64_t block_y, int64_t block_z, void **params);
 
+/* cuda-emulator: a model compiled with --target cuda-emulator is a CPU
+ * model whose kernels are host functions called once per GPU thread, with
+ * the kernel's parameters (as for cuLaunchKernel: one pointer per
+ * parameter), the block's shared memory and the thread's `info`: */
+enum {
+  DLC_EMU_BLOCK_ID = 0,       /* [3]: x, y, z */
+  DLC_EMU_THREAD_ID = 3,      /* [3] */
+  DLC_EMU_BLOCK_DIM = 6,      /* [3] */
+  DLC_EMU_GRID_DIM = 9,       /* [3] */
+  DLC_EMU_LINEAR_THREAD = 12, /* x + X * (y + Y * z); lane = this % 32 */
+  DLC_EMU_SCHEDULER = 13,     /* the runtime's, for barriers and shuffles */
+  DLC_EMU_INFO_SIZE = 16
+};
+typedef void (*dlc_emu_kernel_fn)(void **params, void *shared, int64_t *info);
+/* Launch flags: the kernel calls dlcrt_emu_barrier or dlcrt_emu_shuffle
+ * (its threads then run as fibers, phase by phase). */
+enum { DLC_EMU_SYNC = 1 };
+/* gpu.shuffle modes. */
+enum {
+  DLC_EMU_SHUFFLE_XOR = 0,
+  DLC_EMU_SHUFFLE_UP = 1,
+  DLC_EMU_SHUFFLE_DOWN = 2,
+  DLC_EMU_SHUFFLE_IDX = 3
+};
+/* Runs every thread of every block, blocks one after the other, with
+ * `shared_bytes` of shared memory per block (uninitialized: filled with
+ * 0xff bytes). Misuse of barriers or shuffles (which would hang or be
+ * undefined on a GPU) stops the process with a message. */
+void dlcrt_emu_launch(dlc_emu_kernel_fn kernel, void **params, int64_t grid_x,
+                      int64_t grid_y, int64_t grid_z, int64_t block_x,
+                      int64_t block_y, int64_t block_z, int64_t shared_bytes,
+                      int32_t flags);
+/* gpu.barrier: returns once every thread of the block has reached it. */
+void dlcrt_emu_barrier(int64_t *info);
+/* gpu.shuffle of a 32-bit value among the lanes of a warp, in segments of
+ * `width` lanes: returns (valid << 32) | the 32 bits of the source lane's
+ * value (the caller's own when the source lane is outside its segment). */
+int64_t dlcrt_emu_shuffle(int64_t *info, int32_t value, int32_t offset,
+                          int32_t width, int32_t mode);
+
 /* Accessors used by the generated `<name>_input_*` functions; out-of-range
  * indices give NULL. */
 const dlc_tensor_desc *dlcrt_input_desc(const dlc_model_desc *desc, size_t i);

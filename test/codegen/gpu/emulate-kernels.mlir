@@ -1,41 +1,88 @@
 // RUN: dlc-opt %s -split-input-file --dlc-gpu-emulate-kernels -verify-diagnostics --canonicalize | FileCheck %s
 
-// A kernel becomes a host function of its parameters and the block index,
-// thread index, block size and grid size; its launch, loops over blocks and
-// threads calling it.
+// A kernel becomes a host function of its parameters, the block's shared
+// memory (the launch's dynamic size, here 256 bytes) and the thread's info
+// array; ids are read from the info array (block id x at 0, thread id y at
+// 4, block dim x at 6, the linear thread id at 12), the dynamic shared
+// memory is the shared buffer without its memory space, barriers and
+// shuffles call the runtime. The launch calls a stub that records the
+// kernel, its shared memory size and that it synchronizes.
 // CHECK-LABEL: func.func @main
-// CHECK-SAME:    (%[[A:.+]]: memref<8xf32>)
-// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// CHECK-SAME:    (%[[A:.+]]: memref<64xf32>)
 // CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C2:.+]] = arith.constant 2 : index
-// CHECK-DAG:     %[[C4:.+]] = arith.constant 4 : index
-// CHECK:         scf.for %[[B:.+]] = %[[C0]] to %[[C2]] step %[[C1]] {
-// CHECK-NEXT:      scf.for %[[T:.+]] = %[[C0]] to %[[C4]] step %[[C1]] {
-// CHECK-NEXT:        func.call @k(%[[A]], %[[B]], %[[T]], %[[C4]], %[[C2]]) : (memref<8xf32>, index, index, index, index) -> ()
+// CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
+// CHECK:         call @__dlc_emu_launch_k(%[[C2]], %[[C1]], %[[C1]], %[[C32]], %[[C1]], %[[C1]], %[[A]])
 // CHECK-NOT:     gpu.
 // CHECK-LABEL: func.func private @k
-// CHECK-SAME:    (%[[P:.+]]: memref<8xf32>, %[[BID:.+]]: index, %[[TID:.+]]: index, %[[BDIM:.+]]: index, %[[GDIM:.+]]: index)
-// CHECK:         %[[M:.+]] = arith.muli %[[BID]], %[[BDIM]]
-// CHECK:         %[[I:.+]] = arith.addi %[[M]], %[[TID]]
-// CHECK:         memref.store %{{.+}}, %[[P]][%[[I]]]
+// CHECK-SAME:    (%[[P:.+]]: memref<64xf32>, %[[SH:.+]]: memref<256xi8>, %[[INFO:.+]]: memref<16xi64>)
+// CHECK-DAG:     %[[I0:.+]] = arith.constant 0 : index
+// CHECK-DAG:     %[[I4:.+]] = arith.constant 4 : index
+// CHECK-DAG:     %[[I6:.+]] = arith.constant 6 : index
+// CHECK-DAG:     %[[I12:.+]] = arith.constant 12 : index
+// CHECK-DAG:     memref.load %[[INFO]][%[[I0]]]
+// CHECK-DAG:     memref.load %[[INFO]][%[[I4]]]
+// CHECK-DAG:     memref.load %[[INFO]][%[[I6]]]
+// CHECK-DAG:     memref.load %[[INFO]][%[[I12]]]
+// CHECK:         %[[V:.+]] = memref.view %[[SH]][%{{.+}}][] : memref<256xi8> to memref<32xf32>
+// CHECK:         memref.store %{{.+}}, %[[V]]
+// CHECK:         call @dlcrt_emu_barrier(%[[INFO]])
+// CHECK:         %[[BITS:.+]] = arith.bitcast %{{.+}} : f32 to i32
+// CHECK:         %[[R:.+]] = call @dlcrt_emu_shuffle(%[[INFO]], %[[BITS]], %{{.+}}, %{{.+}}, %{{.+}}) : (memref<16xi64>, i32, i32, i32, i32) -> i64
+// CHECK:         arith.trunci %[[R]] : i64 to i32
 // CHECK:         return
+// CHECK:       func.func private @__dlc_emu_launch_k(index, index, index, index, index, index, memref<64xf32>) attributes {dlc.emu_kernel = @k, dlc.emu_shared = 256 : i64, dlc.emu_sync = true}
+module attributes {gpu.container_module} {
+  func.func @main(%a: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %c256 = arith.constant 256 : i32
+    gpu.launch_func @dlc_kernels::@k blocks in (%c2, %c1, %c1) threads in (%c32, %c1, %c1) dynamic_shared_memory_size %c256 args(%a : memref<64xf32>)
+    return
+  }
+  gpu.module @dlc_kernels {
+    gpu.func @k(%arg0: memref<64xf32>) kernel {
+      %b = gpu.block_id x
+      %t = gpu.thread_id y
+      %d = gpu.block_dim x
+      %lane = gpu.lane_id
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %c0 = arith.constant 0 : index
+      %view = memref.view %smem[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+      %m = arith.muli %b, %d : index
+      %i = arith.addi %m, %t : index
+      %v = memref.load %arg0[%i] : memref<64xf32>
+      memref.store %v, %view[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %o = arith.constant 1 : i32
+      %w = arith.constant 32 : i32
+      %s, %valid = gpu.shuffle xor %v, %o, %w : f32
+      memref.store %s, %arg0[%i] : memref<64xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A kernel without barriers or shuffles runs its threads one after the
+// other (no fibers), without shared memory.
+// CHECK-LABEL: func.func private @k
+// CHECK-SAME:    (%{{.+}}: memref<8xf32>, %{{.+}}: memref<1xi8>, %{{.+}}: memref<16xi64>)
+// CHECK:       func.func private @__dlc_emu_launch_k({{.*}}) attributes {dlc.emu_kernel = @k, dlc.emu_shared = 0 : i64, dlc.emu_sync = false}
 module attributes {gpu.container_module} {
   func.func @main(%a: memref<8xf32>) {
     %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    %c4 = arith.constant 4 : index
-    gpu.launch_func @dlc_kernels::@k blocks in (%c2, %c1, %c1) threads in (%c4, %c1, %c1) args(%a : memref<8xf32>)
+    %c8 = arith.constant 8 : index
+    gpu.launch_func @dlc_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1) args(%a : memref<8xf32>)
     return
   }
   gpu.module @dlc_kernels {
     gpu.func @k(%arg0: memref<8xf32>) kernel {
-      %b = gpu.block_id x
       %t = gpu.thread_id x
-      %d = gpu.block_dim x
-      %m = arith.muli %b, %d : index
-      %i = arith.addi %m, %t : index
       %cst = arith.constant 1.0 : f32
-      memref.store %cst, %arg0[%i] : memref<8xf32>
+      memref.store %cst, %arg0[%t] : memref<8xf32>
       gpu.return
     }
   }
@@ -47,8 +94,9 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @dlc_kernels {
     gpu.func @k(%arg0: memref<8xf32>) kernel {
-      // expected-error @+1 {{cannot emulate 'gpu.barrier' on the CPU}}
-      gpu.barrier
+      %c = arith.constant 0 : i32
+      // expected-error @+1 {{cannot emulate 'gpu.subgroup_reduce' on the CPU}}
+      %r = gpu.subgroup_reduce add %c : (i32) -> i32
       gpu.return
     }
   }
@@ -56,17 +104,14 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// dlc's grids are 1-D; others are refused.
 module attributes {gpu.container_module} {
-  func.func @main(%a: memref<8xf32>) {
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-    // expected-error @+1 {{only 1-D grids can be emulated}}
-    gpu.launch_func @dlc_kernels::@k blocks in (%c1, %c2, %c1) threads in (%c1, %c1, %c1) args(%a : memref<8xf32>)
-    return
-  }
   gpu.module @dlc_kernels {
-    gpu.func @k(%arg0: memref<8xf32>) kernel {
+    gpu.func @k(%arg0: memref<8xf64>) kernel {
+      %v = arith.constant 1.0 : f64
+      %o = arith.constant 1 : i32
+      %w = arith.constant 32 : i32
+      // expected-error @+1 {{cannot emulate a shuffle of 'f64'}}
+      %s, %valid = gpu.shuffle xor %v, %o, %w : f64
       gpu.return
     }
   }

@@ -1,12 +1,12 @@
 //===- MemoryPlan.cpp - static workspace plan for intermediate buffers ----===//
-#include "codegen/cpu/Passes.h"
+#include "codegen/common/Passes.h"
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_MEMORYPLAN
-#include "codegen/cpu/Passes.h.inc"
+#include "codegen/common/Passes.h.inc"
 } // namespace dlc
 
 using namespace mlir;

@@ -1,5 +1,5 @@
 //===- FuseElementwise.cpp - guarded elementwise fusion -------------------===//
-#include "codegen/cpu/Passes.h"
+#include "codegen/common/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -7,7 +7,7 @@
 
 namespace dlc {
 #define GEN_PASS_DEF_FUSEELEMENTWISE
-#include "codegen/cpu/Passes.h.inc"
+#include "codegen/common/Passes.h.inc"
 } // namespace dlc
 
 using namespace mlir;

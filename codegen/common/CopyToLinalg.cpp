@@ -1,12 +1,12 @@
 //===- CopyToLinalg.cpp - memref.copy -> linalg.copy ----------------------===//
-#include "codegen/cpu/Passes.h"
+#include "codegen/common/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_COPYTOLINALG
-#include "codegen/cpu/Passes.h.inc"
+#include "codegen/common/Passes.h.inc"
 } // namespace dlc
 
 using namespace mlir;

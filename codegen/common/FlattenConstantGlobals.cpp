@@ -1,5 +1,5 @@
 //===- FlattenConstantGlobals.cpp - constant tensors as flat arrays -------===//
-#include "codegen/cpu/Passes.h"
+#include "codegen/common/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -9,7 +9,7 @@
 
 namespace dlc {
 #define GEN_PASS_DEF_FLATTENCONSTANTGLOBALS
-#include "codegen/cpu/Passes.h.inc"
+#include "codegen/common/Passes.h.inc"
 } // namespace dlc
 
 using namespace mlir;

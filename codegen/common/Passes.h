@@ -1,0 +1,24 @@
+//===- Passes.h - target-independent code generation passes -----*- C++ -*-===//
+#ifndef DLC_CODEGEN_COMMON_PASSES_H
+#define DLC_CODEGEN_COMMON_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace dlc {
+#define GEN_PASS_DECL
+#include "codegen/common/Passes.h.inc"
+#define GEN_PASS_REGISTRATION
+#include "codegen/common/Passes.h.inc"
+
+/// The target-independent front of every pipeline: dlc ops to linalg on
+/// tensors, elementwise ops fused.
+void buildGraphToLinalgPipeline(mlir::OpPassManager &pm);
+} // namespace dlc
+
+#endif

@@ -1,0 +1,21 @@
+//===- Pipeline.cpp - the graph-to-linalg front shared by all targets -----===//
+#include "codegen/common/Passes.h"
+#include "passes/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+/// Graph level: dlc ops to linalg on tensors, fused elementwise.
+/// dlc-check-batch-independence runs before canonicalization, which would
+/// fold the index of a unit batch loop to 0.
+static const char *kToLinalg = "dlc-lower-to-linalg,"
+                               "dlc-check-batch-independence,canonicalize,cse,"
+                               "func.func(dlc-fuse-elementwise),"
+                               "canonicalize,cse";
+
+void dlc::buildGraphToLinalgPipeline(OpPassManager &pm) {
+  if (failed(parsePassPipeline(kToLinalg, pm, llvm::errs())))
+    llvm::report_fatal_error("dlc: invalid built-in linalg pipeline");
+}

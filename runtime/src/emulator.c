@@ -1,0 +1,458 @@
+/*===- emulator.c - CUDA kernels run on the host (--target cuda-emulator) ===*
+ *
+ * A model compiled with --target cuda-emulator is a CPU model whose kernels
+ * are host functions, one call per GPU thread. Kernels that synchronize
+ * (gpu.barrier, warp shuffles) run each thread of a block as a fiber on
+ * the calling OS thread: a fiber runs until it reaches a barrier or a
+ * shuffle and then yields; when every live thread of the block waits at a
+ * barrier (every lane of a warp at a shuffle) they are released together.
+ * So all threads of a block run phase by phase between barriers, shared
+ * memory is one buffer per block, and shuffles exchange the values of the
+ * lanes as a warp does. Misuse that would hang or be undefined on a GPU (a
+ * barrier not reached by every thread, a shuffle with exited lanes) stops
+ * the process with a message: it is a compiler bug, and this is a testing
+ * aid.
+ *
+ * Blocks run one after the other. The fibers' stacks are cached per OS
+ * thread (models may run on several threads at once) and freed when the
+ * thread exits.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "dlc/dlc_model_abi.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if !defined(__x86_64__) && !defined(__aarch64__)
+#include <ucontext.h>
+#define DLC_EMU_UCONTEXT 1
+#endif
+
+enum { kRunnable, kAtBarrier, kAtShuffle, kDone };
+enum { kWarpSize = 32, kStackSize = 256 * 1024, kMaxThreads = 1024 };
+
+typedef struct dlcrt_emu_scheduler dlcrt_emu_scheduler;
+
+typedef struct fiber {
+#ifdef DLC_EMU_UCONTEXT
+  ucontext_t context;
+#else
+  void *sp;
+#endif
+  dlcrt_emu_scheduler *scheduler;
+  int state;
+  /* A pending shuffle: this lane's value and parameters, then its result. */
+  int32_t value, offset, width, mode;
+  int64_t result;
+  int64_t info[DLC_EMU_INFO_SIZE];
+} fiber;
+
+struct dlcrt_emu_scheduler {
+  fiber *fibers;
+  int capacity;
+  char *stacks; /* capacity * (guard page + kStackSize) */
+  size_t page, map_size;
+  void *shared;
+  size_t shared_capacity;
+#ifdef DLC_EMU_UCONTEXT
+  ucontext_t main_context;
+#else
+  void *main_sp;
+#endif
+  /* The launch in progress. */
+  dlc_emu_kernel_fn kernel;
+  void **params;
+  int threads;
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2), noreturn))
+#endif
+static void fail(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  fprintf(stderr, "dlc cuda-emulator: ");
+  vfprintf(stderr, format, args);
+  fprintf(stderr, "\n");
+  va_end(args);
+  abort();
+}
+
+/*===- context switches ---------------------------------------------------===*/
+
+#ifndef DLC_EMU_UCONTEXT
+/* void dlcrt_emu_switch(void **save_sp, void *next_sp): saves the callee-
+ * saved registers on the current stack, stores the stack pointer in
+ * *save_sp, switches to next_sp and restores what was saved there.
+ * dlcrt_emu_start is where a new fiber's first switch returns to: it calls
+ * dlcrt_emu_fiber_main(fiber) (the fiber is in a callee-saved register). */
+void dlcrt_emu_switch(void **save_sp, void *next_sp);
+void dlcrt_emu_start(void);
+__attribute__((used, visibility("hidden"))) void
+dlcrt_emu_fiber_main(fiber *f);
+#if defined(__x86_64__)
+__asm__(".text\n"
+        ".globl dlcrt_emu_switch\n"
+        ".hidden dlcrt_emu_switch\n"
+        ".type dlcrt_emu_switch,@function\n"
+        "dlcrt_emu_switch:\n"
+        "  pushq %rbp\n"
+        "  pushq %rbx\n"
+        "  pushq %r12\n"
+        "  pushq %r13\n"
+        "  pushq %r14\n"
+        "  pushq %r15\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  popq %r15\n"
+        "  popq %r14\n"
+        "  popq %r13\n"
+        "  popq %r12\n"
+        "  popq %rbx\n"
+        "  popq %rbp\n"
+        "  ret\n"
+        ".size dlcrt_emu_switch, .-dlcrt_emu_switch\n"
+        ".globl dlcrt_emu_start\n"
+        ".hidden dlcrt_emu_start\n"
+        ".type dlcrt_emu_start,@function\n"
+        "dlcrt_emu_start:\n"
+        "  movq %r12, %rdi\n"
+        "  andq $-16, %rsp\n"
+        "  call dlcrt_emu_fiber_main\n"
+        "  ud2\n"
+        ".size dlcrt_emu_start, .-dlcrt_emu_start\n");
+enum { kFrameWords = 8 }; /* r15 r14 r13 r12 rbx rbp ret pad */
+
+static void *initial_stack(char *top, fiber *f) {
+  void **sp = (void **)top - kFrameWords;
+  memset(sp, 0, kFrameWords * sizeof(void *));
+  sp[3] = f;                        /* r12 */
+  sp[6] = (void *)&dlcrt_emu_start; /* return address */
+  return sp;
+}
+#elif defined(__aarch64__)
+__asm__(".text\n"
+        ".globl dlcrt_emu_switch\n"
+        ".hidden dlcrt_emu_switch\n"
+        ".type dlcrt_emu_switch,%function\n"
+        "dlcrt_emu_switch:\n"
+        "  sub sp, sp, #160\n"
+        "  stp x19, x20, [sp, #0]\n"
+        "  stp x21, x22, [sp, #16]\n"
+        "  stp x23, x24, [sp, #32]\n"
+        "  stp x25, x26, [sp, #48]\n"
+        "  stp x27, x28, [sp, #64]\n"
+        "  stp x29, x30, [sp, #80]\n"
+        "  stp d8, d9, [sp, #96]\n"
+        "  stp d10, d11, [sp, #112]\n"
+        "  stp d12, d13, [sp, #128]\n"
+        "  stp d14, d15, [sp, #144]\n"
+        "  mov x2, sp\n"
+        "  str x2, [x0]\n"
+        "  mov sp, x1\n"
+        "  ldp x19, x20, [sp, #0]\n"
+        "  ldp x21, x22, [sp, #16]\n"
+        "  ldp x23, x24, [sp, #32]\n"
+        "  ldp x25, x26, [sp, #48]\n"
+        "  ldp x27, x28, [sp, #64]\n"
+        "  ldp x29, x30, [sp, #80]\n"
+        "  ldp d8, d9, [sp, #96]\n"
+        "  ldp d10, d11, [sp, #112]\n"
+        "  ldp d12, d13, [sp, #128]\n"
+        "  ldp d14, d15, [sp, #144]\n"
+        "  add sp, sp, #160\n"
+        "  ret\n"
+        ".size dlcrt_emu_switch, .-dlcrt_emu_switch\n"
+        ".globl dlcrt_emu_start\n"
+        ".hidden dlcrt_emu_start\n"
+        ".type dlcrt_emu_start,%function\n"
+        "dlcrt_emu_start:\n"
+        "  mov x0, x19\n"
+        "  bl dlcrt_emu_fiber_main\n"
+        "  brk #0\n"
+        ".size dlcrt_emu_start, .-dlcrt_emu_start\n");
+enum { kFrameWords = 20 }; /* x19..x30, d8..d15 */
+
+static void *initial_stack(char *top, fiber *f) {
+  void **sp = (void **)top - kFrameWords;
+  memset(sp, 0, kFrameWords * sizeof(void *));
+  sp[0] = f;                         /* x19 */
+  sp[11] = (void *)&dlcrt_emu_start; /* x30 */
+  return sp;
+}
+#endif
+
+static void resume(dlcrt_emu_scheduler *s, fiber *f) {
+  dlcrt_emu_switch(&s->main_sp, f->sp);
+}
+
+static void yield(fiber *f) { dlcrt_emu_switch(&f->sp, f->scheduler->main_sp); }
+#else  /* DLC_EMU_UCONTEXT */
+static void fiber_entry(unsigned hi, unsigned lo);
+void dlcrt_emu_fiber_main(fiber *f);
+
+static void resume(dlcrt_emu_scheduler *s, fiber *f) {
+  swapcontext(&s->main_context, &f->context);
+}
+
+static void yield(fiber *f) {
+  swapcontext(&f->context, &f->scheduler->main_context);
+}
+
+static void fiber_entry(unsigned hi, unsigned lo) {
+  dlcrt_emu_fiber_main((fiber *)(((uintptr_t)hi << 32) | (uintptr_t)lo));
+}
+#endif
+
+void dlcrt_emu_fiber_main(fiber *f) {
+  dlcrt_emu_scheduler *s = f->scheduler;
+  s->kernel(s->params, s->shared, f->info);
+  f->state = kDone;
+  yield(f);
+  fail("a finished fiber was resumed");
+}
+
+/*===- the per-thread scheduler -------------------------------------------===*/
+
+static pthread_key_t scheduler_key;
+static pthread_once_t scheduler_once = PTHREAD_ONCE_INIT;
+
+static void destroy_scheduler(void *p) {
+  dlcrt_emu_scheduler *s = p;
+  if (!s)
+    return;
+  if (s->stacks)
+    munmap(s->stacks, s->map_size);
+  free(s->fibers);
+  free(s->shared);
+  free(s);
+}
+
+static void make_key(void) {
+  if (pthread_key_create(&scheduler_key, destroy_scheduler) != 0)
+    fail("cannot create a thread-local key");
+}
+
+/* The calling thread's scheduler with room for `threads` fibers and
+ * `shared` bytes of shared memory. */
+static dlcrt_emu_scheduler *scheduler_for(int threads, size_t shared) {
+  pthread_once(&scheduler_once, make_key);
+  dlcrt_emu_scheduler *s = pthread_getspecific(scheduler_key);
+  if (!s) {
+    s = calloc(1, sizeof(*s));
+    if (!s || pthread_setspecific(scheduler_key, s) != 0)
+      fail("out of memory");
+    s->page = (size_t)sysconf(_SC_PAGESIZE);
+  }
+  if (threads > s->capacity) {
+    if (s->stacks)
+      munmap(s->stacks, s->map_size);
+    free(s->fibers);
+    size_t slot = s->page + kStackSize;
+    s->map_size = slot * (size_t)threads;
+    s->stacks = mmap(NULL, s->map_size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    s->fibers = calloc((size_t)threads, sizeof(fiber));
+    if (s->stacks == MAP_FAILED || !s->fibers)
+      fail("cannot allocate %d fibers", threads);
+    /* A guard page below each stack turns an overflow into a fault. */
+    for (int i = 0; i < threads; ++i)
+      mprotect(s->stacks + slot * (size_t)i, s->page, PROT_NONE);
+    s->capacity = threads;
+  }
+  if (shared > s->shared_capacity) {
+    free(s->shared);
+    s->shared = malloc(shared);
+    if (!s->shared)
+      fail("cannot allocate %zu bytes of shared memory", shared);
+    s->shared_capacity = shared;
+  }
+  return s;
+}
+
+static void set_ids(int64_t *info, const int64_t grid[3],
+                    const int64_t block[3], const int64_t bid[3],
+                    int64_t linear, dlcrt_emu_scheduler *s) {
+  memset(info, 0, DLC_EMU_INFO_SIZE * sizeof(int64_t));
+  for (int d = 0; d < 3; ++d) {
+    info[DLC_EMU_BLOCK_ID + d] = bid[d];
+    info[DLC_EMU_BLOCK_DIM + d] = block[d];
+    info[DLC_EMU_GRID_DIM + d] = grid[d];
+  }
+  info[DLC_EMU_THREAD_ID + 0] = linear % block[0];
+  info[DLC_EMU_THREAD_ID + 1] = linear / block[0] % block[1];
+  info[DLC_EMU_THREAD_ID + 2] = linear / (block[0] * block[1]);
+  info[DLC_EMU_LINEAR_THREAD] = linear;
+  info[DLC_EMU_SCHEDULER] = (int64_t)(intptr_t)s;
+}
+
+static fiber *fiber_of(int64_t *info) {
+  return (fiber *)((char *)info - offsetof(fiber, info));
+}
+
+/* The source lane of a shuffle and whether it is valid (in the lane's
+ * segment of `width` lanes). */
+static int shuffle_source(int lane, const fiber *f, int *source) {
+  int width = f->width;
+  if (width <= 0 || width > kWarpSize)
+    fail("shuffle width %d (lane %d)", width, lane);
+  int base = lane / width * width, src;
+  switch (f->mode) {
+  case DLC_EMU_SHUFFLE_XOR: src = base + ((lane - base) ^ f->offset); break;
+  case DLC_EMU_SHUFFLE_UP: src = lane - f->offset; break;
+  case DLC_EMU_SHUFFLE_DOWN: src = lane + f->offset; break;
+  case DLC_EMU_SHUFFLE_IDX: src = base + f->offset; break;
+  default: fail("shuffle mode %d (lane %d)", f->mode, lane);
+  }
+  *source = src;
+  return src >= base && src < base + width && f->offset >= 0;
+}
+
+/* Releases the warps whose live lanes all wait at a shuffle; returns how
+ * many were released. */
+static int release_shuffles(dlcrt_emu_scheduler *s) {
+  int released = 0;
+  for (int w = 0; w < s->threads; w += kWarpSize) {
+    int end = w + kWarpSize < s->threads ? w + kWarpSize : s->threads;
+    int waiting = 0, done = 0;
+    for (int t = w; t < end; ++t) {
+      waiting += s->fibers[t].state == kAtShuffle;
+      done += s->fibers[t].state == kDone;
+    }
+    if (!waiting || waiting + done < end - w)
+      continue;
+    if (done)
+      fail("a warp shuffle (block threads %d..%d) runs with %d exited lanes",
+           w, end - 1, done);
+    for (int t = w; t < end; ++t) {
+      fiber *f = &s->fibers[t];
+      int src = 0;
+      int valid = shuffle_source(t - w, f, &src) && w + src < end;
+      int32_t v = valid ? s->fibers[w + src].value : f->value;
+      f->result = ((int64_t)valid << 32) | (int64_t)(uint32_t)v;
+    }
+    for (int t = w; t < end; ++t)
+      s->fibers[t].state = kRunnable;
+    ++released;
+  }
+  return released;
+}
+
+static void run_block(dlcrt_emu_scheduler *s, const int64_t grid[3],
+                      const int64_t block[3], const int64_t bid[3]) {
+  size_t slot = s->page + kStackSize;
+  for (int t = 0; t < s->threads; ++t) {
+    fiber *f = &s->fibers[t];
+    f->scheduler = s;
+    f->state = kRunnable;
+    set_ids(f->info, grid, block, bid, t, s);
+    char *top = s->stacks + slot * (size_t)(t + 1);
+#ifdef DLC_EMU_UCONTEXT
+    getcontext(&f->context);
+    f->context.uc_stack.ss_sp = top - kStackSize;
+    f->context.uc_stack.ss_size = kStackSize;
+    f->context.uc_link = NULL;
+    uintptr_t p = (uintptr_t)f;
+    makecontext(&f->context, (void (*)(void))fiber_entry, 2,
+                (unsigned)(p >> 32), (unsigned)p);
+#else
+    f->sp = initial_stack(top, f);
+#endif
+  }
+  for (;;) {
+    for (int t = 0; t < s->threads; ++t)
+      if (s->fibers[t].state == kRunnable)
+        resume(s, &s->fibers[t]);
+    int done = 0, barrier = 0;
+    for (int t = 0; t < s->threads; ++t) {
+      done += s->fibers[t].state == kDone;
+      barrier += s->fibers[t].state == kAtBarrier;
+    }
+    if (done == s->threads)
+      return;
+    if (release_shuffles(s))
+      continue;
+    if (barrier == s->threads) {
+      for (int t = 0; t < s->threads; ++t)
+        s->fibers[t].state = kRunnable;
+      continue;
+    }
+    if (barrier + done == s->threads)
+      fail("a barrier is reached by %d threads of a block while %d have "
+           "exited",
+           barrier, done);
+    fail("deadlock: %d threads wait at a barrier while others wait at a "
+         "shuffle (%d exited)",
+         barrier, done);
+  }
+}
+
+void dlcrt_emu_launch(dlc_emu_kernel_fn kernel, void **params, int64_t grid_x,
+                      int64_t grid_y, int64_t grid_z, int64_t block_x,
+                      int64_t block_y, int64_t block_z, int64_t shared_bytes,
+                      int32_t flags) {
+  const int64_t grid[3] = {grid_x, grid_y, grid_z};
+  const int64_t block[3] = {block_x, block_y, block_z};
+  int64_t threads = block_x * block_y * block_z;
+  if (threads <= 0 || threads > kMaxThreads || grid_x <= 0 || grid_y <= 0 ||
+      grid_z <= 0)
+    fail("invalid launch: %lld threads per block, grid %lld x %lld x %lld",
+         (long long)threads, (long long)grid_x, (long long)grid_y,
+         (long long)grid_z);
+  size_t shared = shared_bytes > 0 ? (size_t)shared_bytes : 0;
+  int sync = (flags & DLC_EMU_SYNC) != 0;
+  dlcrt_emu_scheduler *s = scheduler_for(sync ? (int)threads : 0, shared);
+  s->kernel = kernel;
+  s->params = params;
+  s->threads = (int)threads;
+  int64_t info[DLC_EMU_INFO_SIZE];
+  int64_t bid[3];
+  for (bid[2] = 0; bid[2] < grid_z; ++bid[2])
+    for (bid[1] = 0; bid[1] < grid_y; ++bid[1])
+      for (bid[0] = 0; bid[0] < grid_x; ++bid[0]) {
+        /* Shared memory starts out as garbage on a GPU: NaN patterns here,
+         * so that a kernel reading it before writing it is not hidden. */
+        if (shared)
+          memset(s->shared, 0xff, shared);
+        if (sync) {
+          run_block(s, grid, block, bid);
+          continue;
+        }
+        for (int64_t t = 0; t < threads; ++t) {
+          set_ids(info, grid, block, bid, t, NULL);
+          kernel(params, s->shared, info);
+        }
+      }
+}
+
+static fiber *current_fiber(int64_t *info, const char *what) {
+  if (!info[DLC_EMU_SCHEDULER])
+    fail("%s in a kernel launched without DLC_EMU_SYNC (thread %lld)", what,
+         (long long)info[DLC_EMU_LINEAR_THREAD]);
+  return fiber_of(info);
+}
+
+void dlcrt_emu_barrier(int64_t *info) {
+  fiber *f = current_fiber(info, "a barrier");
+  f->state = kAtBarrier;
+  yield(f);
+}
+
+int64_t dlcrt_emu_shuffle(int64_t *info, int32_t value, int32_t offset,
+                          int32_t width, int32_t mode) {
+  fiber *f = current_fiber(info, "a shuffle");
+  f->value = value;
+  f->offset = offset;
+  f->width = width;
+  f->mode = mode;
+  f->state = kAtShuffle;
+  yield(f);
+  return f->result;
+}

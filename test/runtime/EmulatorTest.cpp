@@ -1,0 +1,194 @@
+//===- EmulatorTest.cpp - the cuda-emulator's threads, barriers, shuffles -===//
+//
+// Hand-written kernels in the emulator's calling convention (what
+// dlc-gpu-emulate-kernels produces): block reductions through shared memory
+// and barriers, warp shuffles of every mode, barriers inside loops, and the
+// ids of 3-D grids and blocks. Expected values are computed in the tests.
+//
+//===----------------------------------------------------------------------===//
+#include "dlc/dlc_model_abi.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+float shuffleF32(int64_t *info, float v, int offset, int width, int mode,
+                 bool *valid = nullptr) {
+  int32_t bits;
+  std::memcpy(&bits, &v, 4);
+  int64_t r = dlcrt_emu_shuffle(info, bits, offset, width, mode);
+  if (valid)
+    *valid = (r >> 32) & 1;
+  int32_t out = static_cast<int32_t>(r & 0xffffffff);
+  float f;
+  std::memcpy(&f, &out, 4);
+  return f;
+}
+
+// out[block] = sum of in[block * n + t] over the block's n threads: each
+// thread stores its value in shared memory, then thread 0 adds them after a
+// barrier (it must see every other thread's store).
+void sharedSum(void **params, void *shared, int64_t *info) {
+  const float *in = *static_cast<float **>(params[0]);
+  float *out = *static_cast<float **>(params[1]);
+  float *s = static_cast<float *>(shared);
+  int64_t t = info[DLC_EMU_THREAD_ID], n = info[DLC_EMU_BLOCK_DIM];
+  int64_t b = info[DLC_EMU_BLOCK_ID];
+  s[t] = in[b * n + t];
+  dlcrt_emu_barrier(info);
+  if (t == 0) {
+    float acc = 0;
+    for (int64_t i = 0; i < n; ++i)
+      acc += s[i];
+    out[b] = acc;
+  }
+}
+
+TEST(Emulator, SharedMemoryAndBarrier) {
+  std::vector<float> in(4 * 128), out(4, -1);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<float>(i % 7);
+  float *inPtr = in.data(), *outPtr = out.data();
+  void *params[] = {&inPtr, &outPtr};
+  dlcrt_emu_launch(sharedSum, params, 4, 1, 1, 128, 1, 1, 128 * 4,
+                   DLC_EMU_SYNC);
+  for (int b = 0; b < 4; ++b) {
+    float expect = 0;
+    for (int t = 0; t < 128; ++t)
+      expect += in[b * 128 + t];
+    EXPECT_EQ(out[b], expect) << "block " << b;
+  }
+}
+
+// A butterfly (xor) warp reduction: every lane ends with the warp's sum.
+void warpSum(void **params, void *, int64_t *info) {
+  const float *in = *static_cast<float **>(params[0]);
+  float *out = *static_cast<float **>(params[1]);
+  int64_t t = info[DLC_EMU_LINEAR_THREAD];
+  float v = in[t];
+  for (int offset = 16; offset > 0; offset /= 2)
+    v += shuffleF32(info, v, offset, 32, DLC_EMU_SHUFFLE_XOR);
+  out[t] = v;
+}
+
+TEST(Emulator, XorShuffleReduction) {
+  std::vector<float> in(64), out(64);
+  for (int i = 0; i < 64; ++i)
+    in[i] = static_cast<float>(i);
+  float *inPtr = in.data(), *outPtr = out.data();
+  void *params[] = {&inPtr, &outPtr};
+  dlcrt_emu_launch(warpSum, params, 1, 1, 1, 64, 1, 1, 0, DLC_EMU_SYNC);
+  for (int i = 0; i < 64; ++i)
+    EXPECT_EQ(out[i], i < 32 ? 496.0f : 1520.0f) << "thread " << i;
+}
+
+// One shuffle per mode, width 8: out[4 * t + m] = result, valid[...] flag.
+void allModes(void **params, void *, int64_t *info) {
+  float *out = *static_cast<float **>(params[0]);
+  int *valid = *static_cast<int **>(params[1]);
+  int64_t t = info[DLC_EMU_LINEAR_THREAD];
+  float v = static_cast<float>(100 + t);
+  const int offsets[4] = {3, 2, 2, 5};
+  for (int m = 0; m < 4; ++m) {
+    bool ok = false;
+    out[4 * t + m] = shuffleF32(info, v, offsets[m], 8, m, &ok);
+    valid[4 * t + m] = ok;
+  }
+}
+
+TEST(Emulator, ShuffleModes) {
+  std::vector<float> out(4 * 32);
+  std::vector<int> valid(4 * 32);
+  float *outPtr = out.data();
+  int *validPtr = valid.data();
+  void *params[] = {&outPtr, &validPtr};
+  dlcrt_emu_launch(allModes, params, 1, 1, 1, 32, 1, 1, 0, DLC_EMU_SYNC);
+  for (int t = 0; t < 32; ++t) {
+    int base = t / 8 * 8, lane = t - base;
+    int src[4] = {base + (lane ^ 3), t - 2, t + 2, base + 5};
+    bool ok[4] = {true, lane >= 2, lane + 2 < 8, true};
+    for (int m = 0; m < 4; ++m) {
+      EXPECT_EQ(valid[4 * t + m], ok[m]) << "thread " << t << " mode " << m;
+      EXPECT_EQ(out[4 * t + m], 100.0f + (ok[m] ? src[m] : t))
+          << "thread " << t << " mode " << m;
+    }
+  }
+}
+
+// A loop with two barriers per step, as in a shared-memory tiled kernel:
+// each step, thread t writes s[t] = step * 10 + t, then reads its
+// neighbour's value; the second barrier keeps the next step's writes from
+// racing ahead of the reads.
+void ringLoop(void **params, void *shared, int64_t *info) {
+  float *out = *static_cast<float **>(params[0]);
+  float *s = static_cast<float *>(shared);
+  int64_t t = info[DLC_EMU_THREAD_ID], n = info[DLC_EMU_BLOCK_DIM];
+  float acc = 0;
+  for (int step = 0; step < 5; ++step) {
+    s[t] = static_cast<float>(step * 10 + t);
+    dlcrt_emu_barrier(info);
+    acc += s[(t + 1) % n];
+    dlcrt_emu_barrier(info);
+  }
+  out[t] = acc;
+}
+
+TEST(Emulator, BarriersInLoops) {
+  std::vector<float> out(96);
+  float *outPtr = out.data();
+  void *params[] = {&outPtr};
+  dlcrt_emu_launch(ringLoop, params, 1, 1, 1, 96, 1, 1, 96 * 4, DLC_EMU_SYNC);
+  for (int t = 0; t < 96; ++t)
+    EXPECT_EQ(out[t], 5.0f * ((t + 1) % 96) + 100.0f) << "thread " << t;
+}
+
+// Every thread of a 3-D launch writes its ids.
+void ids(void **params, void *, int64_t *info) {
+  int64_t *out = *static_cast<int64_t **>(params[0]);
+  int64_t bx = info[DLC_EMU_BLOCK_ID], by = info[DLC_EMU_BLOCK_ID + 1],
+          bz = info[DLC_EMU_BLOCK_ID + 2];
+  int64_t tx = info[DLC_EMU_THREAD_ID], ty = info[DLC_EMU_THREAD_ID + 1],
+          tz = info[DLC_EMU_THREAD_ID + 2];
+  int64_t block = bx + 2 * (by + 3 * bz);
+  int64_t thread = tx + 4 * (ty + 2 * tz);
+  out[block * 24 + thread] = 1000 * block + thread;
+  EXPECT_EQ(info[DLC_EMU_LINEAR_THREAD], thread);
+  EXPECT_EQ(info[DLC_EMU_GRID_DIM + 2], 2);
+  EXPECT_EQ(info[DLC_EMU_BLOCK_DIM + 1], 2);
+}
+
+TEST(Emulator, ThreeDimensionalIds) {
+  for (int32_t flags : {0, static_cast<int32_t>(DLC_EMU_SYNC)}) {
+    std::vector<int64_t> out(12 * 24, -1);
+    int64_t *outPtr = out.data();
+    void *params[] = {&outPtr};
+    dlcrt_emu_launch(ids, params, 2, 3, 2, 4, 2, 3, 0, flags);
+    for (int b = 0; b < 12; ++b)
+      for (int t = 0; t < 24; ++t)
+        EXPECT_EQ(out[b * 24 + t], 1000 * b + t);
+  }
+}
+
+// Thread 0 skips the barrier the others wait at: undefined on a GPU, an
+// error here.
+void divergent(void **, void *, int64_t *info) {
+  if (info[DLC_EMU_THREAD_ID] != 0)
+    dlcrt_emu_barrier(info);
+}
+
+TEST(EmulatorDeathTest, DivergentBarrier) {
+  EXPECT_DEATH(
+      dlcrt_emu_launch(divergent, nullptr, 1, 1, 1, 64, 1, 1, 0, DLC_EMU_SYNC),
+      "a barrier is reached by 63 threads of a block while 1 have exited");
+}
+
+TEST(EmulatorDeathTest, BarrierWithoutSyncFlag) {
+  EXPECT_DEATH(dlcrt_emu_launch(divergent, nullptr, 1, 1, 1, 2, 1, 1, 0, 0),
+               "a barrier in a kernel launched without DLC_EMU_SYNC");
+}
+
+} // namespace
