@@ -1,5 +1,6 @@
 //===- DlcDialect.cpp - the dlc dialect ------------------------------------===//
 #include "ir/DlcDialect.h"
+#include "ir/DlcAttrs.h"
 #include "ir/DlcOps.h"
 
 using namespace mlir;
@@ -12,6 +13,7 @@ void DlcDialect::initialize() {
 #define GET_OP_LIST
 #include "ir/DlcOps.cpp.inc"
       >();
+  registerAttributes();
 }
 
 Operation *DlcDialect::materializeConstant(OpBuilder &builder, Attribute value,

@@ -21,6 +21,10 @@ def Dlc_Dialect : Dialect {
   }];
   let cppNamespace = "::dlc";
   let hasConstantMaterializer = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerAttributes();
+  }];
 }
 
 #endif // DLC_DIALECT_TD

@@ -1,4 +1,5 @@
 //===- MapToBlocks.cpp - parallel loops -> 1-D gpu.launch grids -----------===//
+#include "codegen/gpu/KernelUtils.h"
 #include "codegen/gpu/Passes.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -28,47 +29,6 @@ static bool touchesMemory(Operation *op) {
     return WalkResult::advance();
   });
   return result.wasInterrupted();
-}
-
-/// Views, reshapes and index arithmetic are recomputed inside kernels, so
-/// that kernels receive only whole buffers (identity layouts, passed as bare
-/// pointers) and scalars.
-static bool isSinkable(Operation *op) {
-  return isa<ViewLikeOpInterface, memref::ExpandShapeOp,
-             memref::CollapseShapeOp, memref::CastOp,
-             memref::ReinterpretCastOp>(op) ||
-         (isPure(op) && op->getNumRegions() == 0 &&
-          llvm::all_of(op->getResultTypes(), [](Type t) {
-            return t.isIntOrIndexOrFloat();
-          }));
-}
-
-/// Clones into `launch` the sinkable ops computing the values it captures
-/// (transitively), so that only their roots (function arguments, loop
-/// induction variables) are passed in.
-static void sinkIntoLaunch(gpu::LaunchOp launch) {
-  SetVector<Value> captured;
-  getUsedValuesDefinedAbove(launch.getBody(), captured);
-  SetVector<Operation *> toClone; // operands before users
-  std::function<void(Value)> visit = [&](Value v) {
-    Operation *def = v.getDefiningOp();
-    if (!def || !isSinkable(def) || toClone.contains(def))
-      return;
-    for (Value operand : def->getOperands())
-      visit(operand);
-    toClone.insert(def);
-  };
-  for (Value v : captured)
-    visit(v);
-  OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
-  IRMapping map;
-  for (Operation *op : toClone) {
-    Operation *clone = b.clone(*op, map);
-    for (auto [from, to] : llvm::zip(op->getResults(), clone->getResults()))
-      from.replaceUsesWithIf(to, [&](OpOperand &use) {
-        return launch->isProperAncestor(use.getOwner());
-      });
-  }
 }
 
 static bool containsParallelLoop(Operation *op) {
@@ -188,7 +148,10 @@ struct MapToBlocksPass : dlc::impl::MapToBlocksBase<MapToBlocksPass> {
         if (failed(flush()) || failed(mapParallel(loop)))
           return failure();
       } else if (isa<gpu::LaunchOp>(op)) {
-        continue;
+        // A kernel made from a forall: serial work around it stays on its
+        // side of it.
+        if (failed(flush()))
+          return failure();
       } else if (containsParallelLoop(&op)) {
         if (failed(flush()))
           return failure();
@@ -212,21 +175,14 @@ struct MapToBlocksPass : dlc::impl::MapToBlocksBase<MapToBlocksPass> {
     launches.clear();
     if (failed(mapBlock(func.getBody().front())))
       return signalPassFailure();
-    for (gpu::LaunchOp launch : launches) {
-      sinkIntoLaunch(launch);
-      // What still comes from outside must be a whole buffer or a scalar.
-      SetVector<Value> captured;
-      getUsedValuesDefinedAbove(launch.getBody(), captured);
-      for (Value v : captured) {
-        auto type = dyn_cast<MemRefType>(v.getType());
-        if (type &&
-            (!type.hasStaticShape() || !type.getLayout().isIdentity())) {
-          launch.emitError("kernel operand of type ")
-              << type << " cannot be passed as a bare pointer";
-          return signalPassFailure();
-        }
-      }
-    }
+    // Every kernel, also those made from foralls: constants and views
+    // that canonicalization left outside are sunk again.
+    WalkResult sunk = func.walk([](gpu::LaunchOp launch) {
+      return failed(dlc::sinkIntoLaunch(launch)) ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+    });
+    if (sunk.wasInterrupted())
+      return signalPassFailure();
   }
 };
 } // namespace

@@ -18,6 +18,96 @@ def HostAbi : Pass<"dlc-gpu-host-abi", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::arith::ArithDialect"];
 }
 
+def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
+  let summary = "choose each GPU kernel's tiling (attaches #dlc.gpu_config)";
+  let description = [{
+    The CUDA target's heuristics, apart from the transformations: every
+    linalg op except fills gets a `#dlc.gpu_config` (ops fused into another
+    kernel lose theirs in `dlc-gpu-tile-and-fuse`). Elementwise ops
+    (`elementwise`): one thread per `vector-width` elements of the innermost
+    loop when the output is contiguous along it (16-byte accesses), about
+    `max-threads` threads per block, the block's tile grown from the
+    innermost loop outwards so that neighbouring threads touch neighbouring
+    elements. Other ops with reductions (`window`: pooling, depthwise
+    convolutions, short reductions): the same over the parallel loops, each
+    thread reducing its outputs' windows sequentially.
+  }];
+  let options = [
+    Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
+           "threads per block of elementwise and window kernels">,
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"4",
+           "elements per thread along a contiguous innermost loop">
+  ];
+  let dependentDialects = ["::dlc::DlcDialect"];
+}
+
+def GpuTileAndFuse : Pass<"dlc-gpu-tile-and-fuse", "mlir::func::FuncOp"> {
+  let summary = "GPU kernels as block and thread foralls on tensors";
+  let description = [{
+    For each op with a `#dlc.gpu_config`, consumers first: tiles it by the
+    config's `workgroup` sizes into an `scf.forall` mapped to blocks
+    (`#gpu.block<linear_dim_*>`), fusing fills and elementwise producers
+    used only inside the tile (into ops with reductions, only their
+    accumulators); then tiles the root's tile by the `thread` sizes into an
+    `scf.forall` mapped to threads (`#gpu.thread<linear_dim_*>`), fusing the
+    block's producers into each thread's tile. Ops the root's threads did
+    not take in get thread foralls of their own, at most `max-threads`
+    tiles. Each block forall becomes one kernel.
+  }];
+  let options = [
+    Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
+           "threads for the ops of a block that the root's threads do not take in">
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
+                           "mlir::affine::AffineDialect", "mlir::gpu::GPUDialect"];
+}
+
+def GpuVectorize : Pass<"dlc-gpu-vectorize", "mlir::func::FuncOp"> {
+  let summary = "vectorize the linalg ops of the threads' tiles";
+  let description = [{
+    Every linalg op inside a thread forall with a static shape is vectorized
+    by the upstream linalg vectorizer (a thread's 4 contiguous elements
+    become one 16-byte transfer); ops it does not take (gathers, windows)
+    stay and become loops. Transfer permutation maps are lowered.
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect"];
+}
+
+def GpuMapForall : Pass<"dlc-gpu-map-forall", "mlir::func::FuncOp"> {
+  let summary = "bufferized block and thread foralls to gpu.launch";
+  let description = [{
+    Every block forall (static bounds, bufferized) becomes a `gpu.launch`
+    of one block per iteration (a 1-D grid, the block id delinearized over
+    the loops, `linear_dim_0` fastest) and as many threads as its largest
+    thread forall has iterations, in whole warps. The thread foralls inside
+    are mapped to thread ids by upstream `mapNestedForallToThreadsImpl`
+    (guarded where a forall has fewer iterations than the block threads,
+    with a barrier after each), and views and scalars are sunk into the
+    launch so that kernels take whole buffers.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::affine::AffineDialect",
+                           "mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+}
+
+def GpuLowerVectors : Pass<"dlc-gpu-lower-vectors", "mlir::func::FuncOp"> {
+  let summary = "kernel vector ops to 1-D loads, stores and FMAs";
+  let description = [{
+    Runs on the mapped kernels. Reads and writes of views index their
+    buffers directly; vector ops unroll to at most `lanes` elements along
+    the innermost dim and one along the others (16-byte accesses for f32,
+    PTX's widest); contractions become outer products (FMAs), transfers
+    become `vector.load`/`vector.store` where in bounds and contiguous
+    (the rest are unrolled to scalars by `convert-vector-to-scf`),
+    reductions, transposes, broadcasts and shape casts elementwise ops.
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"4",
+           "elements of the innermost dim per unrolled vector op">
+  ];
+  let dependentDialects = ["mlir::vector::VectorDialect", "mlir::memref::MemRefDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
 def InterchangeReductions : Pass<"dlc-gpu-interchange-reductions", "mlir::func::FuncOp"> {
   let summary = "order the loops of linalg.generic ops parallel first";
   let description = [{

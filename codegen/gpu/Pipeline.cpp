@@ -11,15 +11,22 @@
 
 using namespace mlir;
 
-/// Bufferize into the static workspace, give the entry the CUDA host ABI,
-/// turn each linalg op into a grid of threads and outline the kernels.
+/// Tile and fuse on tensors into block and thread foralls (each block
+/// forall a kernel), vectorize the threads' tiles, bufferize into the static
+/// workspace, give the entry the CUDA host ABI, map the foralls to
+/// gpu.launch, turn each remaining linalg op into a grid of threads and
+/// outline the kernels.
 static const char *kToKernels =
+    "func.func(dlc-gpu-select-strategy,dlc-gpu-tile-and-fuse,canonicalize,cse,"
+    "dlc-gpu-vectorize,canonicalize,cse),"
     "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{{hoist-static-allocs=1 modify-public-functions=1},"
     "canonicalize,cse,dlc-memory-plan,canonicalize,dlc-gpu-host-abi,"
-    "func.func(dlc-copy-to-linalg,linalg-generalize-named-ops,"
+    "func.func(dlc-gpu-map-forall,canonicalize,cse,dlc-gpu-lower-vectors,canonicalize,cse,"
+    "convert-vector-to-scf{{full-unroll=1},"
+    "dlc-copy-to-linalg,linalg-generalize-named-ops,"
     "dlc-gpu-interchange-reductions,convert-linalg-to-parallel-loops,"
     "canonicalize,dlc-gpu-promote-accumulators,"
     "dlc-gpu-map-to-blocks{{block-size={0}}),"
@@ -28,7 +35,7 @@ static const char *kToKernels =
 /// Kernels to PTX through NVVM (with libdevice), launches to runtime calls.
 static const char *kToPtx =
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,canonicalize,cse,{0}"
-    "gpu.module(convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1},"
+    "gpu.module(convert-vector-to-llvm,convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1},"
     "canonicalize,cse,reconcile-unrealized-casts),"
     "gpu-to-llvm{{use-bare-pointers-for-host=1 use-bare-pointers-for-kernels=1},"
     "reconcile-unrealized-casts,"
@@ -37,7 +44,7 @@ static const char *kToPtx =
 /// cuda-emulator: kernels become host functions called per thread.
 static const char *kEmulate =
     "dlc-gpu-emulate-kernels,canonicalize,expand-strided-metadata,lower-affine,"
-    "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
+    "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,"
     "finalize-memref-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
     "reconcile-unrealized-casts,canonicalize,dlc-gpu-emulator-launches";
@@ -92,4 +99,12 @@ void dlc::registerCudaPipeline() {
       "dlc-cuda-pipeline",
       "lower dlc ops to host LLVM code launching PTX kernels (sm_80, sm_90)",
       [](OpPassManager &pm) { buildCudaPipeline(pm, CudaPipelineOptions()); });
+  PassPipelineRegistration<>(
+      "dlc-cuda-emulator-pipeline",
+      "lower dlc ops to host LLVM code running the CUDA kernels on the CPU",
+      [](OpPassManager &pm) {
+        CudaPipelineOptions opts;
+        opts.emulate = true;
+        buildCudaPipeline(pm, opts);
+      });
 }

@@ -1,0 +1,60 @@
+//===- KernelUtils.cpp - helpers for building gpu.launch kernels ----------===//
+#include "codegen/gpu/KernelUtils.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+
+/// Views, reshapes and index arithmetic are recomputed inside kernels, so
+/// that kernels receive only whole buffers (identity layouts, passed as bare
+/// pointers) and scalars.
+static bool isSinkable(Operation *op) {
+  return isa<ViewLikeOpInterface, memref::ExpandShapeOp,
+             memref::CollapseShapeOp, memref::CastOp,
+             memref::ReinterpretCastOp>(op) ||
+         (isPure(op) && op->getNumRegions() == 0 &&
+          llvm::all_of(op->getResultTypes(), [](Type t) {
+            return t.isIntOrIndexOrFloat() || isa<VectorType>(t);
+          }));
+}
+
+/// Clones into `launch` the sinkable ops computing the values it captures
+/// (transitively), so that only their roots (function arguments, loop
+/// induction variables) are passed in.
+LogicalResult dlc::sinkIntoLaunch(gpu::LaunchOp launch) {
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(launch.getBody(), captured);
+  SetVector<Operation *> toClone; // operands before users
+  std::function<void(Value)> visit = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !isSinkable(def) || toClone.contains(def))
+      return;
+    for (Value operand : def->getOperands())
+      visit(operand);
+    toClone.insert(def);
+  };
+  for (Value v : captured)
+    visit(v);
+  OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
+  IRMapping map;
+  for (Operation *op : toClone) {
+    Operation *clone = b.clone(*op, map);
+    for (auto [from, to] : llvm::zip(op->getResults(), clone->getResults()))
+      from.replaceUsesWithIf(to, [&](OpOperand &use) {
+        return launch->isProperAncestor(use.getOwner());
+      });
+  }
+  // What still comes from outside must be a whole buffer or a scalar.
+  captured.clear();
+  getUsedValuesDefinedAbove(launch.getBody(), captured);
+  for (Value v : captured) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (type && (!type.hasStaticShape() || !type.getLayout().isIdentity()))
+      return launch.emitError("kernel operand of type ")
+             << type << " cannot be passed as a bare pointer";
+  }
+  return success();
+}

@@ -1,0 +1,64 @@
+//===- TileAndFuse.cpp - GPU kernels as block and thread foralls ----------===//
+//
+// Reads the #dlc.gpu_config of each root op and builds its kernel on
+// tensors: an scf.forall over the blocks' tiles (mapped to blocks) with the
+// producers fused in, and inside it scf.foralls over the threads' tiles
+// (mapped to threads).
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/gpu/Passes.h"
+#include "codegen/gpu/Tiling.h"
+#include "ir/DlcAttrs.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_GPUTILEANDFUSE
+#include "codegen/gpu/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+using namespace dlc;
+
+namespace {
+struct TileAndFusePass : dlc::impl::GpuTileAndFuseBase<TileAndFusePass> {
+  using Base::Base;
+
+  LogicalResult tileRoot(IRRewriter &rewriter, TilingInterface root,
+                         GpuConfigAttr config) {
+    root->removeAttr(kGpuConfigAttrName);
+    FailureOr<gpu_tiling::BlockTiling> block =
+        gpu_tiling::tileToBlocks(rewriter, root, config);
+    if (failed(block))
+      return root->emitError("failed to tile the op into GPU blocks");
+    if (failed(gpu_tiling::distributeToThreads(rewriter, *block, config, maxThreads)))
+      return failure();
+    return success();
+  }
+
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    // Consumers first, so that producers fuse into their tiles. Each step
+    // re-finds the last op still carrying a config: fusion erases ops.
+    while (true) {
+      TilingInterface last;
+      getOperation().walk([&](TilingInterface op) {
+        if (op->hasAttr(kGpuConfigAttrName))
+          last = op;
+      });
+      if (!last)
+        return;
+      auto config = last->getAttrOfType<GpuConfigAttr>(kGpuConfigAttrName);
+      if (!config) {
+        last.emitError("expected a #dlc.gpu_config");
+        return signalPassFailure();
+      }
+      if (failed(tileRoot(rewriter, last, config)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

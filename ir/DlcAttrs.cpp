@@ -1,0 +1,49 @@
+//===- DlcAttrs.cpp - dlc attributes ---------------------------------------===//
+#include "ir/DlcAttrs.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace dlc;
+
+#include "ir/DlcEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "ir/DlcAttrs.cpp.inc"
+
+LogicalResult
+GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      GpuKernelKind kind, ArrayRef<int64_t> workgroup,
+                      ArrayRef<int64_t> thread, ArrayRef<int64_t> reduction,
+                      int64_t pipelineDepth, GpuPrecision precision) {
+  if (thread.size() != workgroup.size() ||
+      (!reduction.empty() && reduction.size() != workgroup.size()))
+    return emitError() << "workgroup, thread and reduction tiles must have one "
+                          "size per loop";
+  for (auto [w, t] : llvm::zip(workgroup, thread)) {
+    if (w < 0 || t < 0)
+      return emitError() << "tile sizes must not be negative";
+    if (t > 0 && w > 0 && w % t != 0)
+      return emitError() << "a thread tile of " << t
+                         << " does not divide the workgroup tile of " << w;
+  }
+  if (pipelineDepth < 1)
+    return emitError() << "pipeline_depth must be at least 1";
+  return success();
+}
+
+int64_t GpuConfigAttr::getNumThreads() const {
+  int64_t threads = 1;
+  for (auto [w, t] : llvm::zip(getWorkgroup(), getThread()))
+    if (w > 0 && t > 0)
+      threads *= w / t;
+  return threads;
+}
+
+void DlcDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "ir/DlcAttrs.cpp.inc"
+      >();
+}

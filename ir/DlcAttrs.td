@@ -1,0 +1,85 @@
+//===- DlcAttrs.td - dlc attributes ------------------------*- tablegen -*-===//
+//
+// Attributes that carry code generation decisions between passes: a
+// strategy pass chooses them, the transformations only read them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_ATTRS_TD
+#define DLC_ATTRS_TD
+
+include "ir/DlcDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def Dlc_GpuKernelKind : I32EnumAttr<"GpuKernelKind",
+    "how a GPU kernel distributes its root op", [
+  I32EnumAttrCase<"Elementwise", 0, "elementwise">,
+  I32EnumAttrCase<"Contraction", 1, "contraction">,
+  I32EnumAttrCase<"Reduction", 2, "reduction">,
+  I32EnumAttrCase<"Window", 3, "window">
+]> {
+  let cppNamespace = "::dlc";
+  let genSpecializedAttr = 0;
+}
+
+def Dlc_GpuPrecision : I32EnumAttr<"GpuPrecision",
+    "the arithmetic a GPU kernel's contractions use", [
+  I32EnumAttrCase<"F32", 0, "f32">
+]> {
+  let cppNamespace = "::dlc";
+  let genSpecializedAttr = 0;
+}
+
+class Dlc_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Dlc_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def Dlc_GpuConfigAttr : Dlc_Attr<"GpuConfig", "gpu_config"> {
+  let summary = "how one linalg op becomes (the root of) a GPU kernel";
+  let description = [{
+    Set by `dlc-gpu-select-strategy` on the root op of each kernel, read by
+    `dlc-gpu-tile-and-fuse` and the passes after it. Tile sizes are given
+    per loop of the op (0: not tiled at that level):
+
+    - `workgroup`: the tile of one thread block (the grid is the loop ranges
+      divided by it); producers (fills, bias, elementwise ops, im2col) and
+      epilogues run inside the block's tile;
+    - `thread`: the tile of one thread within the block's tile (parallel
+      loops); the block has as many threads as there are thread tiles;
+    - `reduction`: the K step of a contraction (its operands' tiles are
+      staged in shared memory once per step) or the elements one thread
+      reduces before the block combines its partial results (`reduction`
+      kind);
+    - `pipeline_depth`: how many K steps' operand tiles are in flight
+      (1: load then compute; 2: double buffered);
+    - `precision`: the arithmetic of contractions (strict `f32` on CUDA
+      cores).
+
+    ```mlir
+    linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction,
+        workgroup = [128, 128, 0], thread = [8, 8, 0], reduction = [0, 0, 16],
+        pipeline_depth = 2, precision = f32>} ...
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Dlc_GpuKernelKind>:$kind,
+    ArrayRefParameter<"int64_t">:$workgroup,
+    ArrayRefParameter<"int64_t">:$thread,
+    ArrayRefParameter<"int64_t">:$reduction,
+    "int64_t":$pipeline_depth,
+    EnumParameter<Dlc_GpuPrecision>:$precision
+  );
+  let assemblyFormat = [{
+    `<` `kind` `=` $kind `,` `workgroup` `=` `[` $workgroup `]` `,`
+    `thread` `=` `[` $thread `]` `,` `reduction` `=` `[` $reduction `]` `,`
+    `pipeline_depth` `=` $pipeline_depth `,` `precision` `=` $precision `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Threads per block: the number of thread tiles in a block's tile.
+    int64_t getNumThreads() const;
+  }];
+}
+
+#endif // DLC_ATTRS_TD

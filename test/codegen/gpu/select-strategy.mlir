@@ -1,0 +1,75 @@
+// RUN: dlc-opt %s --dlc-gpu-select-strategy | FileCheck %s
+
+// An elementwise op over [64, 112, 112]: 4 contiguous elements per thread
+// (16-byte accesses), 256 threads per block grown from the innermost loop
+// outwards (28 threads along a row of 112, 8 rows).
+// CHECK-LABEL: func.func @elementwise
+// CHECK: dlc.gpu_config = #dlc.gpu_config<kind = elementwise, workgroup = [1, 8, 112], thread = [1, 1, 4], reduction = [0, 0, 0], pipeline_depth = 1, precision = f32>
+func.func @elementwise(%a: tensor<64x112x112xf32>, %b: tensor<64x112x112xf32>) -> tensor<64x112x112xf32> {
+  %e = tensor.empty() : tensor<64x112x112xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %b : tensor<64x112x112xf32>, tensor<64x112x112xf32>) outs(%e : tensor<64x112x112xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<64x112x112xf32>
+  return %0 : tensor<64x112x112xf32>
+}
+
+// A transpose vectors along the output's contiguous loop.
+// CHECK-LABEL: func.func @transposed
+// CHECK: workgroup = [16, 8], thread = [1, 4]
+func.func @transposed(%a: tensor<8x16xf32>) -> tensor<16x8xf32> {
+  %e = tensor.empty() : tensor<16x8xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x16xf32>) outs(%e : tensor<16x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+
+// i1 tensors are bytes in memory but bits in vectors: one element per
+// thread.
+// CHECK-LABEL: func.func @bools
+// CHECK: workgroup = [4, 8], thread = [1, 1]
+func.func @bools(%a: tensor<4x8xi1>) -> tensor<4x8xi1> {
+  %e = tensor.empty() : tensor<4x8xi1>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xi1>) outs(%e : tensor<4x8xi1>) {
+  ^bb0(%x: i1, %o: i1):
+    linalg.yield %x : i1
+  } -> tensor<4x8xi1>
+  return %0 : tensor<4x8xi1>
+}
+
+// A row reduction: one thread per row, its reduction loop whole in the
+// thread; the fill that initializes it gets no config (it fuses).
+// CHECK-LABEL: func.func @row_sum
+// CHECK-NOT:   linalg.fill {{.*}}dlc.gpu_config
+// CHECK:       linalg.generic
+// CHECK-SAME:  dlc.gpu_config = #dlc.gpu_config<kind = window, workgroup = [6, 0], thread = [1, 0], reduction = [0, 0]
+func.func @row_sum(%a: tensor<6x100xf32>) -> tensor<6xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<6xf32>) -> tensor<6xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<6x100xf32>) outs(%f : tensor<6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// A reduction to a scalar has no parallel loop to distribute: no config
+// (it runs as a single-thread kernel).
+// CHECK-LABEL: func.func @full_sum
+// CHECK-NOT:   dlc.gpu_config
+func.func @full_sum(%a: tensor<100xf32>) -> tensor<f32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%a : tensor<100xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %0 : tensor<f32>
+}

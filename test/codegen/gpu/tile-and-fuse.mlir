@@ -1,0 +1,82 @@
+// RUN: dlc-opt %s -split-input-file --dlc-gpu-tile-and-fuse --canonicalize --cse | FileCheck %s
+
+// The root is tiled into a block forall of [4, 64] tiles and each block's
+// tile into threads of [1, 4]; its single-use elementwise producer (a
+// broadcast add) is computed inside each thread's tile.
+// CHECK-LABEL: func.func @fused_chain
+// CHECK:         scf.forall (%[[I:.+]], %{{.+}}) = (0, 0) to (16, 64) step (4, 64)
+// CHECK:           scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (4, 64) step (1, 4)
+// CHECK:             linalg.generic
+// CHECK:               arith.addf
+// CHECK:             linalg.generic
+// CHECK:               math.exp
+// CHECK:           } {mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]}
+// CHECK:         } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+// CHECK-NOT:     dlc.gpu_config
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @fused_chain(%a: tensor<16x64xf32>, %b: tensor<16xf32>) -> tensor<16x64xf32> {
+  %e = tensor.empty() : tensor<16x64xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<16x64xf32>, tensor<16xf32>) outs(%e : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"], dlc.gpu_config = #dlc.gpu_config<kind = elementwise, workgroup = [4, 64], thread = [1, 4], reduction = [0, 0], pipeline_depth = 1, precision = f32>} ins(%0 : tensor<16x64xf32>) outs(%e : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = math.exp %x : f32
+    linalg.yield %m : f32
+  } -> tensor<16x64xf32>
+  return %1 : tensor<16x64xf32>
+}
+
+// -----
+
+// A row reduction: one thread per row, its fill fused into the thread's
+// tile as the accumulator.
+// CHECK-LABEL: func.func @row_sum
+// CHECK:         scf.forall (%{{.+}}) = (0) to (6) step (6)
+// CHECK:           scf.forall (%[[R:.+]]) in (6)
+// CHECK:             %[[ACC:.+]] = linalg.fill
+// CHECK:             linalg.generic {{.*}} ins(%{{.+}} : tensor<1x100xf32>) outs(%[[ACC]] : tensor<1xf32>)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @row_sum(%a: tensor<6x100xf32>) -> tensor<6xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<6xf32>) -> tensor<6xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"], dlc.gpu_config = #dlc.gpu_config<kind = window, workgroup = [6, 0], thread = [1, 0], reduction = [0, 0], pipeline_depth = 1, precision = f32>} ins(%a : tensor<6x100xf32>) outs(%f : tensor<6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+
+// A producer that is also a result of the function is not recomputed in
+// its consumer's kernel: each is a kernel of its own.
+// CHECK-LABEL: func.func @shared_producer
+// CHECK:         %[[P:.+]] = scf.forall
+// CHECK:           math.exp
+// CHECK:         %[[C:.+]] = scf.forall
+// CHECK-NOT:       math.exp
+// CHECK:           tensor.extract_slice %[[P]]
+// CHECK:           math.sqrt
+// CHECK:         return %[[P]], %[[C]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @shared_producer(%a: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"], dlc.gpu_config = #dlc.gpu_config<kind = elementwise, workgroup = [8, 8], thread = [1, 8], reduction = [0, 0], pipeline_depth = 1, precision = f32>} ins(%a : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = math.exp %x : f32
+    linalg.yield %m : f32
+  } -> tensor<8x8xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"], dlc.gpu_config = #dlc.gpu_config<kind = elementwise, workgroup = [8, 8], thread = [1, 8], reduction = [0, 0], pipeline_depth = 1, precision = f32>} ins(%0 : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = math.sqrt %x : f32
+    linalg.yield %m : f32
+  } -> tensor<8x8xf32>
+  return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>
+}
