@@ -55,8 +55,13 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
                             ConstantArray::get(arrTy, elems), prefix);
 }
 
+/// DLC_MODEL_ABI_VERSION of runtime/include/dlc/dlc_model_abi.h, whose
+/// structs this file lays out (the runtime refuses any other version).
+static constexpr uint32_t kModelAbiVersion = 6;
+
 /// dlc_cuda_desc { u32 num_images, num_kernels; const dlc_cuda_image *images;
-///                 const char *const *kernel_names; const void *constants;
+///                 const char *const *kernel_names;
+///                 const u32 *kernel_shared_bytes; const void *constants;
 ///                 u64 constants_size }
 static Constant *cudaDescriptor(Module &m, const dlc::CudaImages &images,
                                 GlobalVariable *constants, StringRef name) {
@@ -80,14 +85,21 @@ static Constant *cudaDescriptor(Module &m, const dlc::CudaImages &images,
   auto *kernelsGv = new GlobalVariable(
       m, kernelsTy, true, GlobalValue::PrivateLinkage,
       ConstantArray::get(kernelsTy, kernelElems), name + "_cuda_kernels");
-  auto *descTy = StructType::create(ctx, {i32, i32, ptr, ptr, ptr, i64},
+  SmallVector<Constant *> sharedElems;
+  for (uint32_t bytes : images.kernelShared)
+    sharedElems.push_back(ConstantInt::get(i32, bytes));
+  auto *sharedTy = ArrayType::get(i32, sharedElems.size());
+  auto *sharedGv = new GlobalVariable(
+      m, sharedTy, true, GlobalValue::PrivateLinkage,
+      ConstantArray::get(sharedTy, sharedElems), name + "_cuda_kernel_shared");
+  auto *descTy = StructType::create(ctx, {i32, i32, ptr, ptr, ptr, ptr, i64},
                                     "dlc_cuda_desc");
   return new GlobalVariable(
       m, descTy, true, GlobalValue::PrivateLinkage,
       ConstantStruct::get(
           descTy, {ConstantInt::get(i32, imageElems.size()),
                    ConstantInt::get(i32, kernelElems.size()), imagesGv,
-                   kernelsGv, constants,
+                   kernelsGv, sharedGv, constants,
                    ConstantInt::get(i64, images.constantsSize)}),
       name + "_cuda_desc");
 }
@@ -189,7 +201,8 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
       "dlc_model_desc");
   Constant *descInit = ConstantStruct::get(
       descTy,
-      {ConstantInt::get(i32, 5), ConstantInt::get(i32, info.inputs.size()),
+      {ConstantInt::get(i32, kModelAbiVersion),
+       ConstantInt::get(i32, info.inputs.size()),
        ConstantInt::get(i32, info.outputs.size()),
        ConstantInt::get(i32, info.batchSplit),
        cString(m, name, name + "_model_name"),

@@ -28,6 +28,7 @@ struct TensorInfo {
 struct CudaImages {
   std::vector<std::pair<int, std::string>> ptx; // (sm number, PTX text)
   std::vector<std::string> kernels;             // launch index -> name
+  std::vector<uint32_t> kernelShared; // launch index -> dynamic shared bytes
   uint64_t constantsSize = 0; // bytes of the device constants arena
 };
 

@@ -42,7 +42,11 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
     // stack buffer (hoisted to once per thread by dlc-cpu-openmp-threads),
     // not a shared slot of the workspace.
     SmallVector<memref::AllocOp> threadPrivate;
+    // Buffers in another memory space (a GPU block's shared memory) are the
+    // target's to place.
     func.walk([&](memref::AllocOp alloc) {
+      if (alloc.getType().getMemorySpace())
+        return;
       if (alloc->getParentOfType<scf::ForallOp>() ||
           alloc->getParentOfType<scf::ParallelOp>())
         threadPrivate.push_back(alloc);
@@ -63,6 +67,8 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
     SmallVector<Buffer> buffers;
     WalkResult walk = func.walk([&](memref::AllocOp alloc) {
       MemRefType type = alloc.getType();
+      if (type.getMemorySpace())
+        return WalkResult::advance();
       if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
         alloc.emitError("cannot plan a buffer of type ") << type;
         return WalkResult::interrupt();

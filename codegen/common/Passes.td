@@ -19,7 +19,9 @@ def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
     `dlc.workspace_live_set` (the most bytes alive at one op, the lower
     bound of any plan); after this pass, running the function allocates
     nothing. Buffers allocated inside a parallel tile loop become
-    thread-private stack buffers (`memref.alloca`) instead.
+    thread-private stack buffers (`memref.alloca`) instead. Buffers in
+    another memory space (a GPU block's shared memory) are left to the
+    target.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",

@@ -72,6 +72,12 @@ struct EmulatorLaunchesPass
           LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx),
                                       {ptrTy, ptrTy, i64, i64, i64, i64, i64,
                                        i64, i64, i32}));
+    // The calls of each stub, found in one walk.
+    llvm::StringMap<SmallVector<LLVM::CallOp>> callsOf;
+    module.walk([&](LLVM::CallOp call) {
+      if (std::optional<StringRef> callee = call.getCallee())
+        callsOf[*callee].push_back(call);
+    });
     for (LLVM::LLVMFuncOp stub : stubs) {
       auto kernelRef = stub->getAttrOfType<FlatSymbolRefAttr>("dlc.emu_kernel");
       auto kernel = module.lookupSymbol<LLVM::LLVMFuncOp>(kernelRef.getAttr());
@@ -86,17 +92,7 @@ struct EmulatorLaunchesPass
       bool sync = false;
       if (auto a = stub->getAttrOfType<BoolAttr>("dlc.emu_sync"))
         sync = a.getValue();
-      std::optional<SymbolTable::UseRange> uses =
-          SymbolTable::getSymbolUses(stub, module);
-      SmallVector<LLVM::CallOp> calls;
-      for (const SymbolTable::SymbolUse &use : *uses) {
-        auto call = dyn_cast<LLVM::CallOp>(use.getUser());
-        if (!call) {
-          use.getUser()->emitError("unexpected use of an emulator launch");
-          return signalPassFailure();
-        }
-        calls.push_back(call);
-      }
+      SmallVector<LLVM::CallOp> calls = callsOf.lookup(stub.getName());
       for (LLVM::CallOp call : calls) {
         Location loc = call.getLoc();
         auto func = call->getParentOfType<LLVM::LLVMFuncOp>();

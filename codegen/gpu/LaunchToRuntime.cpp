@@ -105,6 +105,7 @@ struct LaunchToRuntimePass
             voidTy, {ptrTy, i32, i64, i64, i64, i64, i64, i64, ptrTy}));
 
     SmallVector<Attribute> kernelNames;
+    SmallVector<int64_t> kernelShared;
     llvm::StringMap<unsigned> kernelIndex;
     SmallVector<gpu::LaunchFuncOp> launches;
     module.walk([&](gpu::LaunchFuncOp l) { launches.push_back(l); });
@@ -158,9 +159,27 @@ struct LaunchToRuntimePass
         return signalPassFailure();
       }
       StringRef name = launch.getKernelName().getValue();
+      // Each kernel's dynamic shared memory, the same at every launch; the
+      // runtime passes it (and allows it beyond 48 KB at load).
+      int64_t shared = 0;
+      if (Value size = launch.getDynamicSharedMemorySize()) {
+        std::optional<int64_t> c = getConstantIntValue(size);
+        if (!c) {
+          launch.emitError("kernel '")
+              << name << "': its dynamic shared memory size is not a constant";
+          return signalPassFailure();
+        }
+        shared = *c;
+      }
       auto [it, inserted] = kernelIndex.try_emplace(name, kernelNames.size());
-      if (inserted)
+      if (inserted) {
         kernelNames.push_back(b.getStringAttr(name));
+        kernelShared.push_back(shared);
+      } else if (kernelShared[it->second] != shared) {
+        launch.emitError("kernel '")
+            << name << "' is launched with different shared memory sizes";
+        return signalPassFailure();
+      }
 
       Location loc = launch.getLoc();
       b.setInsertionPoint(launch);
@@ -181,6 +200,8 @@ struct LaunchToRuntimePass
       launch.erase();
     }
     module->setAttr("dlc.cuda_kernels", b.getArrayAttr(kernelNames));
+    module->setAttr("dlc.cuda_kernel_shared",
+                    b.getDenseI64ArrayAttr(kernelShared));
     module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
   }
 };
@@ -201,6 +222,11 @@ FailureOr<dlc::CudaImages> dlc::extractCudaImages(ModuleOp module) {
   }
   for (Attribute name : kernels)
     images.kernels.push_back(cast<StringAttr>(name).str());
+  auto shared = module->getAttrOfType<DenseI64ArrayAttr>("dlc.cuda_kernel_shared");
+  if (!shared || shared.size() != static_cast<int64_t>(images.kernels.size()))
+    return failure();
+  for (int64_t bytes : shared.asArrayRef())
+    images.kernelShared.push_back(static_cast<uint32_t>(bytes));
   auto global = module.lookupSymbol<LLVM::GlobalOp>("dlc_constants");
   if (!global)
     return failure();

@@ -3,6 +3,7 @@
 #include "codegen/gpu/Passes.h"
 
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
@@ -51,6 +52,34 @@ static std::optional<SmallVector<int64_t>> nativeShape(Operation *op,
 }
 
 namespace {
+/// A kernel's copy of a small static tile (one thread's piece of a tile
+/// staged in shared memory) as one vector read and write: bufferization
+/// materializes the copies that fold away on tensors as memref.copy.
+struct CopyToTransfers : OpRewritePattern<memref::CopyOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::CopyOp copy,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<MemRefType>(copy.getSource().getType());
+    if (!type || !type.hasStaticShape() || type.getRank() == 0 ||
+        type.getNumElements() > 64 ||
+        type.getElementTypeBitWidth() < 8 ||
+        !copy->getParentOfType<gpu::LaunchOp>())
+      return rewriter.notifyMatchFailure(copy, "not a small tile in a kernel");
+    Location loc = copy.getLoc();
+    auto vectorType = VectorType::get(type.getShape(), type.getElementType());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    SmallVector<Value> indices(type.getRank(), zero);
+    SmallVector<bool> inBounds(type.getRank(), true);
+    Value padding = ub::PoisonOp::create(rewriter, loc, type.getElementType());
+    Value v = vector::TransferReadOp::create(rewriter, loc, vectorType,
+                                             copy.getSource(), indices,
+                                             padding, inBounds);
+    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
+        copy, v, copy.getTarget(), indices, inBounds);
+    return success();
+  }
+};
+
 struct LowerVectorsPass
     : dlc::impl::GpuLowerVectorsBase<LowerVectorsPass> {
   using Base::Base;
@@ -60,6 +89,11 @@ struct LowerVectorsPass
     {
       // Reads and writes of views index the underlying buffer (kept apart
       // from canonicalization, with which it can loop on expand_shape).
+      RewritePatternSet patterns(ctx);
+      patterns.add<CopyToTransfers>(ctx);
+      (void)applyPatternsGreedily(root, std::move(patterns));
+    }
+    {
       RewritePatternSet patterns(ctx);
       memref::populateFoldMemRefAliasOpPatterns(patterns);
       // Best effort, as upstream's pass: what is not folded stays a view.
@@ -74,6 +108,14 @@ struct LowerVectorsPass
                         }));
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateVectorReductionToContractPatterns(patterns);
+      (void)applyPatternsGreedily(root, std::move(patterns));
+    }
+    {
+      // The unrolled pieces as 1-D vectors (a 1x4 transfer reads 4 lanes).
+      // Apart from the lowering below, with whose broadcast lowering these
+      // patterns loop.
+      RewritePatternSet patterns(ctx);
+      vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
       (void)applyPatternsGreedily(root, std::move(patterns));
     }
     RewritePatternSet patterns(ctx);
@@ -94,7 +136,6 @@ struct LowerVectorsPass
                                                    /*maxTransferRank=*/1);
     vector::populateVectorGatherLoweringPatterns(patterns);
     vector::populateVectorStepLoweringPatterns(patterns);
-    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
     // Ops left unlowered are reported by the LLVM conversion.
     (void)applyPatternsGreedily(root, std::move(patterns));
     dlc::annotateVectorAlignment(root);

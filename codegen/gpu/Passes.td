@@ -28,7 +28,11 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
     loop when the output is contiguous along it (16-byte accesses), about
     `max-threads` threads per block, the block's tile grown from the
     innermost loop outwards so that neighbouring threads touch neighbouring
-    elements. Other ops with reductions (`window`: pooling, depthwise
+    elements. Contractions in f32 with m, n and k of at least 16, 16 and 4
+    (`contraction`): blocks of BM x BN outputs (up to 128 x 128, the largest
+    that divide the loops and give `min-blocks` blocks), TM x TN per thread
+    (up to 8 x 8, in registers), K steps of 16 staged in shared memory.
+    Other ops with reductions (`window`: pooling, depthwise
     convolutions, short reductions): the same over the parallel loops, each
     thread reducing its outputs' windows sequentially.
   }];
@@ -36,7 +40,10 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
     Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
            "threads per block of elementwise and window kernels">,
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"4",
-           "elements per thread along a contiguous innermost loop">
+           "elements per thread along a contiguous innermost loop">,
+    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"264",
+           "blocks a contraction's tiles should give at least (two per SM of "
+           "a 132-SM H200)">
   ];
   let dependentDialects = ["::dlc::DlcDialect"];
 }
@@ -59,7 +66,9 @@ def GpuTileAndFuse : Pass<"dlc-gpu-tile-and-fuse", "mlir::func::FuncOp"> {
            "threads for the ops of a block that the root's threads do not take in">
   ];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
-                           "mlir::affine::AffineDialect", "mlir::gpu::GPUDialect"];
+                           "mlir::affine::AffineDialect", "mlir::gpu::GPUDialect",
+                           "mlir::bufferization::BufferizationDialect",
+                           "mlir::linalg::LinalgDialect"];
 }
 
 def GpuVectorize : Pass<"dlc-gpu-vectorize", "mlir::func::FuncOp"> {
@@ -68,8 +77,18 @@ def GpuVectorize : Pass<"dlc-gpu-vectorize", "mlir::func::FuncOp"> {
     Every linalg op inside a thread forall with a static shape is vectorized
     by the upstream linalg vectorizer (a thread's 4 contiguous elements
     become one 16-byte transfer); ops it does not take (gathers, windows)
-    stay and become loops. Transfer permutation maps are lowered.
+    stay and become loops, as do ops whose tile has more than `max-volume`
+    iterations or reduces more than `max-volume` elements (a thread's long
+    reduction) or, for a contraction's K step, more than
+    `max-contraction-volume` iterations. Transfer permutation maps are lowered.
   }];
+  let options = [
+    Option<"maxVolume", "max-volume", "int64_t", /*default=*/"64",
+           "largest iteration space of a thread's tile that is vectorized">,
+    Option<"maxContractionVolume", "max-contraction-volume", "int64_t",
+           /*default=*/"2048",
+           "largest K step of a thread (TM x TN x BK) that is vectorized">
+  ];
   let dependentDialects = ["mlir::vector::VectorDialect"];
 }
 
@@ -87,6 +106,39 @@ def GpuMapForall : Pass<"dlc-gpu-map-forall", "mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::affine::AffineDialect",
                            "mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+}
+
+def GpuHoistAccumulators : Pass<"dlc-gpu-hoist-accumulators", "mlir::func::FuncOp"> {
+  let summary = "keep each thread's accumulator tile in registers across K steps";
+  let description = [{
+    Runs on the mapped kernels, before vector lowering. After the transfers
+    of views are folded into their buffers, CSE and loop-invariant code
+    motion, upstream `hoistRedundantVectorTransfers` moves the read and
+    write of a thread's accumulator tile out of the K loop (the tile becomes
+    a loop-carried vector), and `transferOpflowOpt` forwards the
+    accumulator's initial value and the epilogue's read of it and removes
+    the stores that are overwritten: the contraction's output is written
+    once, after the epilogue.
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect", "mlir::memref::MemRefDialect"];
+}
+
+def GpuPlanSharedMemory : Pass<"dlc-gpu-plan-shared-memory", "mlir::func::FuncOp"> {
+  let summary = "a kernel's shared buffers as views of its dynamic shared memory";
+  let description = [{
+    Every `memref.alloc` in the workgroup address space inside a
+    `gpu.launch` (the staged operand tiles of a contraction) becomes a
+    `memref.view` of the kernel's `gpu.dynamic_shared_memory` at a 16-byte
+    aligned offset, and the launch's dynamic shared memory size their sum,
+    which the runtime passes at launch (and allows beyond 48 KB at load).
+    Kernels needing more than `max-shared-bytes` are refused.
+  }];
+  let options = [
+    Option<"maxSharedBytes", "max-shared-bytes", "int64_t", /*default=*/"232448",
+           "shared memory one block may use (227 KB on sm_80 and sm_90)">
+  ];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def GpuLowerVectors : Pass<"dlc-gpu-lower-vectors", "mlir::func::FuncOp"> {

@@ -17,14 +17,15 @@ using namespace mlir;
 /// gpu.launch, turn each remaining linalg op into a grid of threads and
 /// outline the kernels.
 static const char *kToKernels =
-    "func.func(dlc-gpu-select-strategy,dlc-gpu-tile-and-fuse,canonicalize,cse,"
-    "dlc-gpu-vectorize,canonicalize,cse),"
+    "func.func(dlc-gpu-select-strategy,dlc-gpu-tile-and-fuse,dlc-gpu-vectorize,"
+    "canonicalize,cse),"
     "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{{hoist-static-allocs=1 modify-public-functions=1},"
     "canonicalize,cse,dlc-memory-plan,canonicalize,dlc-gpu-host-abi,"
-    "func.func(dlc-gpu-map-forall,canonicalize,cse,dlc-gpu-lower-vectors,canonicalize,cse,"
+    "func.func(dlc-gpu-map-forall,canonicalize,cse,dlc-gpu-hoist-accumulators,"
+    "canonicalize,cse,dlc-gpu-plan-shared-memory,dlc-gpu-lower-vectors,canonicalize,cse,"
     "convert-vector-to-scf{{full-unroll=1},"
     "dlc-copy-to-linalg,linalg-generalize-named-ops,"
     "dlc-gpu-interchange-reductions,convert-linalg-to-parallel-loops,"

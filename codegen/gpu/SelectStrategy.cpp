@@ -97,6 +97,80 @@ struct SelectStrategyPass
                               /*pipelineDepth=*/1, GpuPrecision::F32);
   }
 
+  /// A contraction with the innermost m, n and k loops of at least 16, 16
+  /// and 4 in strict f32: blocks of BM x BN outputs (each thread TM x TN of
+  /// them, in registers), K steps of BK staged in shared memory. The
+  /// largest tiles that divide the loops and still give `minBlocks` blocks
+  /// (two per SM), else the ones that give the most blocks.
+  std::optional<GpuConfigAttr> contractionConfig(linalg::LinalgOp op) {
+    if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInputs() != 2 ||
+        op.getNumDpsInits() != 1)
+      return std::nullopt;
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
+      return std::nullopt;
+    if (!llvm::all_of(op->getOperandTypes(), [](Type t) {
+          return getElementTypeOrSelf(t).isF32();
+        }))
+      return std::nullopt;
+    // The output must be read through a projected permutation (the tiles
+    // of the epilogues are the output's).
+    if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0))
+             .isProjectedPermutation())
+      return std::nullopt;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    unsigned m = dims->m.back(), n = dims->n.back(), k = dims->k.back();
+    int64_t M = ranges[m], N = ranges[n], K = ranges[k];
+    if (M < 16 || N < 16 || K < 4)
+      return std::nullopt;
+    int64_t outer = 1;
+    for (auto [d, r] : llvm::enumerate(ranges))
+      if (d != m && d != n && !llvm::is_contained(dims->k, d))
+        outer *= r;
+    struct Tile {
+      int64_t bm, bn, tm, tn;
+    };
+    static constexpr Tile kTiles[] = {
+        {128, 128, 8, 8}, {64, 128, 4, 8}, {128, 64, 8, 4}, {64, 64, 4, 4},
+        {32, 64, 4, 4},   {64, 32, 4, 4},  {32, 32, 4, 4},  {16, 32, 2, 4},
+        {32, 16, 4, 2},   {16, 16, 2, 2}};
+    std::optional<Tile> best;
+    int64_t bestBlocks = 0;
+    for (const Tile &t : kTiles) {
+      if (M % t.bm != 0 || N % t.bn != 0)
+        continue;
+      int64_t blocks = outer * (M / t.bm) * (N / t.bn);
+      if (blocks >= minBlocks) {
+        best = t;
+        break;
+      }
+      if (blocks > bestBlocks) {
+        best = t;
+        bestBlocks = blocks;
+      }
+    }
+    if (!best)
+      return std::nullopt;
+    int64_t bk = K % 16 == 0 ? 16 : K % 8 == 0 ? 8 : divisorAtMost(K, 16);
+    size_t rank = ranges.size();
+    SmallVector<int64_t> workgroup(rank, 1), thread(rank, 1),
+        reduction(rank, 0);
+    for (unsigned d : dims->k) {
+      workgroup[d] = 0;
+      thread[d] = 0;
+      reduction[d] = 1;
+    }
+    workgroup[m] = best->bm;
+    workgroup[n] = best->bn;
+    thread[m] = best->tm;
+    thread[n] = best->tn;
+    reduction[k] = bk;
+    return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,
+                              workgroup, thread, reduction,
+                              /*pipelineDepth=*/1, GpuPrecision::F32);
+  }
+
   void runOnOperation() override {
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::FillOp>(op) || op.getNumLoops() == 0 ||
@@ -112,6 +186,10 @@ struct SelectStrategyPass
       // A reduction to a scalar has no parallel loop to tile.
       if (op.getNumParallelLoops() == 0)
         return;
+      if (std::optional<GpuConfigAttr> c = contractionConfig(op)) {
+        op->setAttr(kGpuConfigAttrName, *c);
+        return;
+      }
       GpuKernelKind kind = op.getNumReductionLoops() == 0
                                ? GpuKernelKind::Elementwise
                                : GpuKernelKind::Window;

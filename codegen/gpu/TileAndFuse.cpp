@@ -30,6 +30,9 @@ struct TileAndFusePass : dlc::impl::GpuTileAndFuseBase<TileAndFusePass> {
   LogicalResult tileRoot(IRRewriter &rewriter, TilingInterface root,
                          GpuConfigAttr config) {
     root->removeAttr(kGpuConfigAttrName);
+    if (config.getKind() == GpuKernelKind::Contraction)
+      return gpu_tiling::tileContraction(
+          rewriter, cast<linalg::LinalgOp>(root.getOperation()), config);
     FailureOr<gpu_tiling::BlockTiling> block =
         gpu_tiling::tileToBlocks(rewriter, root, config);
     if (failed(block))
@@ -43,12 +46,20 @@ struct TileAndFusePass : dlc::impl::GpuTileAndFuseBase<TileAndFusePass> {
     IRRewriter rewriter(&getContext());
     // Consumers first, so that producers fuse into their tiles. Each step
     // re-finds the last op still carrying a config: fusion erases ops.
+    // Contractions first: the elementwise ops that consume them become
+    // their epilogues (and lose their own configs).
     while (true) {
-      TilingInterface last;
+      TilingInterface last, lastContraction;
       getOperation().walk([&](TilingInterface op) {
-        if (op->hasAttr(kGpuConfigAttrName))
-          last = op;
+        auto config = op->getAttrOfType<GpuConfigAttr>(kGpuConfigAttrName);
+        if (!config)
+          return;
+        last = op;
+        if (config.getKind() == GpuKernelKind::Contraction)
+          lastContraction = op;
       });
+      if (lastContraction)
+        last = lastContraction;
       if (!last)
         return;
       auto config = last->getAttrOfType<GpuConfigAttr>(kGpuConfigAttrName);

@@ -1,8 +1,11 @@
 //===- Tiling.cpp - block and thread tiling of GPU kernels on tensors -----===//
 #include "codegen/gpu/Tiling.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -209,4 +212,290 @@ LogicalResult gpu_tiling::distributeToThreads(RewriterBase &rewriter,
     if (failed(distribute(left, sizes)))
       return failure();
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+/// Rewrites the chain of elementwise ops consuming `root`'s result so that
+/// each updates the value it reads in place: `E(ins: R, X; outs: empty)`
+/// whose body ignores its init becomes `E'(ins: X; outs: R)`. The whole
+/// chain then writes the contraction's output tile, which stays in
+/// registers. Returns the last op of the chain (`root` when none).
+static linalg::LinalgOp foldEpiloguesInPlace(RewriterBase &rewriter,
+                                             linalg::LinalgOp root) {
+  linalg::LinalgOp last = root;
+  while (last->getNumResults() == 1 && last->getResult(0).hasOneUse()) {
+    Value result = last->getResult(0);
+    OpOperand &use = *result.getUses().begin();
+    auto user = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!user || user.getNumReductionLoops() != 0 ||
+        user.getNumDpsInits() != 1 || user->getNumResults() != 1)
+      break;
+    if (user.isDpsInit(&use)) {
+      last = user;
+      continue;
+    }
+    OpOperand *init = user.getDpsInitOperand(0);
+    if (!user.getMatchingIndexingMap(&use).isIdentity() ||
+        !user.getMatchingIndexingMap(init).isIdentity() ||
+        init->get().getType() != result.getType() ||
+        !user.getMatchingBlockArgument(init).use_empty())
+      break;
+    unsigned index = use.getOperandNumber();
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (OpOperand *in : user.getDpsInputOperands())
+      if (in != &use) {
+        inputs.push_back(in->get());
+        maps.push_back(user.getMatchingIndexingMap(in));
+      }
+    maps.push_back(user.getMatchingIndexingMap(init));
+    rewriter.setInsertionPoint(user);
+    auto inPlace = linalg::GenericOp::create(
+        rewriter, user.getLoc(), TypeRange{result.getType()}, inputs,
+        ValueRange{result}, maps, user.getIteratorTypesArray(),
+        [](OpBuilder &, Location, ValueRange) {});
+    inPlace.getRegion().takeBody(user.getRegion());
+    Block &body = inPlace.getRegion().front();
+    BlockArgument read = body.getArgument(index);
+    BlockArgument out = body.getArgument(user.getNumDpsInputs());
+    read.replaceAllUsesWith(out);
+    body.eraseArgument(index);
+    rewriter.replaceOp(user, inPlace->getResults());
+    last = inPlace;
+  }
+  return last;
+}
+
+/// Tile sizes over an op whose loops are the dims of `root`'s output
+/// (its epilogues, its accumulator's producers), from sizes over `root`'s
+/// loops.
+static SmallVector<int64_t> overOutputDims(linalg::LinalgOp root,
+                                           ArrayRef<int64_t> sizes) {
+  AffineMap out = root.getMatchingIndexingMap(root.getDpsInitOperand(0));
+  SmallVector<int64_t> result;
+  for (AffineExpr e : out.getResults())
+    result.push_back(sizes[cast<AffineDimExpr>(e).getPosition()]);
+  return result;
+}
+
+/// Copies a static tile `source` into a new shared memory tensor whose dims
+/// are `source`'s permuted by `perm` (result dim i is source dim perm[i]).
+static Value promoteToShared(RewriterBase &rewriter, Location loc, Value source,
+                             ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t d : perm)
+    shape.push_back(type.getDimSize(d));
+  MLIRContext *ctx = rewriter.getContext();
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto sharedType = RankedTensorType::get(shape, type.getElementType());
+  auto alloc = bufferization::AllocTensorOp::create(
+      rewriter, loc, sharedType, ValueRange{}, /*copy=*/Value(),
+      /*size_hint=*/Value(), space);
+  // A generic, not linalg.copy or linalg.transpose: those fold away on
+  // tensors once tiled (the tile would be read straight from global memory).
+  unsigned rank = type.getRank();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  SmallVector<AffineExpr> permuted;
+  for (int64_t d : perm)
+    permuted.push_back(getAffineDimExpr(d, ctx));
+  AffineMap outMap = AffineMap::get(rank, 0, permuted, ctx);
+  auto copy = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{sharedType}, ValueRange{source},
+      ValueRange{alloc.getResult()}, ArrayRef<AffineMap>{identity, outMap},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+      [](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(b, l, args[0]);
+      });
+  return copy->getResult(0);
+}
+
+/// Thread tiles for a copy of a static tile of `shape` by `threads`
+/// threads: up to 4 contiguous elements of the innermost dim each (one
+/// 16-byte access for f32), then more along the outer dims while there are
+/// more tiles than threads.
+static SmallVector<int64_t> copyThreadTiles(ArrayRef<int64_t> shape,
+                                            int64_t threads) {
+  SmallVector<int64_t> tile(shape.size(), 1);
+  int64_t inner = shape.back();
+  tile.back() = inner % 4 == 0 ? 4 : inner % 2 == 0 ? 2 : 1;
+  auto count = [&] {
+    int64_t c = 1;
+    for (auto [s, t] : llvm::zip(shape, tile))
+      c *= s / t;
+    return c;
+  };
+  while (count() > threads) {
+    bool grown = false;
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0 && !grown;
+         --d)
+      if (shape[d] % (2 * tile[d]) == 0) {
+        tile[d] *= 2;
+        grown = true;
+      }
+    if (!grown && shape.back() % (2 * tile.back()) == 0) {
+      tile.back() *= 2;
+      grown = true;
+    }
+    if (!grown)
+      break;
+  }
+  return tile;
+}
+
+/// Distributes `op` (in a block) over threads by `sizes`, no fusion.
+static LogicalResult distributeAlone(RewriterBase &rewriter, TilingInterface op,
+                                     ArrayRef<int64_t> sizes) {
+  FailureOr<SmallVector<Attribute>> mapping =
+      linearMapping<gpu::GPUThreadMappingAttr>(op->getContext(), sizes);
+  if (failed(mapping))
+    return op->emitError("too many loops to map to threads");
+  auto noFusion = [](tensor::ExtractSliceOp, OpResult, bool)
+      -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+    return std::nullopt;
+  };
+  if (failed(tileAndFuse(rewriter, op, sizes, *mapping, noFusion)))
+    return op->emitError("failed to distribute the op over GPU threads");
+  return success();
+}
+
+LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
+                                          linalg::LinalgOp root,
+                                          GpuConfigAttr config) {
+  MLIRContext *ctx = root->getContext();
+  Location loc = root.getLoc();
+  linalg::LinalgOp last = foldEpiloguesInPlace(rewriter, root);
+
+  // Blocks over the output; the contraction (through the epilogues'
+  // inits) and its accumulator's producers fuse into each block's tile.
+  // Read now: `root` is erased once its tile replaces it.
+  SmallVector<int64_t> blockSizes =
+      overOutputDims(root, config.getWorkgroup());
+  SmallVector<int64_t> outputThreads = overOutputDims(root, config.getThread());
+  FailureOr<SmallVector<Attribute>> mapping =
+      linearMapping<gpu::GPUBlockMappingAttr>(ctx, blockSizes);
+  if (failed(mapping))
+    return root->emitError("too many loops to map to blocks");
+  // Accumulators (the contraction through the epilogues' inits, its fill or
+  // bias) always fuse: recomputing a fill for another user is cheap, and
+  // the contraction has no other user (the chain follows single uses).
+  // Elementwise producers of the epilogues' other inputs fuse by the usual
+  // rule; the contraction's own inputs are staged per K step instead.
+  scf::SCFTileAndFuseOptions::ControlFnTy elementwise =
+      fusionControl(/*hasReduction=*/false, nullptr, last);
+  auto control = [elementwise](tensor::ExtractSliceOp slice, OpResult producer,
+                               bool isDestinationOperand)
+      -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+    if (!isa<linalg::LinalgOp>(producer.getOwner()))
+      return std::nullopt;
+    if (isDestinationOperand)
+      return scf::SCFTileAndFuseOptions::ControlFnResult{false};
+    if (llvm::any_of(slice->getUsers(), [](Operation *user) {
+          auto l = dyn_cast<linalg::LinalgOp>(user);
+          return l && l.getNumReductionLoops() != 0;
+        }))
+      return std::nullopt;
+    return elementwise(slice, producer, isDestinationOperand);
+  };
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      tileAndFuse(rewriter, cast<TilingInterface>(last.getOperation()),
+                  blockSizes, *mapping, control);
+  if (failed(fused))
+    return emitError(loc, "failed to tile the contraction into GPU blocks");
+  auto block = cast<scf::ForallOp>(fused->loops.front().getOperation());
+  linalg::LinalgOp tiled;
+  for (Operation *op : fused->tiledAndFusedOps) {
+    op->removeAttr(kGpuConfigAttrName);
+    auto l = dyn_cast<linalg::LinalgOp>(op);
+    if (l && l.getNumReductionLoops() != 0)
+      tiled = l;
+  }
+  if (!tiled)
+    return emitError(loc, "the contraction did not fuse into its epilogue");
+
+  // K steps.
+  scf::SCFTilingOptions kOptions;
+  kOptions.setTileSizes(indexAttrs(ctx, config.getReduction()));
+  rewriter.setInsertionPoint(tiled);
+  FailureOr<scf::SCFTilingResult> k = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(tiled.getOperation()), kOptions);
+  if (failed(k) || k->tiledOps.size() != 1)
+    return tiled->emitError("failed to tile the contraction's reduction");
+  rewriter.replaceOp(tiled, k->replacements);
+  auto step = cast<linalg::LinalgOp>(k->tiledOps.front());
+  if (!isa<linalg::GenericOp>(step)) {
+    rewriter.setInsertionPoint(step);
+    FailureOr<linalg::GenericOp> generic =
+        linalg::generalizeNamedOp(rewriter, step);
+    if (failed(generic))
+      return step->emitError("cannot generalize the contraction");
+    step = *generic;
+  }
+  auto generic = cast<linalg::GenericOp>(step.getOperation());
+
+  // Operand tiles in shared memory, reduction dims outermost.
+  SmallVector<Operation *> copies;
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  rewriter.setInsertionPoint(generic);
+  for (OpOperand *in : generic.getDpsInputOperands()) {
+    AffineMap map = maps[in->getOperandNumber()];
+    SmallVector<int64_t> perm;
+    for (bool reductions : {true, false})
+      for (auto [i, e] : llvm::enumerate(map.getResults())) {
+        auto d = dyn_cast<AffineDimExpr>(e);
+        if (!d)
+          return generic->emitError("unexpected contraction operand map");
+        bool isReduction = linalg::isReductionIterator(
+            generic.getIteratorTypesArray()[d.getPosition()]);
+        if (isReduction == reductions)
+          perm.push_back(i);
+      }
+    Value shared = promoteToShared(rewriter, loc, in->get(), perm);
+    copies.push_back(shared.getDefiningOp());
+    SmallVector<AffineExpr> results;
+    for (int64_t p : perm)
+      results.push_back(map.getResult(p));
+    maps[in->getOperandNumber()] =
+        AffineMap::get(map.getNumDims(), 0, results, ctx);
+    rewriter.modifyOpInPlace(generic, [&] { in->set(shared); });
+  }
+  rewriter.modifyOpInPlace(generic, [&] {
+    generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+
+  // Threads: the step by `thread`, the copies by 16-byte pieces, the ops
+  // over the output (accumulator producers, epilogues) by `thread` over
+  // the output's dims.
+  int64_t threads = config.getNumThreads();
+  if (failed(distributeAlone(rewriter,
+                             cast<TilingInterface>(generic.getOperation()),
+                             config.getThread())))
+    return failure();
+  for (Operation *copy : copies) {
+    // Each thread reads up to 4 contiguous source elements (16 bytes), and
+    // neighbouring threads neighbouring pieces (the copy's loops are the
+    // source's dims; a transposed tile is written through its map).
+    auto source =
+        cast<RankedTensorType>(copy->getOperand(0).getType()).getShape();
+    if (failed(distributeAlone(rewriter, cast<TilingInterface>(copy),
+                               copyThreadTiles(source, threads))))
+      return failure();
+  }
+  SmallVector<TilingInterface> rest;
+  for (Operation &op : block.getBody()->without_terminator())
+    if (auto l = dyn_cast<linalg::LinalgOp>(op))
+      rest.push_back(cast<TilingInterface>(op));
+  for (TilingInterface op : rest) {
+    auto l = cast<linalg::LinalgOp>(op.getOperation());
+    SmallVector<int64_t> sizes =
+        l.getNumLoops() == outputThreads.size() && l.getNumReductionLoops() == 0
+            ? outputThreads
+            : defaultThreadTiles(op, threads);
+    if (failed(distributeAlone(rewriter, op, sizes)))
+      return failure();
+  }
+  return success();
 }

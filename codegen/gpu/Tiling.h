@@ -4,6 +4,7 @@
 
 #include "ir/DlcAttrs.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
@@ -36,6 +37,22 @@ mlir::LogicalResult distributeToThreads(mlir::RewriterBase &rewriter,
                                         BlockTiling &block,
                                         GpuConfigAttr config,
                                         int64_t maxThreads);
+
+/// A contraction kernel: the elementwise ops that consume `root`'s result
+/// update it in place (their init becomes the result they read), the last
+/// of them is tiled by the config's `workgroup` sizes into a block forall
+/// with the contraction and its accumulator's producers (fill, bias) fused
+/// in; the contraction's reduction is tiled by `reduction` into an scf.for
+/// (the K steps), whose step copies its operand tiles into shared memory
+/// (`bufferization.alloc_tensor` in the workgroup address space; the
+/// operand without the output's innermost dim transposed, so that every
+/// thread reads its rows of both as vectors); then the step, the copies,
+/// the accumulator's producers and the epilogues are distributed over the
+/// block's threads (the step by `thread`, the copies by 4 contiguous
+/// elements, the rest by `thread` over the output's dims).
+mlir::LogicalResult tileContraction(mlir::RewriterBase &rewriter,
+                                    mlir::linalg::LinalgOp root,
+                                    GpuConfigAttr config);
 
 } // namespace dlc::gpu_tiling
 

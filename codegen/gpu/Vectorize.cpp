@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -20,6 +21,7 @@ using namespace dlc;
 
 namespace {
 struct VectorizePass : dlc::impl::GpuVectorizeBase<VectorizePass> {
+  using Base::Base;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::LinalgOp> candidates;
@@ -32,8 +34,21 @@ struct VectorizePass : dlc::impl::GpuVectorizeBase<VectorizePass> {
     });
     for (linalg::LinalgOp op : candidates) {
       // Ops the vectorizer does not take (gathers with computed indices,
-      // convolution windows) stay and become loops.
+      // convolution windows) stay and become loops, as do a thread's long
+      // reductions (a whole 112 x 112 window would be one vector); a
+      // contraction's K step is its register block.
       if (failed(linalg::vectorizeOpPrecondition(op)))
+        continue;
+      int64_t volume = 1, reduced = 1;
+      for (auto [r, it] : llvm::zip(op.getStaticLoopRanges(),
+                                    op.getIteratorTypesArray())) {
+        volume *= r;
+        if (linalg::isReductionIterator(it))
+          reduced *= r;
+      }
+      bool contraction = linalg::isaContractionOpInterface(op);
+      if (reduced > maxVolume ||
+          volume > (contraction ? maxContractionVolume : maxVolume))
         continue;
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::VectorizationResult> result =

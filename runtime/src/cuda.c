@@ -29,6 +29,9 @@ enum {
   kJitErrorLogBuffer = 5,
   kJitErrorLogBufferSizeBytes = 6,
   kStreamNonBlocking = 1,
+  kFuncAttrMaxDynamicSharedSizeBytes = 8,
+  /* Dynamic shared memory a kernel may use without opting in. */
+  kDefaultSharedBytes = 48 * 1024,
 };
 
 /* Driver entry points, by their exported (versioned) names. */
@@ -59,6 +62,7 @@ enum {
   X(cuModuleUnload, "cuModuleUnload", (CUmodule))                              \
   X(cuModuleGetFunction, "cuModuleGetFunction",                                \
     (CUfunction *, CUmodule, const char *))                                    \
+  X(cuFuncSetAttribute, "cuFuncSetAttribute", (CUfunction, int, int))          \
   X(cuLaunchKernel, "cuLaunchKernel",                                          \
     (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,   \
      unsigned, CUstream, void **, void **))
@@ -79,6 +83,7 @@ struct dlcrt_cuda {
   CUfunction *functions;
   uint32_t num_kernels;
   const char *const *kernel_names;
+  const uint32_t *kernel_shared_bytes;
   CUdeviceptr workspace, constants;
   CUdeviceptr *io; /* device copies of inputs then outputs (host I/O) */
   size_t num_io;
@@ -216,6 +221,7 @@ static dlc_status *load_kernels(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
                                log);
   cuda->num_kernels = cd->num_kernels;
   cuda->kernel_names = cd->kernel_names;
+  cuda->kernel_shared_bytes = cd->kernel_shared_bytes;
   cuda->functions = calloc(cd->num_kernels ? cd->num_kernels : 1,
                            sizeof(CUfunction));
   if (!cuda->functions)
@@ -227,6 +233,18 @@ static dlc_status *load_kernels(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
       return dlcrt_status_create(DLC_INTERNAL,
                                  "create: kernel '%s' not found: %s (%d)",
                                  cd->kernel_names[i], error_name(d, r), r);
+    uint32_t shared = cd->kernel_shared_bytes[i];
+    if (shared > kDefaultSharedBytes) {
+      r = d->cuFuncSetAttribute(cuda->functions[i],
+                                kFuncAttrMaxDynamicSharedSizeBytes,
+                                (int)shared);
+      if (r != 0)
+        return dlcrt_status_create(
+            DLC_UNAVAILABLE,
+            "create: kernel '%s' needs %u bytes of shared memory per block, "
+            "which the device does not allow: %s (%d)",
+            cd->kernel_names[i], shared, error_name(d, r), r);
+    }
   }
   return NULL;
 }
@@ -351,7 +369,8 @@ void dlcrt_cuda_launch(void *ctx, int32_t kernel, int64_t grid_x,
     r = cuda->driver.cuLaunchKernel(
         cuda->functions[kernel], (unsigned)grid_x, (unsigned)grid_y,
         (unsigned)grid_z, (unsigned)block_x, (unsigned)block_y,
-        (unsigned)block_z, 0, cuda->stream, params, NULL);
+        (unsigned)block_z, cuda->kernel_shared_bytes[kernel], cuda->stream,
+        params, NULL);
   if (r != 0) {
     cuda->launch_error = r;
     cuda->failed_kernel = kernel;

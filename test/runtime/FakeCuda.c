@@ -7,6 +7,9 @@
  * parameter the PTX entry declares) but run no code, so outputs keep their
  * previous contents. Tests load it with DLC_CUDA_DRIVER=libdlc-fake-cuda.so.
  *
+ * Dynamic shared memory above 48 KB needs the kernel's attribute set, as on
+ * a GPU (227 KB at most).
+ *
  * Environment: DLC_FAKE_CUDA_LOG=1 prints every module load and launch to
  * stderr; DLC_FAKE_CUDA_FREE_BYTES sets the free device memory reported.
  *
@@ -23,6 +26,7 @@ enum { kOk = 0, kInvalidValue = 1, kOutOfMemory = 2, kNotFound = 500,
 typedef struct fake_function {
   char name[256];
   int num_params;
+  int max_dynamic_shared; /* bytes, cuFuncSetAttribute */
 } fake_function;
 
 typedef struct fake_module {
@@ -140,19 +144,36 @@ CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
     }
   return kNotFound;
 }
+CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
+  fake_function *f = function;
+  /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+  if (!f || attribute != 8 || value < 0 || value > 227 * 1024)
+    return kInvalidValue;
+  f->max_dynamic_shared = value;
+  if (logging())
+    fprintf(stderr, "fake-cuda: %s may use %d bytes of shared memory\n",
+            f->name, value);
+  return kOk;
+}
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
                         void *stream, void **params, void **extra) {
   fake_function *f = function;
-  (void)smem; (void)stream;
+  (void)stream;
   if (!f || !gx || !gy || !gz || !bx || !by || !bz || extra ||
       (uint64_t)bx * by * bz > 1024)
+    return kInvalidValue;
+  if (smem > 48 * 1024 && (int)smem > f->max_dynamic_shared)
     return kInvalidValue;
   for (int i = 0; i < f->num_params; ++i)
     if (!params || !params[i])
       return kInvalidValue;
-  if (logging())
-    fprintf(stderr, "fake-cuda: launch %s grid %ux%ux%u block %ux%ux%u params %d\n",
+  if (logging()) {
+    fprintf(stderr, "fake-cuda: launch %s grid %ux%ux%u block %ux%ux%u params %d",
             f->name, gx, gy, gz, bx, by, bz, f->num_params);
+    if (smem)
+      fprintf(stderr, " shared %u", smem);
+    fprintf(stderr, "\n");
+  }
   return kOk;
 }

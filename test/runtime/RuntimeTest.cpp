@@ -207,8 +207,10 @@ namespace {
 void cudaEntryMustNotRun(void **) { FAIL() << "CUDA entry ran without a GPU"; }
 const dlc_cuda_image kImages[] = {{80, 0, ".version 8.0\n.target sm_80\n"}};
 const char *const kKernelNames[] = {"main_kernel"};
+const uint32_t kKernelShared[] = {0};
 const char kConstants[256] = {};
-const dlc_cuda_desc kCudaDesc = {1, 1, kImages, kKernelNames, kConstants, 256};
+const dlc_cuda_desc kCudaDesc = {1,           1,          kImages, kKernelNames,
+                                 kKernelShared, kConstants, 256};
 // Dynamic batch: one sample is a [1,3] row (batch axis 0) or, for the
 // second model, a [2,1] column of a [2,N] tensor (batch axis 1, staged);
 // the entry adds the sample's first element to each element.

@@ -282,6 +282,9 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     if (stopAt == Stage::Ptx) {
       if (images->kernels.empty())
         out << "// dlc: no kernels (the model launches nothing)\n";
+      for (auto [name, shared] :
+           llvm::zip(images->kernels, images->kernelShared))
+        out << "// dlc: kernel " << name << " shared " << shared << "\n";
       for (auto &[sm, ptx] : images->ptx)
         out << "// dlc: PTX for sm_" << sm << ", " << images->kernels.size()
             << " kernels\n"

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 5
+#define DLC_MODEL_ABI_VERSION 6
 
 /* One input or output of a model. For a model with a dynamic batch, a
  * batched tensor has shape[batch_axis] == DLC_DIM_DYNAMIC and size_bytes is
@@ -53,6 +53,9 @@ typedef struct dlc_cuda_desc {
   uint32_t num_kernels;
   const dlc_cuda_image *images;
   const char *const *kernel_names; /* launch index -> PTX entry name */
+  /* launch index -> bytes of dynamic shared memory each block uses; kernels
+   * above 48 KB are allowed that much at create. */
+  const uint32_t *kernel_shared_bytes;
   const void *constants;           /* uploaded to the device at create */
   uint64_t constants_size;
 } dlc_cuda_desc;
@@ -83,8 +86,9 @@ dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
 void dlcrt_model_destroy(dlcrt_model *model);
 
 /* Called by the host code of CUDA models, once per kernel launch, with the
- * `ctx` the entry received. Launches go to the model's stream; the first
- * failure is kept and reported by run, later launches are skipped. */
+ * `ctx` the entry received. Launches go to the model's stream with the
+ * kernel's dynamic shared memory (dlc_cuda_desc.kernel_shared_bytes); the
+ * first failure is kept and reported by run, later launches are skipped. */
 void dlcrt_cuda_launch(void *ctx, int32_t kernel, int64_t grid_x,
                        int64_t grid_y, int64_t grid_z, int64_t block_x,
                        int64_t block_y, int64_t block_z, void **params);

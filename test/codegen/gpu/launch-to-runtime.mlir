@@ -4,7 +4,9 @@
 // stack slots allocated once in the entry block (so launches in host loops
 // reuse them), the kernel is named by its index in dlc.cuda_kernels, and
 // the PTX of each target is kept in dlc.cuda_ptx; the binary is erased.
-// CHECK:       module attributes {dlc.cuda_kernels = ["k", "j"], dlc.cuda_ptx = {sm_80 = ".entry k(
+// Each kernel's dynamic shared memory (here k's 4096 bytes) is recorded in
+// dlc.cuda_kernel_shared, by launch index.
+// CHECK:       module attributes {dlc.cuda_kernel_shared = array<i64: 4096, 0>, dlc.cuda_kernels = ["k", "j"], dlc.cuda_ptx = {sm_80 = ".entry k(
 // CHECK-NOT:     gpu.binary
 // CHECK-LABEL: llvm.func @main
 // CHECK-SAME:    (%[[P:.+]]: !llvm.ptr, %[[CTX:.+]]: !llvm.ptr {dlc.cuda_context})
@@ -28,9 +30,10 @@ module attributes {gpu.container_module} {
     %g = llvm.mlir.constant(4 : index) : i64
     %b = llvm.mlir.constant(256 : index) : i64
     %f = llvm.mlir.constant(2.0 : f32) : f32
+    %smem = llvm.mlir.constant(4096 : i32) : i32
     llvm.br ^bb1
   ^bb1:
-    gpu.launch_func @dlc_kernels::@k blocks in (%g, %one, %one) threads in (%b, %one, %one) : i64 args(%p : !llvm.ptr, %f : f32)
+    gpu.launch_func @dlc_kernels::@k blocks in (%g, %one, %one) threads in (%b, %one, %one) : i64 dynamic_shared_memory_size %smem args(%p : !llvm.ptr, %f : f32)
     gpu.launch_func @dlc_kernels::@j blocks in (%one, %one, %one) threads in (%one, %one, %one) : i64 args(%g : i64)
     llvm.return
   }

@@ -80,3 +80,46 @@ func.func @shared_producer(%a: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8x
   } -> tensor<8x8xf32>
   return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+// A contraction kernel: the ReLU consuming the matmul updates its result in
+// place and is the block's root, the matmul and its bias init fuse into the
+// block's 16 x 16 tile; the K loop steps by 16 and copies both operand
+// tiles into shared memory (A transposed, k-major, so that each thread
+// reads its 2 rows as a vector), each thread computes 2 x 4 outputs; the
+// bias, the K steps and the epilogue use the same threads' tiles.
+// CHECK-LABEL: func.func @matmul_bias_relu
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (32, 32) step (16, 16)
+// CHECK:           %[[INIT:.+]] = scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (16, 16) step (2, 4)
+// CHECK:             linalg.generic {{.*}} ins(%{{.+}} : tensor<4xf32>) outs(%{{.+}} : tensor<2x4xf32>)
+// CHECK:           %[[ACC:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %[[INIT]])
+// CHECK:             %[[AS:.+]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<16x16xf32>
+// CHECK:             %[[AT:.+]] = scf.forall {{.*}} shared_outs(%{{.+}} = %[[AS]])
+// CHECK:               linalg.generic {indexing_maps = [#{{.+}}, #[[TRANSPOSED:.+]]], {{.*}} ins(%{{.+}} : tensor<2x4xf32>) outs(%{{.+}} : tensor<4x2xf32>)
+// CHECK:             %[[BS:.+]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<16x16xf32>
+// CHECK:             %[[BT:.+]] = scf.forall {{.*}} shared_outs(%{{.+}} = %[[BS]])
+// CHECK:             scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (16, 16) step (2, 4)
+// CHECK:               tensor.extract_slice %[[AT]]
+// CHECK:               tensor.extract_slice %[[BT]]
+// CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]{{.*}} outs(%{{.+}} : tensor<2x4xf32>)
+// CHECK:                 arith.mulf
+// CHECK:           scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (16, 16) step (2, 4) shared_outs(%{{.+}} = %[[ACC]])
+// CHECK:             linalg.generic {indexing_maps = [#{{.+}}], iterator_types = ["parallel", "parallel"]} outs(%{{.+}} : tensor<2x4xf32>)
+// CHECK:               arith.maximumf
+// CHECK:         } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+func.func @matmul_bias_relu(%a: tensor<32x64xf32>, %b: tensor<64x32xf32>, %bias: tensor<32xf32>) -> tensor<32x32xf32> {
+  %e = tensor.empty() : tensor<32x32xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<32xf32>) outs(%e : tensor<32x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<32x32xf32>
+  %0 = linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, workgroup = [16, 16, 0], thread = [2, 4, 0], reduction = [0, 0, 16], pipeline_depth = 1, precision = f32>} ins(%a, %b : tensor<32x64xf32>, tensor<64x32xf32>) outs(%init : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<32x32xf32>) outs(%e : tensor<32x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %c = arith.constant 0.0 : f32
+    %r = arith.maximumf %x, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<32x32xf32>
+  return %1 : tensor<32x32xf32>
+}

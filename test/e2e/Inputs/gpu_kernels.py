@@ -1,0 +1,129 @@
+"""Small ONNX models shaped so that each kind of CUDA kernel dlc builds is used
+(contractions staged in shared memory with fused bias and activation,
+batched attention matmuls, convolutions as implicit GEMM, row reductions
+with warp shuffles, softmax and layer norm), with inputs and numpy (float64)
+references.
+
+usage: gpu_kernels.py build DIR          writes DIR/NAME/{model.onnx,data/}
+       gpu_kernels.py check DIR NAME     compares DIR/NAME/out with numpy
+
+check prints "OK: NAME (max abs error E)" or the first mismatch and exits 1.
+Tolerance: rtol 1e-4, atol 1e-4 (fp32 sums over up to a few hundred terms).
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+RNG = np.random.default_rng(17)
+
+
+def rand(*shape, scale=1.0):
+    return (RNG.uniform(-1, 1, shape) * scale).astype(np.float32)
+
+
+def relu(x):
+    return np.maximum(x, 0)
+
+
+def softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def conv2d(x, w, b, stride, pad):
+    """NCHW x, FCHW w, float64."""
+    x = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    n, c, h, wd = x.shape
+    f, _, kh, kw = w.shape
+    oh = (h - kh) // stride + 1
+    ow = (wd - kw) // stride + 1
+    y = np.zeros((n, f, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            patch = x[:, :, i:i + stride * oh:stride, j:j + stride * ow:stride]
+            y += np.einsum("nchw,fc->nfhw", patch, w[:, :, i, j])
+    return y + b.reshape(1, f, 1, 1)
+
+
+def models():
+    """name -> (nodes, inputs {name: array}, initializers {name: array},
+    outputs [(name, shape)], reference(inputs) -> [arrays])."""
+    m = {}
+    # MatMul + bias + Relu: a contraction with its epilogue in one kernel.
+    x, w, b = rand(96, 80), rand(80, 112), rand(112)
+    m["matmul_bias_relu"] = (
+        [helper.make_node("MatMul", ["x", "W"], ["h"], name="mm"),
+         helper.make_node("Add", ["h", "B"], ["a"], name="bias"),
+         helper.make_node("Relu", ["a"], ["y"], name="relu")],
+        {"x": x}, {"W": w, "B": b}, [("y", [96, 112])],
+        lambda i, w=w, b=b: [relu(i["x"].astype(np.float64) @ w + b)])
+    # Gemm with transB (the weights read transposed) and beta.
+    x, w, b = rand(64, 48), rand(128, 48), rand(128)
+    m["gemm_trans_b"] = (
+        [helper.make_node("Gemm", ["x", "W", "B"], ["y"], name="fc",
+                          alpha=0.5, beta=2.0, transB=1)],
+        {"x": x}, {"W": w, "B": b}, [("y", [64, 128])],
+        lambda i, w=w, b=b: [0.5 * (i["x"].astype(np.float64) @ w.T) + 2.0 * b])
+    # Batched matmuls of attention: scores, softmax, context.
+    q, k, v = rand(4, 64, 32), rand(4, 32, 64), rand(4, 64, 32)
+    m["attention"] = (
+        [helper.make_node("MatMul", ["q", "k"], ["s"], name="scores"),
+         helper.make_node("Softmax", ["s"], ["p"], name="softmax", axis=-1),
+         helper.make_node("MatMul", ["p", "v"], ["y"], name="context")],
+        {"q": q, "k": k, "v": v}, {}, [("y", [4, 64, 32])],
+        lambda i: [softmax(i["q"].astype(np.float64) @ i["k"]) @ i["v"]])
+    return m
+
+
+def build(root):
+    for name, (nodes, inputs, inits, outputs, _) in models().items():
+        d = os.path.join(root, name)
+        os.makedirs(os.path.join(d, "data"), exist_ok=True)
+        graph = helper.make_graph(
+            nodes, name,
+            [helper.make_tensor_value_info(n, TensorProto.FLOAT, list(a.shape))
+             for n, a in inputs.items()],
+            [helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
+             for n, s in outputs],
+            initializer=[numpy_helper.from_array(a, n) for n, a in inits.items()])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        model.ir_version = 8
+        onnx.checker.check_model(model)
+        onnx.save(model, os.path.join(d, "model.onnx"))
+        for i, (n, a) in enumerate(inputs.items()):
+            with open(os.path.join(d, "data", f"input_{i}.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(a, n).SerializeToString())
+
+
+def check(root, name):
+    nodes, inputs, inits, outputs, reference = models()[name]
+    expected = reference(inputs)
+    worst = 0.0
+    for i, want in enumerate(expected):
+        t = onnx.TensorProto()
+        with open(os.path.join(root, name, "out", f"output_{i}.pb"), "rb") as f:
+            t.ParseFromString(f.read())
+        got = numpy_helper.to_array(t).astype(np.float64)
+        if got.shape != want.shape:
+            print(f"FAIL: {name} output {i}: shape {got.shape}, expected {want.shape}")
+            return 1
+        err = np.abs(got - want)
+        bad = err > 1e-4 + 1e-4 * np.abs(want)
+        if bad.any():
+            at = tuple(int(v) for v in np.argwhere(bad)[0])
+            print(f"FAIL: {name} output {i}: {int(bad.sum())} values differ, "
+                  f"first at {list(at)}: got {got[at]}, expected {want[at]}")
+            return 1
+        worst = max(worst, float(err.max()))
+    print(f"OK: {name} (max abs error {worst:.2e})")
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "build":
+        build(sys.argv[2])
+        sys.exit(0)
+    sys.exit(check(sys.argv[2], sys.argv[3]))
