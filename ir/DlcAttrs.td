@@ -45,8 +45,10 @@ def Dlc_GpuConfigAttr : Dlc_Attr<"GpuConfig", "gpu_config"> {
     - `workgroup`: the tile of one thread block (the grid is the loop ranges
       divided by it); producers (fills, bias, elementwise ops, im2col) and
       epilogues run inside the block's tile;
-    - `thread`: the tile of one thread within the block's tile (parallel
-      loops); the block has as many threads as there are thread tiles;
+    - `thread`: the tile of one thread within the block's tile over the
+      parallel loops (the block has as many threads as there are thread
+      tiles); over a contraction's reduction loops, how many of a K step's
+      elements a thread takes at a time;
     - `reduction`: the K step of a contraction (its operands' tiles are
       staged in shared memory once per step) or the elements one thread
       reduces before the block combines its partial results (`reduction`

@@ -1,4 +1,5 @@
 //===- PackConstantReads.cpp - constants in the layout their reads use ----===//
+#include "codegen/common/ConstantData.h"
 #include "codegen/cpu/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -20,44 +21,6 @@ namespace dlc {
 
 using namespace mlir;
 
-/// The raw, densely packed bytes of a constant; empty when unavailable
-/// (splats, sub-byte element types).
-static ArrayRef<char> rawBytes(Attribute value) {
-  if (auto dense = dyn_cast<DenseElementsAttr>(value))
-    return dense.isSplat() ? ArrayRef<char>() : dense.getRawData();
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
-      return blob->getData();
-  return {};
-}
-
-/// `data` (row-major, `shape`) with its dims reordered by `perm`: result dim
-/// j is source dim perm[j].
-static std::vector<char> permuteBytes(ArrayRef<char> data,
-                                      ArrayRef<int64_t> shape,
-                                      ArrayRef<int64_t> perm, size_t elemBytes) {
-  size_t rank = shape.size();
-  SmallVector<int64_t> srcStrides = computeStrides(shape);
-  SmallVector<int64_t> dstShape = applyPermutation(shape, perm);
-  SmallVector<int64_t> stepInSrc(rank);
-  for (size_t j = 0; j < rank; ++j)
-    stepInSrc[j] = srcStrides[perm[j]];
-  std::vector<char> out(data.size());
-  SmallVector<int64_t> idx(rank, 0);
-  int64_t total = computeProduct(shape), src = 0;
-  for (int64_t n = 0; n < total; ++n) {
-    std::memcpy(&out[n * elemBytes], &data[src * elemBytes], elemBytes);
-    // Next destination index (row-major), keeping the source offset.
-    for (int64_t j = rank - 1; j >= 0; --j) {
-      src += stepInSrc[j];
-      if (++idx[j] < dstShape[j])
-        break;
-      src -= stepInSrc[j] * dstShape[j];
-      idx[j] = 0;
-    }
-  }
-  return out;
-}
 
 /// A divisor every value of the index `v` is known to have (1 when nothing
 /// is known): constants, loop induction variables whose lower bound and
@@ -178,7 +141,7 @@ struct PackConstantReadsPass
     for (vector::TransferReadOp read : reads)
       if (read.getPermutationMap() != map || read.getVectorType() != vecType)
         return;
-    ArrayRef<char> bytes = rawBytes(cst.getValue());
+    ArrayRef<char> bytes = dlc::rawConstantBytes(cst.getValue());
     if (bytes.size() != static_cast<size_t>(type.getNumElements()) * bits / 8)
       return;
 
@@ -248,7 +211,7 @@ struct PackConstantReadsPass
       splitPerm.back() = minorDim + 1;
     }
     std::vector<char> packed =
-        permuteBytes(bytes, splitShape, splitPerm, bits / 8);
+        dlc::permuteBytes(bytes, splitShape, splitPerm, bits / 8);
     auto packedType = RankedTensorType::get(
         applyPermutation(splitShape, splitPerm), type.getElementType());
     auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(

@@ -99,6 +99,9 @@ static int64_t baseAlignment(Value memref) {
   Operation *def = memref.getDefiningOp();
   if (isa<gpu::DynamicSharedMemoryOp>(def))
     return kBufferAlignment;
+  // Reshapes of contiguous buffers start where their source does.
+  if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(def))
+    return baseAlignment(def->getOperand(0));
   if (auto view = dyn_cast<memref::ViewOp>(def))
     return std::gcd(baseAlignment(view.getSource()),
                     knownDivisor(view.getByteShift()));

@@ -135,6 +135,9 @@ struct LowerVectorsPass
     vector::populateVectorTransferLoweringPatterns(patterns,
                                                    /*maxTransferRank=*/1);
     vector::populateVectorGatherLoweringPatterns(patterns);
+    // Single elements (a 0-D read of a broadcast value) as scalar accesses.
+    vector::populateScalarVectorTransferLoweringPatterns(
+        patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
     vector::populateVectorStepLoweringPatterns(patterns);
     // Ops left unlowered are reported by the LLVM conversion.
     (void)applyPatternsGreedily(root, std::move(patterns));

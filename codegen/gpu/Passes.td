@@ -18,6 +18,26 @@ def HostAbi : Pass<"dlc-gpu-host-abi", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::arith::ArithDialect"];
 }
 
+def GpuConvToGemm : Pass<"dlc-gpu-conv-to-gemm", "mlir::func::FuncOp"> {
+  let summary = "2-D convolutions as implicit GEMMs (im2col fused per K step)";
+  let description = [{
+    A `linalg.conv_2d_nchw_fchw` with constant f32 weights becomes the
+    contraction `y'[n, f, p] += W'[k, f] * col[n, k, p]` over flattened
+    pixels `p` and `k = (c, kh, kw)`: the weights are re-laid at compile
+    time into `[C*KH*KW, F]` (a K step's tile is contiguous along the
+    filters), `col` is the input itself for a 1x1 unit-stride convolution
+    and otherwise an im2col `linalg.generic` that reads the unpadded input at
+    computed indices (a constant `tensor.pad` is folded into its bounds
+    checks). `dlc-gpu-tile-and-fuse` computes the im2col's tile of each K
+    step straight into shared memory, so it is never materialized. The
+    pixels' reshapes are moved through the elementwise ops around the
+    convolution (bias, activations, residual adds) so that they fuse into
+    its kernel.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
   let summary = "choose each GPU kernel's tiling (attaches #dlc.gpu_config)";
   let description = [{
@@ -28,10 +48,11 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
     loop when the output is contiguous along it (16-byte accesses), about
     `max-threads` threads per block, the block's tile grown from the
     innermost loop outwards so that neighbouring threads touch neighbouring
-    elements. Contractions in f32 with m, n and k of at least 16, 16 and 4
-    (`contraction`): blocks of BM x BN outputs (up to 128 x 128, the largest
-    that divide the loops and give `min-blocks` blocks), TM x TN per thread
-    (up to 8 x 8, in registers), K steps of 16 staged in shared memory.
+    elements. Contractions in f32 with m, n and k of at least 8, 8 and 4
+    (`contraction`): blocks of BM x BN outputs (divisors of the loops up to
+    128 x 128: the largest that still give `min-blocks` / 2 blocks), TM x TN
+    per thread (up to 8 x 8, in registers, 32 to 256 threads), K steps of
+    16 staged in shared memory, 4 rows at a time per thread.
     Other ops with reductions (`window`: pooling, depthwise
     convolutions, short reductions): the same over the parallel loops, each
     thread reducing its outputs' windows sequentially.

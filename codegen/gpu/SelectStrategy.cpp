@@ -122,34 +122,51 @@ struct SelectStrategyPass
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     unsigned m = dims->m.back(), n = dims->n.back(), k = dims->k.back();
     int64_t M = ranges[m], N = ranges[n], K = ranges[k];
-    if (M < 16 || N < 16 || K < 4)
+    if (M < 8 || N < 8 || K < 4)
       return std::nullopt;
     int64_t outer = 1;
     for (auto [d, r] : llvm::enumerate(ranges))
       if (d != m && d != n && !llvm::is_contained(dims->k, d))
         outer *= r;
+    // Blocks of bm x bn outputs, each thread tm x tn of them: bm and bn
+    // divisors of M and N from 8 to 128 (24 filters, 49 pixels of a 7x7
+    // image), tm and tn up to 8, 32 to 256 threads. The best fills the GPU
+    // once (`minBlocks` / 2 blocks) first, then has the largest tile
+    // (fewest global reads per output), then the largest per-thread block
+    // (fewest shared reads per FMA), then whole warps.
+    auto divisors = [](int64_t n) {
+      SmallVector<int64_t> d;
+      for (int64_t t = std::min<int64_t>(n, 128); t >= 8; --t)
+        if (n % t == 0)
+          d.push_back(t);
+      return d;
+    };
     struct Tile {
       int64_t bm, bn, tm, tn;
     };
-    static constexpr Tile kTiles[] = {
-        {128, 128, 8, 8}, {64, 128, 4, 8}, {128, 64, 8, 4}, {64, 64, 4, 4},
-        {32, 64, 4, 4},   {64, 32, 4, 4},  {32, 32, 4, 4},  {16, 32, 2, 4},
-        {32, 16, 4, 2},   {16, 16, 2, 2}};
     std::optional<Tile> best;
-    int64_t bestBlocks = 0;
-    for (const Tile &t : kTiles) {
-      if (M % t.bm != 0 || N % t.bn != 0)
-        continue;
-      int64_t blocks = outer * (M / t.bm) * (N / t.bn);
-      if (blocks >= minBlocks) {
-        best = t;
-        break;
+    std::tuple<int64_t, int64_t, int64_t, bool> bestKey{};
+    for (int64_t bm : divisors(M))
+      for (int64_t tm = std::min<int64_t>(bm, 8); tm >= 1; --tm) {
+        if (bm % tm != 0)
+          continue;
+        for (int64_t bn : divisors(N))
+          for (int64_t tn = std::min<int64_t>(bn, 8); tn >= 1; --tn) {
+            if (bn % tn != 0)
+              continue;
+            int64_t threads = (bm / tm) * (bn / tn);
+            if (threads < 32 || threads > 256)
+              continue;
+            int64_t blocks = outer * (M / bm) * (N / bn);
+            std::tuple<int64_t, int64_t, int64_t, bool> key{
+                std::min(blocks, minBlocks / 2), bm * bn, tm * tn,
+                threads % 32 == 0};
+            if (!best || key > bestKey) {
+              best = Tile{bm, bn, tm, tn};
+              bestKey = key;
+            }
+          }
       }
-      if (blocks > bestBlocks) {
-        best = t;
-        bestBlocks = blocks;
-      }
-    }
     if (!best)
       return std::nullopt;
     int64_t bk = K % 16 == 0 ? 16 : K % 8 == 0 ? 8 : divisorAtMost(K, 16);
@@ -158,7 +175,7 @@ struct SelectStrategyPass
         reduction(rank, 0);
     for (unsigned d : dims->k) {
       workgroup[d] = 0;
-      thread[d] = 0;
+      thread[d] = 1;
       reduction[d] = 1;
     }
     workgroup[m] = best->bm;
@@ -166,6 +183,9 @@ struct SelectStrategyPass
     thread[m] = best->tm;
     thread[n] = best->tn;
     reduction[k] = bk;
+    // Each thread's K step 4 rows at a time (or 1): 4 x (tm + tn) operand
+    // registers live beside the tm x tn accumulators.
+    thread[k] = bk % 4 == 0 ? 4 : 1;
     return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,
                               workgroup, thread, reduction,
                               /*pipelineDepth=*/1, GpuPrecision::F32);

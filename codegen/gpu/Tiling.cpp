@@ -269,6 +269,15 @@ static linalg::LinalgOp foldEpiloguesInPlace(RewriterBase &rewriter,
   return last;
 }
 
+/// A producer that computes its result from indices alone (an im2col: it
+/// reads its source at computed indices, with no indexing-map inputs): it
+/// can be computed for any tile, such as one K step of a contraction.
+static bool isGatherProducer(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  return generic && generic.getNumDpsInputs() == 0 &&
+         generic.getNumReductionLoops() == 0 && generic->getNumResults() == 1;
+}
+
 /// Tile sizes over an op whose loops are the dims of `root`'s output
 /// (its epilogues, its accumulator's producers), from sizes over `root`'s
 /// loops.
@@ -396,8 +405,13 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
     if (llvm::any_of(slice->getUsers(), [](Operation *user) {
           auto l = dyn_cast<linalg::LinalgOp>(user);
           return l && l.getNumReductionLoops() != 0;
-        }))
+        })) {
+      // An im2col fuses (and moves into the K steps below).
+      // (Its only other user is the contraction being fused here.)
+      if (isGatherProducer(producer.getOwner()))
+        return scf::SCFTileAndFuseOptions::ControlFnResult{false};
       return std::nullopt;
+    }
     return elementwise(slice, producer, isDestinationOperand);
   };
   FailureOr<scf::SCFTileAndFuseResult> fused =
@@ -436,12 +450,37 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
   }
   auto generic = cast<linalg::GenericOp>(step.getOperation());
 
-  // Operand tiles in shared memory, reduction dims outermost.
+  // Operand tiles in shared memory, reduction dims outermost. A gather
+  // producer (im2col) fused into the block is computed per K step, straight
+  // into shared memory.
   SmallVector<Operation *> copies;
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  rewriter.setInsertionPoint(generic);
   for (OpOperand *in : generic.getDpsInputOperands()) {
     AffineMap map = maps[in->getOperandNumber()];
+    if (auto slice = in->get().getDefiningOp<tensor::ExtractSliceOp>())
+      if (isGatherProducer(slice.getSource().getDefiningOp())) {
+        Operation *blockLevel = slice.getSource().getDefiningOp();
+        SmallVector<LoopLikeOpInterface> kLoops(k->loops);
+        std::optional<scf::SCFFuseProducerOfSliceResult> fusedGather =
+            scf::tileAndFuseProducerOfSlice(rewriter, slice, kLoops);
+        if (!fusedGather || fusedGather->tiledOps.size() != 1)
+          return generic->emitError("cannot compute the im2col per K step");
+        if (blockLevel->use_empty())
+          rewriter.eraseOp(blockLevel);
+        auto gather = cast<linalg::GenericOp>(fusedGather->tiledOps.front());
+        auto type =
+            cast<RankedTensorType>(gather.getDpsInits()[0].getType());
+        rewriter.setInsertionPoint(gather);
+        auto alloc = bufferization::AllocTensorOp::create(
+            rewriter, loc, type, ValueRange{}, /*copy=*/Value(),
+            /*size_hint=*/Value(),
+            gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+        rewriter.modifyOpInPlace(gather, [&] {
+          gather.getDpsInitsMutable()[0].set(alloc.getResult());
+        });
+        copies.push_back(gather);
+        continue;
+      }
     SmallVector<int64_t> perm;
     for (bool reductions : {true, false})
       for (auto [i, e] : llvm::enumerate(map.getResults())) {
@@ -453,6 +492,15 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
         if (isReduction == reductions)
           perm.push_back(i);
       }
+    // Moving unit dims moves no data: keep the operand's own order.
+    auto shape = cast<RankedTensorType>(in->get().getType()).getShape();
+    SmallVector<int64_t> nonUnit;
+    for (int64_t d : perm)
+      if (shape[d] != 1)
+        nonUnit.push_back(d);
+    if (llvm::is_sorted(nonUnit))
+      perm = llvm::to_vector(llvm::seq<int64_t>(0, perm.size()));
+    rewriter.setInsertionPoint(generic);
     Value shared = promoteToShared(rewriter, loc, in->get(), perm);
     copies.push_back(shared.getDefiningOp());
     SmallVector<AffineExpr> results;
@@ -469,11 +517,44 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
   // Threads: the step by `thread`, the copies by 16-byte pieces, the ops
   // over the output (accumulator producers, epilogues) by `thread` over
   // the output's dims.
+  // A thread's step goes through the K step `thread[k]` reduction elements
+  // at a time (an scf.for), so that only that many rows of its operands
+  // are live in registers with the accumulators.
   int64_t threads = config.getNumThreads();
-  if (failed(distributeAlone(rewriter,
-                             cast<TilingInterface>(generic.getOperation()),
-                             config.getThread())))
-    return failure();
+  SmallVector<int64_t> stepThreads(config.getThread()), inner;
+  bool innerSteps = false;
+  for (auto [d, it] : llvm::enumerate(generic.getIteratorTypesArray())) {
+    bool reduction = linalg::isReductionIterator(it);
+    inner.push_back(reduction ? stepThreads[d] : 0);
+    innerSteps |= reduction && stepThreads[d] != 0;
+    if (reduction)
+      stepThreads[d] = 0;
+  }
+  FailureOr<SmallVector<Attribute>> threadMapping =
+      linearMapping<gpu::GPUThreadMappingAttr>(ctx, stepThreads);
+  if (failed(threadMapping))
+    return generic->emitError("too many loops to map to threads");
+  auto noFusion = [](tensor::ExtractSliceOp, OpResult, bool)
+      -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+    return std::nullopt;
+  };
+  FailureOr<scf::SCFTileAndFuseResult> perThread =
+      tileAndFuse(rewriter, cast<TilingInterface>(generic.getOperation()),
+                  stepThreads, *threadMapping, noFusion);
+  if (failed(perThread))
+    return emitError(loc, "failed to distribute the K step over threads");
+  if (innerSteps) {
+    auto threadOp =
+        cast<TilingInterface>(perThread->tiledAndFusedOps.front());
+    scf::SCFTilingOptions innerOptions;
+    innerOptions.setTileSizes(indexAttrs(ctx, inner));
+    rewriter.setInsertionPoint(threadOp);
+    FailureOr<scf::SCFTilingResult> innerK =
+        scf::tileUsingSCF(rewriter, threadOp, innerOptions);
+    if (failed(innerK))
+      return threadOp->emitError("failed to tile a thread's K step");
+    rewriter.replaceOp(threadOp, innerK->replacements);
+  }
   for (Operation *copy : copies) {
     // Each thread reads up to 4 contiguous source elements (16 bytes), and
     // neighbouring threads neighbouring pieces (the copy's loops are the

@@ -4,23 +4,27 @@
 // tile of the output, accumulates into it in every K step and applies the
 // ReLU to it. The tile is read once before the loop (the bias, forwarded
 // from its write), carried through the K steps in registers and written
-// once, after the ReLU; the writes it overwrites are gone.
+// once, after the ReLU; the writes it overwrites are gone. The output is a
+// view of the workspace (upstream's hoisting leaves views alone), the
+// operand tiles other buffers.
 // CHECK-LABEL: func.func @accumulate
 // CHECK:         gpu.launch
 // CHECK:           %[[BIAS:.+]] = vector.broadcast
 // CHECK-NOT:       vector.transfer_write
 // CHECK:           %[[ACC:.+]] = scf.for {{.*}} iter_args(%[[A:.+]] = %[[BIAS]]) -> (vector<2x4xf32>)
-// CHECK-NOT:         vector.transfer_read %arg2
+// CHECK-NOT:         vector.transfer_read %[[C:view.*]]
 // CHECK:             vector.contract {{.*}} %[[A]]
-// CHECK-NOT:         vector.transfer_write %{{.+}}, %arg2
+// CHECK-NOT:         vector.transfer_write %{{.+}}, %view
 // CHECK:             scf.yield
 // CHECK:           %[[R:.+]] = arith.maximumf %[[ACC]]
-// CHECK:           vector.transfer_write %[[R]], %arg2
+// CHECK:           vector.transfer_write %[[R]], %view
 // CHECK-NOT:       vector.transfer_write
 // CHECK-NOT:       gpu.barrier
 // CHECK:           gpu.terminator
-func.func @accumulate(%a: memref<64x16xf32, #gpu.address_space<workgroup>>, %b: memref<64x16xf32, #gpu.address_space<workgroup>>, %c: memref<16x16xf32>, %bias: memref<16xf32>) {
+func.func @accumulate(%a: memref<64x16xf32, #gpu.address_space<workgroup>>, %b: memref<64x16xf32, #gpu.address_space<workgroup>>, %ws: memref<2048xi8>, %bias: memref<16xf32>) {
   %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %c = memref.view %ws[%c1024][] : memref<2048xi8> to memref<16x16xf32>
   %c1 = arith.constant 1 : index
   %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index

@@ -75,6 +75,30 @@ def models():
          helper.make_node("MatMul", ["p", "v"], ["y"], name="context")],
         {"q": q, "k": k, "v": v}, {}, [("y", [4, 64, 32])],
         lambda i: [softmax(i["q"].astype(np.float64) @ i["k"]) @ i["v"]])
+    # Convolutions as implicit GEMM: a padded 3x3 with bias and ReLU, a
+    # strided 3x3 with a non-power-of-two channel count, a 1x1 with a
+    # residual add.
+    x = rand(1, 16, 14, 14)
+    w1, b1 = rand(32, 16, 3, 3, scale=0.3), rand(32)
+    w2, b2 = rand(24, 32, 3, 3, scale=0.3), rand(24)
+    w3, b3 = rand(24, 24, 1, 1, scale=0.3), rand(24)
+
+    def conv_ref(i, w1=w1, b1=b1, w2=w2, b2=b2, w3=w3, b3=b3):
+        h = relu(conv2d(i["x"].astype(np.float64), w1, b1, 1, 1))
+        g = conv2d(h, w2, b2, 2, 1)
+        return [relu(conv2d(g, w3, b3, 1, 0) + g)]
+    m["conv_chain"] = (
+        [helper.make_node("Conv", ["x", "W1", "B1"], ["c1"], name="conv1",
+                          pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+         helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+         helper.make_node("Conv", ["r1", "W2", "B2"], ["c2"], name="conv2",
+                          pads=[1, 1, 1, 1], strides=[2, 2], kernel_shape=[3, 3]),
+         helper.make_node("Conv", ["c2", "W3", "B3"], ["c3"], name="conv3",
+                          kernel_shape=[1, 1]),
+         helper.make_node("Add", ["c3", "c2"], ["s"], name="residual"),
+         helper.make_node("Relu", ["s"], ["y"], name="relu3")],
+        {"x": x}, {"W1": w1, "B1": b1, "W2": w2, "B2": b2, "W3": w3, "B3": b3},
+        [("y", [1, 24, 7, 7])], conv_ref)
     return m
 
 

@@ -1,0 +1,52 @@
+//===- ConstantData.cpp - the bytes of constant tensors --------------------===//
+#include "codegen/common/ConstantData.h"
+
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+ArrayRef<char> dlc::rawConstantBytes(Attribute value) {
+  if (auto dense = dyn_cast<DenseElementsAttr>(value))
+    return dense.isSplat() ? ArrayRef<char>() : dense.getRawData();
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      return blob->getData();
+  return {};
+}
+
+std::vector<char> dlc::permuteBytes(ArrayRef<char> data, ArrayRef<int64_t> shape,
+                                    ArrayRef<int64_t> perm, size_t elemBytes) {
+  size_t rank = shape.size();
+  SmallVector<int64_t> srcStrides = computeStrides(shape);
+  SmallVector<int64_t> dstShape = applyPermutation(shape, perm);
+  SmallVector<int64_t> stepInSrc(rank);
+  for (size_t j = 0; j < rank; ++j)
+    stepInSrc[j] = srcStrides[perm[j]];
+  std::vector<char> out(data.size());
+  SmallVector<int64_t> idx(rank, 0);
+  int64_t total = computeProduct(shape), src = 0;
+  for (int64_t n = 0; n < total; ++n) {
+    std::memcpy(&out[n * elemBytes], &data[src * elemBytes], elemBytes);
+    // Next destination index (row-major), keeping the source offset.
+    for (int64_t j = rank - 1; j >= 0; --j) {
+      src += stepInSrc[j];
+      if (++idx[j] < dstShape[j])
+        break;
+      src -= stepInSrc[j] * dstShape[j];
+      idx[j] = 0;
+    }
+  }
+  return out;
+}
+
+DenseResourceElementsAttr dlc::resourceConstant(RankedTensorType type,
+                                                StringRef name,
+                                                ArrayRef<char> bytes) {
+  auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, 64);
+  return DenseResourceElementsAttr::get(type, name, std::move(blob));
+}
