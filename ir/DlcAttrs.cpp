@@ -38,6 +38,11 @@ int64_t GpuConfigAttr::getNumThreads() const {
   for (auto [w, t] : llvm::zip(getWorkgroup(), getThread()))
     if (w > 0 && t > 0)
       threads *= w / t;
+  // A reduction kernel's thread tiles are warps of `reduction` lanes.
+  if (getKind() == GpuKernelKind::Reduction)
+    for (int64_t lanes : getReduction())
+      if (lanes > 0)
+        threads *= lanes;
   return threads;
 }
 

@@ -50,9 +50,10 @@ def Dlc_GpuConfigAttr : Dlc_Attr<"GpuConfig", "gpu_config"> {
       tiles); over a contraction's reduction loops, how many of a K step's
       elements a thread takes at a time;
     - `reduction`: the K step of a contraction (its operands' tiles are
-      staged in shared memory once per step) or the elements one thread
-      reduces before the block combines its partial results (`reduction`
-      kind);
+      staged in shared memory once per step) or, for the `reduction` kind,
+      the lanes that stride over the innermost reduced loop (a warp, whose
+      partial results combine by shuffles; `thread` is then each warp's
+      tile);
     - `pipeline_depth`: how many K steps' operand tiles are in flight
       (1: load then compute; 2: double buffered);
     - `precision`: the arithmetic of contractions (strict `f32` on CUDA

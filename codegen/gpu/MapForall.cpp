@@ -59,13 +59,17 @@ struct MapForallPass : dlc::impl::GpuMapForallBase<MapForallPass> {
     int64_t threads = 1;
     WalkResult walk = forall.getBody()->walk([&](scf::ForallOp inner) {
       FailureOr<SmallVector<int64_t>> c = tripCounts(inner);
-      if (failed(c) || !gpu_tiling::isThreadForall(inner)) {
+      if (failed(c) || !(gpu_tiling::isThreadForall(inner) ||
+                         gpu_tiling::isWarpForall(inner))) {
         inner.emitError("expected a thread forall with static bounds");
         return WalkResult::interrupt();
       }
       int64_t n = 1;
       for (int64_t v : *c)
         n *= v;
+      // A warp forall takes a warp per iteration.
+      if (gpu_tiling::isWarpForall(inner))
+        n *= kWarpSize;
       threads = std::max(threads, n);
       return WalkResult::advance();
     });

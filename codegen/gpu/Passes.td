@@ -53,6 +53,11 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
     128 x 128: the largest that still give `min-blocks` / 2 blocks), TM x TN
     per thread (up to 8 x 8, in registers, 32 to 256 threads), K steps of
     16 staged in shared memory, 4 rows at a time per thread.
+    Reductions of at least 32 elements per output over the innermost loop,
+    with one combiner that has a neutral element (`reduction`: sums, maxima,
+    the rows of a softmax or layer norm, a global average pool): one warp
+    per output, its lanes striding over the row and combining by warp
+    shuffles, up to 8 warps per block.
     Other ops with reductions (`window`: pooling, depthwise
     convolutions, short reductions): the same over the parallel loops, each
     thread reducing its outputs' windows sequentially.
@@ -127,6 +132,23 @@ def GpuMapForall : Pass<"dlc-gpu-map-forall", "mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::affine::AffineDialect",
                            "mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+}
+
+def GpuLowerWarpReductions : Pass<"dlc-gpu-lower-warp-reductions", "mlir::func::FuncOp"> {
+  let summary = "a warp's reduction over its lanes, combined by shuffles";
+  let description = [{
+    Runs on the mapped kernels. Each linalg.generic keeping a `reduction`
+    `#dlc.gpu_config` (a warp's tile of a reduction kernel: one output,
+    run by all 32 lanes) becomes: lane l folds elements l, l + 32, ... of
+    the reduced loops into a partial result that starts at the combiner's
+    neutral element (coalesced reads across the lanes), five `gpu.shuffle
+    xor` steps combine the partial results, and lane 0 combines the total
+    with the output's initial value and stores it. 64-bit shuffles become
+    pairs of 32-bit ones.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect", "mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def GpuHoistAccumulators : Pass<"dlc-gpu-hoist-accumulators", "mlir::func::FuncOp"> {

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Analysis/SliceAnalysis.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_GPUSELECTSTRATEGY
@@ -18,6 +19,10 @@ namespace dlc {
 
 using namespace mlir;
 using namespace dlc;
+
+static constexpr int64_t kWarpSize = 32;
+/// Outputs (one warp each) per block of a reduction kernel.
+static constexpr int64_t kWarpsPerBlock = 8;
 
 /// The largest divisor of `size` that is at most `limit`.
 static int64_t divisorAtMost(int64_t size, int64_t limit) {
@@ -191,6 +196,60 @@ struct SelectStrategyPass
                               /*pipelineDepth=*/1, GpuPrecision::F32);
   }
 
+  /// A reduction of at least 32 elements per output whose innermost loop
+  /// is a reduction, with one combiner that has a neutral element (a sum,
+  /// a max, ...) on 32- or 64-bit values: one warp per output, its lanes
+  /// striding over the reduced elements (coalesced) and combining their
+  /// partial results by warp shuffles; up to 8 outputs (warps) per block.
+  std::optional<GpuConfigAttr> reductionConfig(linalg::LinalgOp op) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || generic.getNumDpsInits() != 1 ||
+        generic->getNumResults() != 1 || generic.getNumReductionLoops() == 0)
+      return std::nullopt;
+    SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+    if (iters.back() != utils::IteratorType::reduction)
+      return std::nullopt;
+    if (!llvm::all_of(generic.getIndexingMapsArray(), [](AffineMap m) {
+          return m.isProjectedPermutation();
+        }))
+      return std::nullopt;
+    Type element = getElementTypeOrSelf(generic->getResult(0).getType());
+    unsigned bits = element.getIntOrFloatBitWidth();
+    if (bits != 32 && bits != 64)
+      return std::nullopt;
+    SmallVector<Operation *> combiners;
+    BlockArgument out = generic.getMatchingBlockArgument(
+        generic.getDpsInitOperand(0));
+    if (!matchReduction(generic.getRegionOutputArgs(), 0, combiners) ||
+        combiners.size() != 1 || !arith::getNeutralElement(combiners[0]) ||
+        !out.hasOneUse())
+      return std::nullopt;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    int64_t reduced = 1;
+    std::optional<unsigned> innerParallel;
+    for (auto [d, it] : llvm::enumerate(iters)) {
+      if (it == utils::IteratorType::reduction)
+        reduced *= ranges[d];
+      else
+        innerParallel = d;
+    }
+    if (reduced < kWarpSize || !innerParallel)
+      return std::nullopt;
+    size_t n = ranges.size();
+    SmallVector<int64_t> workgroup(n, 0), thread(n, 0), reduction(n, 0);
+    for (auto [d, it] : llvm::enumerate(iters))
+      if (it == utils::IteratorType::parallel) {
+        workgroup[d] = 1;
+        thread[d] = 1;
+      }
+    workgroup[*innerParallel] =
+        divisorAtMost(ranges[*innerParallel], kWarpsPerBlock);
+    reduction[n - 1] = kWarpSize;
+    return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Reduction,
+                              workgroup, thread, reduction,
+                              /*pipelineDepth=*/1, GpuPrecision::F32);
+  }
+
   void runOnOperation() override {
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::FillOp>(op) || op.getNumLoops() == 0 ||
@@ -207,6 +266,10 @@ struct SelectStrategyPass
       if (op.getNumParallelLoops() == 0)
         return;
       if (std::optional<GpuConfigAttr> c = contractionConfig(op)) {
+        op->setAttr(kGpuConfigAttrName, *c);
+        return;
+      }
+      if (std::optional<GpuConfigAttr> c = reductionConfig(op)) {
         op->setAttr(kGpuConfigAttrName, *c);
         return;
       }

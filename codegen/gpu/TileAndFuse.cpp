@@ -30,6 +30,8 @@ struct TileAndFusePass : dlc::impl::GpuTileAndFuseBase<TileAndFusePass> {
   LogicalResult tileRoot(IRRewriter &rewriter, TilingInterface root,
                          GpuConfigAttr config) {
     root->removeAttr(kGpuConfigAttrName);
+    if (config.getKind() == GpuKernelKind::Reduction)
+      return gpu_tiling::tileReduction(rewriter, root, config);
     if (config.getKind() == GpuKernelKind::Contraction)
       return gpu_tiling::tileContraction(
           rewriter, cast<linalg::LinalgOp>(root.getOperation()), config);
@@ -53,6 +55,9 @@ struct TileAndFusePass : dlc::impl::GpuTileAndFuseBase<TileAndFusePass> {
       getOperation().walk([&](TilingInterface op) {
         auto config = op->getAttrOfType<GpuConfigAttr>(kGpuConfigAttrName);
         if (!config)
+          return;
+        // A warp's tile of a reduction keeps its config for the lowering.
+        if (op->getParentOfType<scf::ForallOp>())
           return;
         last = op;
         if (config.getKind() == GpuKernelKind::Contraction)

@@ -32,6 +32,12 @@ bool gpu_tiling::isThreadForall(scf::ForallOp forall) {
          isa<gpu::GPUThreadMappingAttr>(mapping->getValue().front());
 }
 
+bool gpu_tiling::isWarpForall(scf::ForallOp forall) {
+  std::optional<ArrayAttr> mapping = forall.getMapping();
+  return mapping && !mapping->empty() &&
+         isa<gpu::GPUWarpMappingAttr>(mapping->getValue().front());
+}
+
 static SmallVector<OpFoldResult> indexAttrs(MLIRContext *ctx,
                                             ArrayRef<int64_t> sizes) {
   SmallVector<OpFoldResult> result;
@@ -578,5 +584,31 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
     if (failed(distributeAlone(rewriter, op, sizes)))
       return failure();
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+LogicalResult gpu_tiling::tileReduction(RewriterBase &rewriter,
+                                        TilingInterface root,
+                                        GpuConfigAttr config) {
+  MLIRContext *ctx = root->getContext();
+  FailureOr<BlockTiling> block = tileToBlocks(rewriter, root, config);
+  if (failed(block))
+    return emitError(root->getLoc(), "failed to tile the reduction into blocks");
+  FailureOr<SmallVector<Attribute>> mapping =
+      linearMapping<gpu::GPUWarpMappingAttr>(ctx, config.getThread());
+  if (failed(mapping))
+    return block->tiledRoot->emitError("too many loops to map to warps");
+  FailureOr<scf::SCFTileAndFuseResult> warps = tileAndFuse(
+      rewriter, cast<TilingInterface>(block->tiledRoot), config.getThread(),
+      *mapping,
+      fusionControl(/*hasReduction=*/true, block->forall, block->tiledRoot));
+  if (failed(warps))
+    return emitError(root->getLoc(), "failed to distribute the reduction "
+                                     "over warps");
+  warps->tiledAndFusedOps.front()->setAttr(kGpuConfigAttrName, config);
   return success();
 }

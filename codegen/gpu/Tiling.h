@@ -21,6 +21,8 @@ struct BlockTiling {
 /// #gpu.block) or over the threads of a block (#gpu.thread).
 bool isBlockForall(mlir::scf::ForallOp forall);
 bool isThreadForall(mlir::scf::ForallOp forall);
+/// Whether `forall` iterates over the warps of a block (#gpu.warp).
+bool isWarpForall(mlir::scf::ForallOp forall);
 
 /// Tiles `root`'s loops by `config.workgroup` into an scf.forall mapped to
 /// blocks, fusing fills and single-use elementwise producers into the tile
@@ -37,6 +39,14 @@ mlir::LogicalResult distributeToThreads(mlir::RewriterBase &rewriter,
                                         BlockTiling &block,
                                         GpuConfigAttr config,
                                         int64_t maxThreads);
+
+/// A reduction kernel: the root is tiled into blocks as by tileToBlocks and
+/// each block's tile into one warp per `thread` tile (an scf.forall mapped
+/// to #gpu.warp), which keeps the config: dlc-gpu-lower-warp-reductions
+/// spreads it over the warp's lanes once it is on memrefs.
+mlir::LogicalResult tileReduction(mlir::RewriterBase &rewriter,
+                                  mlir::TilingInterface root,
+                                  GpuConfigAttr config);
 
 /// A contraction kernel: the elementwise ops that consume `root`'s result
 /// update it in place (their init becomes the result they read), the last

@@ -40,17 +40,34 @@ func.func @bools(%a: tensor<4x8xi1>) -> tensor<4x8xi1> {
   return %0 : tensor<4x8xi1>
 }
 
-// A row reduction: one thread per row, its reduction loop whole in the
-// thread; the fill that initializes it gets no config (it fuses).
+// A row reduction of 100 elements: one warp per row (its 32 lanes stride
+// over the row), the 6 rows in one block; the fill that initializes it gets
+// no config (it fuses).
 // CHECK-LABEL: func.func @row_sum
 // CHECK-NOT:   linalg.fill {{.*}}dlc.gpu_config
 // CHECK:       linalg.generic
-// CHECK-SAME:  dlc.gpu_config = #dlc.gpu_config<kind = window, workgroup = [6, 0], thread = [1, 0], reduction = [0, 0]
+// CHECK-SAME:  dlc.gpu_config = #dlc.gpu_config<kind = reduction, workgroup = [6, 0], thread = [1, 0], reduction = [0, 32]
 func.func @row_sum(%a: tensor<6x100xf32>) -> tensor<6xf32> {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<6xf32>
   %f = linalg.fill ins(%cst : f32) outs(%e : tensor<6xf32>) -> tensor<6xf32>
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<6x100xf32>) outs(%f : tensor<6xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// A short reduction (10 elements, fewer than a warp's lanes): one thread
+// per row, its reduction loop whole in the thread.
+// CHECK-LABEL: func.func @short_rows
+// CHECK:       dlc.gpu_config = #dlc.gpu_config<kind = window, workgroup = [6, 0], thread = [1, 0], reduction = [0, 0]
+func.func @short_rows(%a: tensor<6x10xf32>) -> tensor<6xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<6xf32>) -> tensor<6xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : tensor<6x10xf32>) outs(%f : tensor<6xf32>) {
   ^bb0(%x: f32, %o: f32):
     %s = arith.addf %x, %o : f32
     linalg.yield %s : f32

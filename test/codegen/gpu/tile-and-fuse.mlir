@@ -123,3 +123,27 @@ func.func @matmul_bias_relu(%a: tensor<32x64xf32>, %b: tensor<64x32xf32>, %bias:
   } -> tensor<32x32xf32>
   return %1 : tensor<32x32xf32>
 }
+
+// -----
+
+// A reduction kernel: 4 rows per block, one warp per row (an scf.forall
+// mapped to #gpu.warp); the warp's tile keeps the config for
+// dlc-gpu-lower-warp-reductions, the fill is fused into it.
+// CHECK-LABEL: func.func @warp_rows
+// CHECK:         scf.forall (%{{.+}}) = (0) to (8) step (4)
+// CHECK:           scf.forall (%{{.+}}) in (4)
+// CHECK:             linalg.fill
+// CHECK:             linalg.generic {{.*}} ins(%{{.+}} : tensor<1x256xf32>) outs(%{{.+}} : tensor<1xf32>) attrs =  {dlc.gpu_config = #dlc.gpu_config<kind = reduction
+// CHECK:           } {mapping = [#gpu.warp<linear_dim_0>]}
+// CHECK:         } {mapping = [#gpu.block<linear_dim_0>]}
+func.func @warp_rows(%a: tensor<8x256xf32>) -> tensor<8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], dlc.gpu_config = #dlc.gpu_config<kind = reduction, workgroup = [4, 0], thread = [1, 0], reduction = [0, 32], pipeline_depth = 1, precision = f32>} ins(%a : tensor<8x256xf32>) outs(%f : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

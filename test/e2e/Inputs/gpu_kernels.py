@@ -99,6 +99,44 @@ def models():
          helper.make_node("Relu", ["s"], ["y"], name="relu3")],
         {"x": x}, {"W1": w1, "B1": b1, "W2": w2, "B2": b2, "W3": w3, "B3": b3},
         [("y", [1, 24, 7, 7])], conv_ref)
+    # Row reductions, one warp per row combined by shuffles: a softmax over
+    # 128 columns, a layer norm over 96, a global average pool over 7x7, a
+    # ReduceMax over 200 (not a multiple of 32).
+    x = rand(64, 128, scale=4.0)
+    m["softmax_rows"] = (
+        [helper.make_node("Softmax", ["x"], ["y"], name="softmax", axis=-1)],
+        {"x": x}, {}, [("y", [64, 128])],
+        lambda i: [softmax(i["x"].astype(np.float64))])
+    x, g, b = rand(32, 96), rand(96), rand(96)
+
+    def ln_ref(i, g=g, b=b):
+        v = i["x"].astype(np.float64)
+        mu = v.mean(-1, keepdims=True)
+        var = ((v - mu) ** 2).mean(-1, keepdims=True)
+        return [(v - mu) / np.sqrt(var + 1e-5) * g + b]
+    m["layer_norm"] = (
+        [helper.make_node("ReduceMean", ["x"], ["mu"], name="mean", axes=[-1]),
+         helper.make_node("Sub", ["x", "mu"], ["d"], name="center"),
+         helper.make_node("Mul", ["d", "d"], ["d2"], name="square"),
+         helper.make_node("ReduceMean", ["d2"], ["var"], name="variance", axes=[-1]),
+         helper.make_node("Add", ["var", "eps"], ["ve"], name="eps_add"),
+         helper.make_node("Sqrt", ["ve"], ["sd"], name="sqrt"),
+         helper.make_node("Div", ["d", "sd"], ["n"], name="normalize"),
+         helper.make_node("Mul", ["n", "g"], ["ng"], name="scale"),
+         helper.make_node("Add", ["ng", "b"], ["y"], name="shift")],
+        {"x": x}, {"eps": np.array([1e-5], np.float32), "g": g, "b": b},
+        [("y", [32, 96])], ln_ref)
+    x = rand(2, 64, 7, 7)
+    m["global_avg_pool"] = (
+        [helper.make_node("GlobalAveragePool", ["x"], ["y"], name="gap")],
+        {"x": x}, {}, [("y", [2, 64, 1, 1])],
+        lambda i: [i["x"].astype(np.float64).mean(axis=(2, 3), keepdims=True)])
+    x = rand(48, 200, scale=8.0)
+    m["reduce_max"] = (
+        [helper.make_node("ReduceMax", ["x"], ["y"], name="max", axes=[1],
+                          keepdims=0)],
+        {"x": x}, {}, [("y", [48])],
+        lambda i: [i["x"].astype(np.float64).max(axis=1)])
     return m
 
 

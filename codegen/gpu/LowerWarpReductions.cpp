@@ -1,0 +1,172 @@
+//===- LowerWarpReductions.cpp - one output per warp, lanes by shuffles ---===//
+#include "codegen/gpu/Passes.h"
+#include "ir/DlcAttrs.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_GPULOWERWARPREDUCTIONS
+#include "codegen/gpu/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+using namespace dlc;
+
+static constexpr int64_t kWarpSize = 32;
+
+/// Lowers one warp's reduction (a linalg.generic on memrefs, the tile of a
+/// `reduction` kernel, run by every lane of the warp): lane l folds the
+/// elements l, l + 32, ... into a partial result starting from the
+/// combiner's neutral element, five xor shuffles combine the lanes' partial
+/// results, and lane 0 combines the total with the output's initial value
+/// and stores it.
+static LogicalResult lowerWarpReduction(RewriterBase &rewriter,
+                                        linalg::GenericOp op) {
+  Location loc = op.getLoc();
+  SmallVector<Operation *> combiners;
+  Value reduced =
+      matchReduction(op.getRegionOutputArgs(), 0, combiners);
+  std::optional<TypedAttr> neutral =
+      combiners.size() == 1 ? arith::getNeutralElement(combiners[0])
+                            : std::nullopt;
+  if (!reduced || !neutral || op.getNumDpsInits() != 1 ||
+      op.hasDynamicShape())
+    return op.emitError("expected a single-combiner reduction for a warp");
+  Operation *combiner = combiners[0];
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  SmallVector<int64_t> reducedRanges;
+  for (auto [r, it] : llvm::zip(ranges, iters)) {
+    if (linalg::isReductionIterator(it))
+      reducedRanges.push_back(r);
+    else if (r != 1)
+      return op.emitError("a warp reduces one output, not ") << r;
+  }
+  int64_t count = 1;
+  for (int64_t r : reducedRanges)
+    count *= r;
+
+  // Read now, before ops are inserted between the two.
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (fill && (fill.getOutputs()[0] != op.getDpsInits()[0] ||
+               fill->getNumResults() != 0))
+    fill = nullptr;
+  rewriter.setInsertionPoint(op);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value lane = gpu::LaneIdOp::create(rewriter, loc, /*upperBound=*/nullptr);
+  Value init = arith::ConstantOp::create(rewriter, loc, *neutral);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, lane, arith::ConstantIndexOp::create(rewriter, loc, count),
+      arith::ConstantIndexOp::create(rewriter, loc, kWarpSize),
+      ValueRange{init});
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    // The loops' indices: 0 for the unit parallel loops, the element's
+    // position for the reduction loops.
+    SmallVector<Value> idx(ranges.size(), zero);
+    Value linear = loop.getInductionVar();
+    SmallVector<Value> reducedIdx;
+    if (reducedRanges.size() == 1) {
+      reducedIdx.push_back(linear);
+    } else {
+      auto delin = affine::AffineDelinearizeIndexOp::create(
+          rewriter, loc, linear, reducedRanges);
+      llvm::append_range(reducedIdx, delin.getResults());
+    }
+    for (unsigned d = 0, r = 0; d < ranges.size(); ++d)
+      if (linalg::isReductionIterator(iters[d]))
+        idx[d] = reducedIdx[r++];
+    IRMapping map;
+    Block *body = op.getBody();
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      SmallVector<Value> at;
+      for (AffineExpr e : op.getMatchingIndexingMap(in).getResults())
+        at.push_back(isa<AffineConstantExpr>(e)
+                         ? zero
+                         : idx[cast<AffineDimExpr>(e).getPosition()]);
+      map.map(op.getMatchingBlockArgument(in),
+              memref::LoadOp::create(rewriter, loc, in->get(), at));
+    }
+    map.map(op.getRegionOutputArgs()[0], loop.getRegionIterArgs()[0]);
+    for (Operation &bodyOp : body->without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(bodyOp)) {
+        map.map(index.getResult(), idx[index.getDim()]);
+        continue;
+      }
+      rewriter.clone(bodyOp, map);
+    }
+    Value next = map.lookup(body->getTerminator()->getOperand(0));
+    scf::YieldOp::create(rewriter, loc, next);
+  }
+  // The lanes' partial results: a butterfly of xor shuffles.
+  auto combine = [&](Value a, Value b) {
+    IRMapping m;
+    m.map(combiner->getOperand(0), a);
+    m.map(combiner->getOperand(1), b);
+    return rewriter.clone(*combiner, m)->getResult(0);
+  };
+  Value acc = loop.getResult(0);
+  Value width = arith::ConstantIntOp::create(rewriter, loc,
+                                             rewriter.getI32Type(), kWarpSize);
+  for (int64_t offset = kWarpSize / 2; offset > 0; offset /= 2) {
+    Value off = arith::ConstantIntOp::create(rewriter, loc,
+                                             rewriter.getI32Type(), offset);
+    auto shuffle = gpu::ShuffleOp::create(rewriter, loc, acc, off, width,
+                                          gpu::ShuffleMode::XOR);
+    acc = combine(acc, shuffle.getShuffleResult());
+  }
+  // Lane 0 stores the output's initial value combined with the total.
+  Value output = op.getDpsInits()[0];
+  auto outType = cast<MemRefType>(output.getType());
+  SmallVector<Value> at(outType.getRank(), zero);
+  Value isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        lane, zero);
+  auto ifOp = scf::IfOp::create(rewriter, loc, isFirst, /*withElse=*/false);
+  rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  // The initial value: a fill of the output just before (every lane would
+  // store it, and a late lane's store could land after lane 0's result) is
+  // folded in; anything else is loaded.
+  Value before;
+  if (fill) {
+    before = fill.getInputs()[0];
+    rewriter.eraseOp(fill);
+  } else {
+    before = memref::LoadOp::create(rewriter, loc, output, at);
+  }
+  IRMapping m;
+  for (Value operand : combiner->getOperands())
+    m.map(operand, operand == reduced ? acc : before);
+  Value total = rewriter.clone(*combiner, m)->getResult(0);
+  memref::StoreOp::create(rewriter, loc, total, output, at);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+namespace {
+struct LowerWarpReductionsPass
+    : dlc::impl::GpuLowerWarpReductionsBase<LowerWarpReductionsPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> ops;
+    getOperation().walk([&](linalg::GenericOp op) {
+      auto config = op->getAttrOfType<GpuConfigAttr>(kGpuConfigAttrName);
+      if (config && config.getKind() == GpuKernelKind::Reduction &&
+          op->getParentOfType<gpu::LaunchOp>())
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : ops)
+      if (failed(lowerWarpReduction(rewriter, op)))
+        return signalPassFailure();
+    // 64-bit shuffles as pairs of 32-bit ones (what PTX and the emulator
+    // exchange).
+    RewritePatternSet patterns(&getContext());
+    populateGpuShufflePatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
