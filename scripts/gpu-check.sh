@@ -2,17 +2,19 @@
 # GPU tests and benchmarks of the CUDA target, in two steps.
 #
 #   scripts/gpu-check.sh --prepare [--quick]
-#       Here (needs the dlc build, python3-onnx, torch): compiles the node
-#       suite, ResNet-50 (batch 1 and 32), MobileNetV2, the BERT encoder and a
-#       4096^3 MatMul for CUDA, with their references, into
+#       Here (needs the dlc build, python3-onnx, torch, ptxas): compiles the
+#       node suite, ResNet-50 (batch 1 and 32), MobileNetV2 (batch 32), the
+#       BERT encoder (batch 1 and 8) and a 4096^3 MatMul for CUDA, with their
+#       references and static kernel checks, into
 #       build/gpu-check/bundle.tar.xz (scripts/gpu/prepare.py).
 #   scripts/gpu-check.sh [REPORT_DIR]
 #       On a machine with an NVIDIA GPU (CUDA driver, python3 + numpy, a C
 #       compiler; PyTorch for the speed comparison; no LLVM/MLIR/ONNX needed):
 #       unpacks the bundle, runs it (scripts/gpu/check.py) and writes
 #       REPORT_DIR/gpu-report.{json,md} (default: $OUT if set, else
-#       build/gpu-check). Under 5 minutes on an H200. Exits 2 when there is
-#       no GPU, after saying so.
+#       build/gpu-check), whose "bars" say which of the CUDA target's bars
+#       hold. Meant to take under 8 minutes on an H200. Exits 2 when there
+#       is no GPU, after saying so.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ "${1:-}" = "--prepare" ]; then

@@ -11,18 +11,23 @@ against:
 
   node/     every ONNX backend node test that passes on the CPU (not in
             --xfail): its library, raw inputs and expected outputs (.npy)
-  models/   ResNet-50 (batch 1 and 32), MobileNetV2 and the BERT-style
-            encoder: library, raw inputs and the outputs of dlc's CPU path on
-            the same inputs (.npy); a 4096^3 fp32 MatMul (library only: the
-            device generates its inputs and compares with PyTorch). ResNet-50's weights follow a
-            short periodic pattern (see pattern_weights) so that the bundle
+  models/   ResNet-50 (batch 1 and 32), MobileNetV2 (batch 32), the
+            BERT-style encoder (batch 1 and 8, sequence 128): library, raw
+            inputs and the outputs of dlc's CPU path on the same inputs
+            (.npy); a 4096^3 fp32 MatMul (library only: the device generates
+            its inputs and compares with PyTorch). ResNet-50's weights follow
+            a short periodic pattern (see pattern_weights) so that the bundle
             compresses to a few MB; the others use the export script's seeded
             random weights.
   runner.c  the C program that loads the libraries and runs them
-  check.py  the device-side driver; manifest.json lists everything
+  check.py  the device-side driver; manifest.json lists everything, with
+            each model's static kernel checks (scripts/ptxas_check.py
+            --gates, run here: the device has no dlc)
+  models_def.py  the export script, whose BERT-style encoder check.py
+            times in PyTorch
 
 and packs it as OUT/bundle.tar.xz (it must stay under the device tool's
-64 MiB carry limit). --quick takes 40 node tests and no ResNet-50 batch 32.
+64 MiB carry limit). --quick takes 40 node tests and no batch-32 or batch-8 models.
 """
 import argparse
 import concurrent.futures
@@ -33,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 
 import numpy as np
 import onnx
@@ -150,6 +156,26 @@ def random_inputs(model_path, out_dir, seed=0, batch=1):
     return names, data_dir
 
 
+def static_gates(dlc, model_path):
+    """scripts/ptxas_check.py --gates on the model's PTX: its summary lines
+    and, per kernel, registers, spills and shared memory."""
+    ptx = subprocess.run([dlc, "compile", model_path, "--target", "cuda",
+                          "--emit=ptx"], capture_output=True, text=True)
+    ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    if ptx.returncode != 0 or not os.path.exists(ptxas):
+        return {"ok": False, "lines": [ptx.stderr.strip()[:300] or "no ptxas"]}
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "gates.json")
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "ptxas_check.py"),
+                            "--ptxas", ptxas, "--gates", "--report", report, "-"],
+                           input=ptx.stdout, capture_output=True, text=True)
+        kernels = json.load(open(report)) if os.path.exists(report) else []
+    return {"ok": p.returncode == 0, "lines": p.stdout.strip().splitlines(),
+            "kernels": len({k["kernel"] for k in kernels}),
+            "max_registers": max((k["registers"] for k in kernels), default=0),
+            "max_shared": max((k["shared"] for k in kernels), default=0)}
+
+
 def cpu_reference(dlc, model_path, data_dir, out_dir):
     ref_dir = os.path.join(out_dir, "cpu_out")
     subprocess.run([dlc, "run", model_path, "--data", data_dir, "--out", ref_dir],
@@ -214,12 +240,19 @@ def main():
     if args.no_models:
         return finish(args, bundle, manifest)
     os.makedirs(args.models_dir, exist_ok=True)
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "models", "export_models.py"),
-                    args.models_dir, "--only", "mobilenet_v2", "bert"], check=True)
+    export = os.path.join(ROOT, "scripts", "models", "export_models.py")
+    subprocess.run([sys.executable, export, args.models_dir, "--only", "bert"], check=True)
+    if not args.quick:
+        subprocess.run([sys.executable, export, args.models_dir, "--only",
+                        "mobilenet_v2", "--batch", "32"], check=True)
+        subprocess.run([sys.executable, export, args.models_dir, "--only", "bert",
+                        "--batch", "8"], check=True)
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "models", "export_models.py"),
                     args.models_dir, "--only", "lstm", "bert", "--dynamic-batch"], check=True)
-    models = {"mobilenet_v2": os.path.join(args.models_dir, "mobilenet_v2.onnx"),
-              "bert": os.path.join(args.models_dir, "bert.onnx")}
+    models = {"bert": os.path.join(args.models_dir, "bert.onnx")}
+    if not args.quick:
+        models["mobilenet_v2_b32"] = os.path.join(args.models_dir, "mobilenet_v2_b32.onnx")
+        models["bert_b8"] = os.path.join(args.models_dir, "bert_b8.onnx")
     # One library each, run at a batch size other than the one it was
     # compiled for (the runtime's per-sample path on the device).
     dynamic = {"lstm_dyn_b3": (os.path.join(args.models_dir, "lstm_dyn.onnx"), 3),
@@ -239,7 +272,8 @@ def main():
             sys.exit(f"prepare: {name}: {err}")
         inputs, data_dir = random_inputs(path, out, batch=batch)
         manifest["models"][name] = {"lib": "libmodel.so", "inputs": inputs,
-                                    "outputs": cpu_reference(args.dlc, path, data_dir, out)}
+                                    "outputs": cpu_reference(args.dlc, path, data_dir, out),
+                                    "gates": static_gates(args.dlc, path)}
         if name in dynamic:
             manifest["models"][name]["batch"] = batch
         print(f"model {name}: compiled, CPU reference written")
@@ -262,6 +296,8 @@ def main():
 def finish(args, bundle, manifest):
     for f in ("runner.c", "check.py"):
         shutil.copy(os.path.join(HERE, f), bundle)
+    shutil.copy(os.path.join(ROOT, "scripts", "models", "export_models.py"),
+                os.path.join(bundle, "models_def.py"))
     shutil.copy(os.path.join(ROOT, "runtime", "include", "dlc", "dlc_runtime.h"), bundle)
     with open(os.path.join(bundle, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
