@@ -382,6 +382,20 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                               const dlc_tensor *outputs, void **args) {
   dlcrt_cuda_driver *d = &cuda->driver;
   size_t ni = desc->num_inputs, no = desc->num_outputs;
+  /* The kernels access tensors 16 bytes at a time where their layout
+   * allows: caller-owned device buffers must be aligned for that (cuMemAlloc
+   * gives 256 bytes; a sample of a batch is aligned when its size is a
+   * multiple of 16 bytes). */
+  for (size_t k = 0; cuda->device_pointers && k < ni + no; ++k) {
+    const void *p = k < ni ? inputs[k].data : outputs[k - ni].data;
+    if ((uintptr_t)p % 16 != 0)
+      return dlcrt_status_create(
+          DLC_INVALID_ARGUMENT,
+          "run: with cuda_device_pointers, %s '%s' must be 16-byte aligned "
+          "(it is at %p)",
+          k < ni ? "input" : "output",
+          k < ni ? desc->inputs[k].name : desc->outputs[k - ni].name, p);
+  }
   for (size_t i = 0; i < ni; ++i) {
     if (cuda->device_pointers) {
       args[i] = inputs[i].data;

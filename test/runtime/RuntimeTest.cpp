@@ -553,3 +553,51 @@ TEST(Cuda, CpuModelsIgnoreCudaOptions) {
 }
 
 } // namespace
+
+namespace {
+// Against the driver stand-in (test/runtime/FakeCuda.c): a CUDA model whose
+// kernel needs 64 KB of shared memory gets the attribute at create, and
+// caller-owned device tensors must be 16-byte aligned.
+const dlc_cuda_image kFakeImages[] = {
+    {90, 0,
+     ".version 8.0\n.target sm_90\n.visible .entry main_kernel(\n"
+     ".param .u64 main_kernel_param_0\n)\n{\nret;\n}\n"}};
+const uint32_t kBigShared[] = {64 * 1024};
+const dlc_cuda_desc kFakeCudaDesc = {1,          1,         kFakeImages,
+                                     kKernelNames, kBigShared, kConstants,
+                                     256};
+// Launches the kernel once (the stand-in refuses its 64 KB of shared memory
+// unless create allowed them) with the input pointer as its parameter.
+void launchOnce(void **args) {
+  void *param = &args[0];
+  dlcrt_cuda_launch(args[4], 0, 1, 1, 1, 32, 1, 1, &param);
+}
+const dlc_model_desc kFakeCudaModel = {
+    DLC_MODEL_ABI_VERSION, 1, 1, 0, "aligned", kInputs, kOutputs, 24,
+    launchOnce, &kFakeCudaDesc};
+
+TEST(Cuda, DevicePointersMustBeAligned) {
+  DriverOverride d(DLC_FAKE_CUDA_PATH);
+  dlc_options options;
+  dlc_options_init(&options);
+  options.cuda_device_pointers = 1;
+  dlcrt_model *model = nullptr;
+  dlc_status *s = dlcrt_model_create(&kFakeCudaModel, &options, &model);
+  ASSERT_EQ(s, nullptr) << takeMessage(s);
+  alignas(16) float x[8] = {}, y[8] = {};
+  dlc_tensor in = tensor(x, 24, DLC_DTYPE_F32, 2, kShape);
+  dlc_tensor out = tensor(y, 24, DLC_DTYPE_F32, 2, kShape);
+  EXPECT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+  dlc_tensor shifted = tensor(x + 1, 24, DLC_DTYPE_F32, 2, kShape);
+  s = dlcrt_model_run(model, &shifted, 1, &out, 1);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(dlc_status_code_of(s), DLC_INVALID_ARGUMENT);
+  std::string msg = takeMessage(s);
+  EXPECT_EQ(msg.rfind("run: with cuda_device_pointers, input 'x' must be "
+                      "16-byte aligned",
+                      0),
+            0u)
+      << msg;
+  dlcrt_model_destroy(model);
+}
+} // namespace

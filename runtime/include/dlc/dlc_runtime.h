@@ -101,8 +101,9 @@ typedef struct dlc_options {
   /* CUDA models only. 0: the data pointers of the tensors given to run are
    * host memory; run copies inputs to the device and outputs back.
    * Nonzero: they are device pointers (CUdeviceptr) the caller owns and
-   * fills; run copies nothing and returns once the work is queued on the
-   * model's stream and finished. */
+   * fills, 16-byte aligned (run refuses others with DLC_INVALID_ARGUMENT:
+   * the kernels access 16 bytes at a time); run copies nothing and returns
+   * once the work is queued on the model's stream and finished. */
   uint32_t cuda_device_pointers;
 } dlc_options;
 
