@@ -1,6 +1,9 @@
 //===- EmulateKernels.cpp - kernels as host functions (cuda-emulator) -----===//
 #include "codegen/gpu/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
 namespace dlc {
 #define GEN_PASS_DEF_EMULATEKERNELS
 #include "codegen/gpu/Passes.h.inc"
@@ -16,11 +19,30 @@ enum : int64_t {
   kGridDim = 9,
   kLinearThread = 12,
   kInfoSize = 16,
-  kWarpSize = 32,
+  kLanes = 32,
 };
 
 static constexpr StringLiteral kBarrierFn = "dlcrt_emu_barrier";
 static constexpr StringLiteral kShuffleFn = "dlcrt_emu_shuffle";
+static constexpr StringLiteral kAsyncCopyFn = "dlcrt_emu_async_copy";
+static constexpr StringLiteral kAsyncWaitFn = "dlcrt_emu_async_wait";
+
+/// The byte address of `memref[indices]`, as an i64.
+static Value addressOf(OpBuilder &b, Location loc, Value memref,
+                       ValueRange indices) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value linear = meta.getOffset();
+  for (auto [i, stride] : llvm::zip(indices, meta.getStrides()))
+    linear = arith::AddIOp::create(
+        b, loc, linear, arith::MulIOp::create(b, loc, i, stride));
+  Value bytes = arith::ConstantIndexOp::create(
+      b, loc, type.getElementTypeBitWidth() / 8);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value addr = arith::AddIOp::create(
+      b, loc, base, arith::MulIOp::create(b, loc, linear, bytes));
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), addr);
+}
 
 /// The memref type without its (workgroup) memory space: the block's shared
 /// memory is an ordinary host buffer.
@@ -78,13 +100,13 @@ struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
       return replace(infoLoad(b, loc, info, kGridDim + dimSlot(o.getDimension())));
     if (isa<gpu::LaneIdOp, gpu::SubgroupIdOp>(op)) {
       Value linear = infoLoad(b, loc, info, kLinearThread);
-      Value warp = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+      Value warp = arith::ConstantIndexOp::create(b, loc, kLanes);
       if (isa<gpu::LaneIdOp>(op))
         return replace(arith::RemUIOp::create(b, loc, linear, warp));
       return replace(arith::DivUIOp::create(b, loc, linear, warp));
     }
     if (isa<gpu::SubgroupSizeOp>(op))
-      return replace(arith::ConstantIndexOp::create(b, loc, kWarpSize));
+      return replace(arith::ConstantIndexOp::create(b, loc, kLanes));
     if (isa<gpu::DynamicSharedMemoryOp>(op)) {
       Type type = withoutMemorySpace(op->getResult(0).getType());
       return replace(memref::CastOp::create(b, loc, type, shared));
@@ -127,6 +149,41 @@ struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
       shuffle.erase();
       return success();
     }
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+      if (copy.getSrcElements())
+        return op->emitError("cannot emulate a zero-filling asynchronous copy");
+      sync = true;
+      auto dstType = cast<MemRefType>(copy.getDst().getType());
+      int64_t bytes = copy.getDstElements().getZExtValue() *
+                      dstType.getElementTypeBitWidth() / 8;
+      Type i64 = b.getI64Type();
+      func::FuncOp f = declare(
+          b, module, kAsyncCopyFn,
+          b.getFunctionType({info.getType(), i64, i64, i64}, {}));
+      Value dst = addressOf(b, loc, copy.getDst(), copy.getDstIndices());
+      Value src = addressOf(b, loc, copy.getSrc(), copy.getSrcIndices());
+      Value n = arith::ConstantIntOp::create(b, loc, i64, bytes);
+      func::CallOp::create(b, loc, f, ValueRange{info, dst, src, n});
+      if (!copy->use_empty())
+        return op->emitError("cannot emulate asynchronous copy tokens");
+      op->erase();
+      return success();
+    }
+    if (isa<NVVM::CpAsyncCommitGroupOp>(op)) {
+      op->erase();
+      return success();
+    }
+    if (auto wait = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op)) {
+      if (wait.getN() != 0)
+        return op->emitError("cannot emulate cp.async.wait_group ")
+               << wait.getN() << " (only 0: wait for every copy)";
+      sync = true;
+      func::FuncOp f = declare(b, module, kAsyncWaitFn,
+                               b.getFunctionType({info.getType()}, {}));
+      func::CallOp::create(b, loc, f, ValueRange{info});
+      op->erase();
+      return success();
+    }
     if (isa<gpu::ReturnOp>(op)) {
       func::ReturnOp::create(b, loc);
       op->erase();
@@ -160,7 +217,10 @@ struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
     Value info = entry.addArgument(infoType, loc);
     SmallVector<Operation *> gpuOps;
     func.walk([&](Operation *op) {
-      if (op->getDialect() && op->getDialect()->getNamespace() == "gpu")
+      if (op->getDialect() &&
+          llvm::is_contained({StringRef("gpu"), StringRef("nvgpu"),
+                              StringRef("nvvm")},
+                             op->getDialect()->getNamespace()))
         gpuOps.push_back(op);
     });
     bool sync = false;

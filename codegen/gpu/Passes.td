@@ -166,6 +166,32 @@ def GpuHoistAccumulators : Pass<"dlc-gpu-hoist-accumulators", "mlir::func::FuncO
   let dependentDialects = ["mlir::vector::VectorDialect", "mlir::memref::MemRefDialect"];
 }
 
+def GpuPipelineKLoops : Pass<"dlc-gpu-pipeline-k-loops", "mlir::func::FuncOp"> {
+  let summary = "double-buffer a contraction's K loop: the next tiles load while this step computes";
+  let description = [{
+    Runs on the mapped kernels after vector lowering, before the shared
+    buffers are planned. A K loop (an `scf.for` carrying a
+    `#dlc.gpu_config` with `pipeline_depth` 2, static bounds and at least
+    two steps) whose body stages tiles into shared buffers, synchronizes,
+    computes from them and synchronizes again is rewritten over pairs of
+    steps with two copies of each buffer: each step issues the staging of
+    the next step into the other copy (its loads and asynchronous copies),
+    computes, finishes the staging (its plain stores into shared memory of
+    the values it loaded, held in registers through the compute), waits for
+    its copies and synchronizes once (the previous step's barrier makes the
+    other copy free). Staging copies that are 16-byte (or 8- or 4-byte)
+    aligned vector loads from global memory stored whole into shared memory
+    become `nvgpu.device_async_copy` (`cp.async`, committed as one group per
+    step and awaited with `cp.async.wait_group 0`); other staging (im2col
+    gathers, guarded copies) runs as written, before the compute. With an
+    even number of steps the last pair stages its own last step again
+    rather than branch; an odd last step computes after the loop. Loops
+    that do not have this form are left as they are.
+  }];
+  let dependentDialects = ["mlir::nvgpu::NVGPUDialect", "mlir::NVVM::NVVMDialect",
+                           "mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+}
+
 def GpuPlanSharedMemory : Pass<"dlc-gpu-plan-shared-memory", "mlir::func::FuncOp"> {
   let summary = "a kernel's shared buffers as views of its dynamic shared memory";
   let description = [{
@@ -258,6 +284,20 @@ def MergeKernelModules : Pass<"dlc-gpu-merge-kernel-modules", "mlir::ModuleOp"> 
     (its old module's name) and updates the launches, so that the runtime
     loads one PTX image per architecture.
   }];
+}
+
+def GpuOccupancy : Pass<"dlc-gpu-occupancy", "mlir::ModuleOp"> {
+  let summary = "ask ptxas for the occupancy the kernels are budgeted for";
+  let description = [{
+    Every kernel (`gpu.func` with `gpu.kernel`) gets `nvvm.minctasm`
+    (`.minnctapersm` in PTX): ptxas then keeps its registers within
+    65536 / (`blocks-per-sm` x threads), rematerializing values rather than
+    using more (the ptxas gates in the tests check that no spills result).
+  }];
+  let options = [
+    Option<"blocksPerSm", "blocks-per-sm", "int64_t", /*default=*/"2",
+           "blocks of each kernel that must fit on one SM at once">
+  ];
 }
 
 def EmulateKernels : Pass<"dlc-gpu-emulate-kernels", "mlir::ModuleOp"> {

@@ -27,18 +27,20 @@ static const char *kToKernels =
     "canonicalize,cse,dlc-memory-plan,canonicalize,dlc-gpu-host-abi,"
     "func.func(dlc-gpu-map-forall,dlc-gpu-lower-warp-reductions,canonicalize,cse,"
     "dlc-gpu-hoist-accumulators,"
-    "canonicalize,cse,dlc-gpu-plan-shared-memory,dlc-gpu-lower-vectors,canonicalize,cse,"
+    "canonicalize,cse,dlc-gpu-lower-vectors,canonicalize,cse,dlc-gpu-pipeline-k-loops,"
+    "dlc-gpu-plan-shared-memory,canonicalize,cse,"
     "convert-vector-to-scf{{full-unroll=1},"
     "dlc-copy-to-linalg,linalg-generalize-named-ops,"
     "dlc-gpu-interchange-reductions,convert-linalg-to-parallel-loops,"
     "canonicalize,dlc-gpu-promote-accumulators,"
     "dlc-gpu-map-to-blocks{{block-size={0}}),"
-    "convert-math-to-funcs,gpu-kernel-outlining,dlc-gpu-merge-kernel-modules";
+    "convert-math-to-funcs,gpu-kernel-outlining,dlc-gpu-merge-kernel-modules,"
+    "dlc-gpu-occupancy";
 
 /// Kernels to PTX through NVVM (with libdevice), launches to runtime calls.
 static const char *kToPtx =
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,canonicalize,cse,{0}"
-    "gpu.module(convert-vector-to-llvm,convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1},"
+    "gpu.module(convert-nvgpu-to-nvvm,convert-vector-to-llvm,convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1},"
     "canonicalize,cse,reconcile-unrealized-casts),"
     "gpu-to-llvm{{use-bare-pointers-for-host=1 use-bare-pointers-for-kernels=1},"
     "reconcile-unrealized-casts,"

@@ -188,12 +188,19 @@ struct SelectStrategyPass
     thread[m] = best->tm;
     thread[n] = best->tn;
     reduction[k] = bk;
-    // Each thread's K step 4 rows at a time (or 1): 4 x (tm + tn) operand
-    // registers live beside the tm x tn accumulators.
-    thread[k] = bk % 4 == 0 ? 4 : 1;
+    // Two K steps in flight (double-buffered shared memory: the next
+    // step's tiles load while this one's are multiplied) once the
+    // innermost K loop has two steps; the tiles of two steps are at most
+    // 32 KB.
+    int64_t depth = K / bk >= 2 ? 2 : 1;
+    // Each thread's K step `sub` rows at a time: sub x (tm + tn) operand
+    // registers live beside the tm x tn accumulators (and, pipelined, the
+    // next step's staged values): 4 rows, 2 when pipelined.
+    int64_t sub = depth > 1 ? 2 : 4;
+    thread[k] = bk % sub == 0 ? sub : 1;
     return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,
-                              workgroup, thread, reduction,
-                              /*pipelineDepth=*/1, GpuPrecision::F32);
+                              workgroup, thread, reduction, depth,
+                              GpuPrecision::F32);
   }
 
   /// A reduction of at least 32 elements per output whose innermost loop

@@ -445,6 +445,9 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
   if (failed(k) || k->tiledOps.size() != 1)
     return tiled->emitError("failed to tile the contraction's reduction");
   rewriter.replaceOp(tiled, k->replacements);
+  // The K loop carries the config to the passes after bufferization
+  // (dlc-gpu-pipeline-k-loops reads its pipeline depth).
+  k->loops.back()->setAttr(kGpuConfigAttrName, config);
   auto step = cast<linalg::LinalgOp>(k->tiledOps.front());
   if (!isa<linalg::GenericOp>(step)) {
     rewriter.setInsertionPoint(step);

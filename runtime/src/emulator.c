@@ -40,6 +40,9 @@ enum { kWarpSize = 32, kStackSize = 256 * 1024, kMaxThreads = 1024 };
 
 typedef struct dlcrt_emu_scheduler dlcrt_emu_scheduler;
 
+/* Asynchronous copies one thread may have in flight. */
+enum { kMaxPendingCopies = 256 };
+
 typedef struct fiber {
 #ifdef DLC_EMU_UCONTEXT
   ucontext_t context;
@@ -51,6 +54,14 @@ typedef struct fiber {
   /* A pending shuffle: this lane's value and parameters, then its result. */
   int32_t value, offset, width, mode;
   int64_t result;
+  /* cp.async copies issued and not yet waited for: the source bytes as
+   * read at issue, landing in shared memory at the wait. */
+  int pending;
+  struct {
+    unsigned char *dst;
+    int bytes;
+    unsigned char data[16];
+  } copies[kMaxPendingCopies];
   int64_t info[DLC_EMU_INFO_SIZE];
 } fiber;
 
@@ -214,6 +225,9 @@ static void fiber_entry(unsigned hi, unsigned lo) {
 void dlcrt_emu_fiber_main(fiber *f) {
   dlcrt_emu_scheduler *s = f->scheduler;
   s->kernel(s->params, s->shared, f->info);
+  if (f->pending)
+    fail("thread %lld exits with %d asynchronous copies not waited for",
+         (long long)f->info[DLC_EMU_LINEAR_THREAD], f->pending);
   f->state = kDone;
   yield(f);
   fail("a finished fiber was resumed");
@@ -352,6 +366,7 @@ static void run_block(dlcrt_emu_scheduler *s, const int64_t grid[3],
     fiber *f = &s->fibers[t];
     f->scheduler = s;
     f->state = kRunnable;
+    f->pending = 0;
     set_ids(f->info, grid, block, bid, t, s);
     char *top = s->stacks + slot * (size_t)(t + 1);
 #ifdef DLC_EMU_UCONTEXT
@@ -443,6 +458,33 @@ void dlcrt_emu_barrier(int64_t *info) {
   fiber *f = current_fiber(info, "a barrier");
   f->state = kAtBarrier;
   yield(f);
+}
+
+void dlcrt_emu_async_copy(int64_t *info, int64_t dst, int64_t src,
+                          int64_t bytes) {
+  fiber *f = current_fiber(info, "an asynchronous copy");
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    fail("an asynchronous copy of %lld bytes (4, 8 or 16 exist)",
+         (long long)bytes);
+  if (f->pending == kMaxPendingCopies)
+    fail("thread %lld issues more than %d asynchronous copies without "
+         "waiting",
+         (long long)info[DLC_EMU_LINEAR_THREAD], kMaxPendingCopies);
+  if ((dst | src) % bytes != 0)
+    fail("an asynchronous copy of %lld bytes between misaligned addresses",
+         (long long)bytes);
+  f->copies[f->pending].dst = (unsigned char *)(intptr_t)dst;
+  f->copies[f->pending].bytes = (int)bytes;
+  memcpy(f->copies[f->pending].data, (const void *)(intptr_t)src,
+         (size_t)bytes);
+  ++f->pending;
+}
+
+void dlcrt_emu_async_wait(int64_t *info) {
+  fiber *f = current_fiber(info, "a wait for asynchronous copies");
+  for (int i = 0; i < f->pending; ++i)
+    memcpy(f->copies[i].dst, f->copies[i].data, (size_t)f->copies[i].bytes);
+  f->pending = 0;
 }
 
 int64_t dlcrt_emu_shuffle(int64_t *info, int32_t value, int32_t offset,

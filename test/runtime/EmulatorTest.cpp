@@ -2,8 +2,8 @@
 //
 // Hand-written kernels in the emulator's calling convention (what
 // dlc-gpu-emulate-kernels produces): block reductions through shared memory
-// and barriers, warp shuffles of every mode, barriers inside loops, and the
-// ids of 3-D grids and blocks. Expected values are computed in the tests.
+// and barriers, warp shuffles of every mode, barriers inside loops, the
+// ids of 3-D grids and blocks, and asynchronous copies (cp.async). Expected values are computed in the tests.
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/dlc_model_abi.h"
@@ -189,6 +189,65 @@ TEST(EmulatorDeathTest, DivergentBarrier) {
 TEST(EmulatorDeathTest, BarrierWithoutSyncFlag) {
   EXPECT_DEATH(dlcrt_emu_launch(divergent, nullptr, 1, 1, 1, 2, 1, 1, 0, 0),
                "a barrier in a kernel launched without DLC_EMU_SYNC");
+}
+
+// cp.async: each thread copies 16 bytes of `in` into shared memory
+// asynchronously, records what its slot holds before the wait (the shared
+// memory's initial 0xff bytes: the copy has not landed), waits, and after a
+// barrier reads its neighbour's slot (landed). The source is read at issue:
+// overwriting it before the wait changes nothing.
+void asyncCopies(void **params, void *shared, int64_t *info) {
+  float *in = *static_cast<float **>(params[0]);
+  float *out = *static_cast<float **>(params[1]);
+  uint32_t *before = *static_cast<uint32_t **>(params[2]);
+  float *s = static_cast<float *>(shared);
+  int64_t t = info[DLC_EMU_THREAD_ID], n = info[DLC_EMU_BLOCK_DIM];
+  dlcrt_emu_async_copy(info, reinterpret_cast<intptr_t>(s + 4 * t),
+                       reinterpret_cast<intptr_t>(in + 4 * t), 16);
+  std::memcpy(&before[t], &s[4 * t], 4);
+  dlcrt_emu_barrier(info);
+  in[4 * t] = -1;
+  dlcrt_emu_async_wait(info);
+  dlcrt_emu_barrier(info);
+  int64_t next = (t + 1) % n;
+  for (int i = 0; i < 4; ++i)
+    out[4 * t + i] = s[4 * next + i];
+}
+
+TEST(Emulator, AsyncCopiesLandAtTheWait) {
+  const int n = 8;
+  std::vector<float> in(4 * n), out(4 * n, 0), expect(4 * n);
+  for (int i = 0; i < 4 * n; ++i)
+    in[i] = static_cast<float>(i) + 0.5f;
+  for (int t = 0; t < n; ++t)
+    for (int i = 0; i < 4; ++i)
+      expect[4 * t + i] = in[4 * ((t + 1) % n) + i];
+  std::vector<uint32_t> before(n, 0);
+  float *inPtr = in.data(), *outPtr = out.data();
+  uint32_t *beforePtr = before.data();
+  void *params[] = {&inPtr, &outPtr, &beforePtr};
+  dlcrt_emu_launch(asyncCopies, params, 1, 1, 1, n, 1, 1, 4 * n * 4,
+                   DLC_EMU_SYNC);
+  EXPECT_EQ(out, expect);
+  for (uint32_t b : before)
+    EXPECT_EQ(b, 0xffffffffu);
+}
+
+// A thread that never waits for its copies.
+void unwaitedCopy(void **params, void *shared, int64_t *info) {
+  float *in = *static_cast<float **>(params[0]);
+  dlcrt_emu_async_copy(info, reinterpret_cast<intptr_t>(shared),
+                       reinterpret_cast<intptr_t>(in), 16);
+  dlcrt_emu_barrier(info);
+}
+
+TEST(EmulatorDeathTest, AsyncCopyNotWaitedFor) {
+  alignas(16) float in[4] = {1, 2, 3, 4};
+  float *inPtr = in;
+  void *params[] = {&inPtr};
+  EXPECT_DEATH(dlcrt_emu_launch(unwaitedCopy, params, 1, 1, 1, 2, 1, 1, 16,
+                                DLC_EMU_SYNC),
+               "thread 0 exits with 1 asynchronous copies not waited for");
 }
 
 } // namespace

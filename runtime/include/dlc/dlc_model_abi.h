@@ -133,6 +133,15 @@ void dlcrt_emu_barrier(int64_t *info);
 int64_t dlcrt_emu_shuffle(int64_t *info, int32_t value, int32_t offset,
                           int32_t width, int32_t mode);
 
+/* cp.async (nvgpu.device_async_copy) of 4, 8 or 16 bytes at byte
+ * addresses `dst` (shared memory) and `src`: the source is read now, the
+ * bytes land in shared memory at the thread's next dlcrt_emu_async_wait
+ * (cp.async.wait_group 0), so a kernel that reads a tile before waiting
+ * for it sees the bytes that were there. */
+void dlcrt_emu_async_copy(int64_t *info, int64_t dst, int64_t src,
+                          int64_t bytes);
+void dlcrt_emu_async_wait(int64_t *info);
+
 /* Accessors used by the generated `<name>_input_*` functions; out-of-range
  * indices give NULL. */
 const dlc_tensor_desc *dlcrt_input_desc(const dlc_model_desc *desc, size_t i);

@@ -90,3 +90,27 @@ func.func @full_sum(%a: tensor<100xf32>) -> tensor<f32> {
   } -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// A contraction: blocks and thread tiles over m and n, K steps of 16; four
+// steps, so two are in flight (pipeline depth 2), each thread taking 2 rows
+// of a step at a time.
+// CHECK-LABEL: func.func @matmul
+// CHECK:       linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, workgroup = [{{[0-9]+}}, {{[0-9]+}}, 0], thread = [{{[0-9]+}}, {{[0-9]+}}, 2], reduction = [0, 0, 16], pipeline_depth = 2, precision = f32>}
+func.func @matmul(%a: tensor<256x64xf32>, %b: tensor<64x256xf32>) -> tensor<256x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// One K step: nothing to overlap (pipeline depth 1), 4 rows at a time.
+// CHECK-LABEL: func.func @one_step
+// CHECK:       linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, {{.*}}, 4], reduction = [0, 0, 16], pipeline_depth = 1, precision = f32>}
+func.func @one_step(%a: tensor<256x16xf32>, %b: tensor<16x256xf32>) -> tensor<256x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<256x16xf32>, tensor<16x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}

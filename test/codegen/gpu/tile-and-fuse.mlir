@@ -126,6 +126,26 @@ func.func @matmul_bias_relu(%a: tensor<32x64xf32>, %b: tensor<64x32xf32>, %bias:
 
 // -----
 
+// Pipelined (depth 2): the K loop carries the config for
+// dlc-gpu-pipeline-k-loops; the operand tiles are staged as for depth 1
+// (A transposed, k-major: 16 x 32).
+// CHECK-LABEL: func.func @matmul_pipelined
+// CHECK:           scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK:             %[[AS:.+]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<16x32xf32>
+// CHECK:             scf.forall {{.*}} shared_outs(%{{.+}} = %[[AS]])
+// CHECK:             %[[BS:.+]] = bufferization.alloc_tensor() {memory_space = #gpu.address_space<workgroup>} : tensor<16x16xf32>
+// CHECK:             scf.forall {{.*}} shared_outs(%{{.+}} = %[[BS]])
+// CHECK:           } {dlc.gpu_config = #dlc.gpu_config<kind = contraction, {{.*}} pipeline_depth = 2, precision = f32>}
+func.func @matmul_pipelined(%a: tensor<32x64xf32>, %b: tensor<64x32xf32>) -> tensor<32x32xf32> {
+  %e = tensor.empty() : tensor<32x32xf32>
+  %z = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%z : f32) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %0 = linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, workgroup = [32, 16, 0], thread = [4, 4, 0], reduction = [0, 0, 16], pipeline_depth = 2, precision = f32>} ins(%a, %b : tensor<32x64xf32>, tensor<64x32xf32>) outs(%init : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %0 : tensor<32x32xf32>
+}
+
+// -----
+
 // A reduction kernel: 4 rows per block, one warp per row (an scf.forall
 // mapped to #gpu.warp); the warp's tile keeps the config for
 // dlc-gpu-lower-warp-reductions, the fill is fused into it.
