@@ -17,6 +17,79 @@ using namespace dlc;
 
 static constexpr int64_t kWarpSize = 32;
 
+static bool isPrivate(MemRefType type) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Private;
+}
+
+/// Lowers an elementwise op over one row of a row kernel (a linalg.generic
+/// on memrefs run by every lane of the warp): lane l computes the elements
+/// l, l + 32, ... (neighbouring lanes neighbouring elements).
+static LogicalResult lowerWarpElementwise(RewriterBase &rewriter,
+                                          linalg::GenericOp op) {
+  Location loc = op.getLoc();
+  if (op.hasDynamicShape() || op.getNumReductionLoops() != 0)
+    return op.emitError("expected a static elementwise op for a warp");
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> spread;
+  for (int64_t r : ranges)
+    if (r != 1)
+      spread.push_back(r);
+  int64_t count = 1;
+  for (int64_t r : spread)
+    count *= r;
+  rewriter.setInsertionPoint(op);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value lane = gpu::LaneIdOp::create(rewriter, loc, /*upperBound=*/nullptr);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, lane, arith::ConstantIndexOp::create(rewriter, loc, count),
+      arith::ConstantIndexOp::create(rewriter, loc, kWarpSize));
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> idx(ranges.size(), zero);
+  SmallVector<Value> spreadIdx;
+  if (spread.size() <= 1) {
+    spreadIdx.push_back(loop.getInductionVar());
+  } else {
+    auto delin = affine::AffineDelinearizeIndexOp::create(
+        rewriter, loc, loop.getInductionVar(), spread);
+    llvm::append_range(spreadIdx, delin.getResults());
+  }
+  for (unsigned d = 0, s = 0; d < ranges.size() && s < spreadIdx.size(); ++d)
+    if (ranges[d] != 1)
+      idx[d] = spreadIdx[s++];
+  auto at = [&](OpOperand &operand) {
+    SmallVector<Value> result;
+    for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults())
+      result.push_back(isa<AffineConstantExpr>(e)
+                           ? zero
+                           : idx[cast<AffineDimExpr>(e).getPosition()]);
+    return result;
+  };
+  IRMapping map;
+  Block *body = op.getBody();
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&operand);
+    if (arg.use_empty())
+      continue;
+    map.map(arg,
+            memref::LoadOp::create(rewriter, loc, operand.get(), at(operand)));
+  }
+  for (Operation &bodyOp : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(bodyOp)) {
+      map.map(index.getResult(), idx[index.getDim()]);
+      continue;
+    }
+    rewriter.clone(bodyOp, map);
+  }
+  for (auto [operand, yielded] :
+       llvm::zip(op.getDpsInitsMutable(), body->getTerminator()->getOperands()))
+    memref::StoreOp::create(rewriter, loc, map.lookupOrDefault(yielded),
+                            operand.get(), at(operand));
+  rewriter.eraseOp(op);
+  return success();
+}
+
 /// Lowers one warp's reduction (a linalg.generic on memrefs, the tile of a
 /// `reduction` kernel, run by every lane of the warp): lane l folds the
 /// elements l, l + 32, ... into a partial result starting from the
@@ -119,14 +192,18 @@ static LogicalResult lowerWarpReduction(RewriterBase &rewriter,
                                           gpu::ShuffleMode::XOR);
     acc = combine(acc, shuffle.getShuffleResult());
   }
-  // Lane 0 stores the output's initial value combined with the total.
+  // Lane 0 stores the output's initial value combined with the total; into
+  // a private buffer (a row kernel's reduced value), every lane (each has
+  // the total after the butterfly).
   Value output = op.getDpsInits()[0];
   auto outType = cast<MemRefType>(output.getType());
   SmallVector<Value> at(outType.getRank(), zero);
-  Value isFirst = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                        lane, zero);
-  auto ifOp = scf::IfOp::create(rewriter, loc, isFirst, /*withElse=*/false);
-  rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  if (!isPrivate(outType)) {
+    Value isFirst = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, lane, zero);
+    auto ifOp = scf::IfOp::create(rewriter, loc, isFirst, /*withElse=*/false);
+    rewriter.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  }
   // The initial value: a fill of the output just before (every lane would
   // store it, and a late lane's store could land after lane 0's result) is
   // folded in; anything else is loaded.
@@ -159,7 +236,9 @@ struct LowerWarpReductionsPass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : ops)
-      if (failed(lowerWarpReduction(rewriter, op)))
+      if (failed(op.getNumReductionLoops() != 0
+                     ? lowerWarpReduction(rewriter, op)
+                     : lowerWarpElementwise(rewriter, op)))
         return signalPassFailure();
     // 64-bit shuffles as pairs of 32-bit ones (what PTX and the emulator
     // exchange).

@@ -11,6 +11,11 @@ using namespace mlir;
 /// Byte alignment of every shared buffer (a 16-byte vector access).
 static constexpr int64_t kAlignment = 16;
 
+static bool isPrivate(MemRefType type) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Private;
+}
+
 static bool isWorkgroup(MemRefType type) {
   auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
   return space && space.getValue() == gpu::AddressSpace::Workgroup;
@@ -22,11 +27,15 @@ struct PlanSharedMemoryPass
   using Base::Base;
 
   LogicalResult plan(gpu::LaunchOp launch) {
-    SmallVector<memref::AllocOp> allocs;
+    SmallVector<memref::AllocOp> allocs, privates;
     WalkResult walk = launch.walk([&](memref::AllocOp alloc) {
       MemRefType type = alloc.getType();
       if (!type.getMemorySpace())
         return WalkResult::advance();
+      if (isPrivate(type) && type.hasStaticShape()) {
+        privates.push_back(alloc);
+        return WalkResult::advance();
+      }
       if (!isWorkgroup(type) || !type.hasStaticShape() ||
           !type.getLayout().isIdentity()) {
         alloc.emitError("cannot place a buffer of type ")
@@ -38,9 +47,22 @@ struct PlanSharedMemoryPass
     });
     if (walk.wasInterrupted())
       return failure();
+    Block &body = launch.getBody().front();
+    // A thread's private buffers (a row kernel's reduced values): stack
+    // slots at the kernel's entry, which LLVM keeps in registers.
+    for (memref::AllocOp alloc : privates) {
+      OpBuilder pb = OpBuilder::atBlockBegin(&body);
+      auto alloca = memref::AllocaOp::create(pb, alloc.getLoc(),
+                                             alloc.getType(),
+                                             alloc.getAlignmentAttr());
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        if (isa<memref::DeallocOp>(user))
+          user->erase();
+      alloc.replaceAllUsesWith(alloca.getResult());
+      alloc.erase();
+    }
     if (allocs.empty())
       return success();
-    Block &body = launch.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&body);
     Location loc = launch.getLoc();
     MLIRContext *ctx = &getContext();

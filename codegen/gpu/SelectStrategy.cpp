@@ -257,6 +257,52 @@ struct SelectStrategyPass
                               /*pipelineDepth=*/1, GpuPrecision::F32);
   }
 
+  /// An elementwise op over rows (its innermost loop the row, at least 32
+  /// long) that depends, through elementwise ops, on a reduction of the
+  /// same rows which gets a `reduction` config (softmax's division, layer
+  /// norm's scale and shift): the reduction's config, for a row kernel that
+  /// recomputes the whole chain in one warp per row.
+  std::optional<GpuConfigAttr> rowConfig(linalg::LinalgOp op) {
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic || generic.getNumReductionLoops() != 0 ||
+        generic.getNumDpsInits() != 1 || generic->getNumResults() != 1 ||
+        op.getNumLoops() < 2 ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+      return std::nullopt;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (ranges.back() < kWarpSize)
+      return std::nullopt;
+    SmallVector<Operation *> worklist;
+    llvm::SmallPtrSet<Operation *, 16> seen;
+    auto visitInputs = [&](Operation *user) {
+      for (Value v : cast<linalg::LinalgOp>(user).getDpsInputs())
+        if (Operation *def = v.getDefiningOp())
+          if (isa<linalg::GenericOp>(def) && seen.insert(def).second)
+            worklist.push_back(def);
+    };
+    visitInputs(op);
+    while (!worklist.empty() && seen.size() <= 32) {
+      auto producer = cast<linalg::GenericOp>(worklist.pop_back_val());
+      if (linalg::isaContractionOpInterface(producer) ||
+          !llvm::all_of(producer.getIndexingMapsArray(), [](AffineMap m) {
+            return m.isProjectedPermutation();
+          }))
+        continue;
+      SmallVector<int64_t> pr = producer.getStaticLoopRanges();
+      if (producer.getNumReductionLoops() == 0) {
+        // Elementwise over the rows' elements or over the rows.
+        if (pr == ranges ||
+            ArrayRef<int64_t>(pr) == ArrayRef<int64_t>(ranges).drop_back())
+          visitInputs(producer);
+        continue;
+      }
+      if (producer.getNumReductionLoops() == 1 && pr == ranges)
+        if (std::optional<GpuConfigAttr> c = reductionConfig(producer))
+          return c;
+    }
+    return std::nullopt;
+  }
+
   void runOnOperation() override {
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::FillOp>(op) || op.getNumLoops() == 0 ||
@@ -277,6 +323,10 @@ struct SelectStrategyPass
         return;
       }
       if (std::optional<GpuConfigAttr> c = reductionConfig(op)) {
+        op->setAttr(kGpuConfigAttrName, *c);
+        return;
+      }
+      if (std::optional<GpuConfigAttr> c = rowConfig(op)) {
         op->setAttr(kGpuConfigAttrName, *c);
         return;
       }

@@ -30,6 +30,10 @@ struct TileAndFusePass : dlc::impl::GpuTileAndFuseBase<TileAndFusePass> {
   LogicalResult tileRoot(IRRewriter &rewriter, TilingInterface root,
                          GpuConfigAttr config) {
     root->removeAttr(kGpuConfigAttrName);
+    if (config.getKind() == GpuKernelKind::Reduction &&
+        !llvm::is_contained(root.getLoopIteratorTypes(),
+                            utils::IteratorType::reduction))
+      return gpu_tiling::tileRows(rewriter, root, config);
     if (config.getKind() == GpuKernelKind::Reduction)
       return gpu_tiling::tileReduction(rewriter, root, config);
     if (config.getKind() == GpuKernelKind::Contraction)

@@ -8,6 +8,12 @@
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace dlc;
@@ -615,3 +621,145 @@ LogicalResult gpu_tiling::tileReduction(RewriterBase &rewriter,
   warps->tiledAndFusedOps.front()->setAttr(kGpuConfigAttrName, config);
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Row kernels
+//===----------------------------------------------------------------------===//
+
+/// Producers a row kernel recomputes for each row: fills, elementwise ops
+/// and whole-row reductions (any generic without gathers), not
+/// contractions (they are kernels of their own).
+static bool isRowFusable(Operation *producer) {
+  if (isa<linalg::FillOp>(producer))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  if (!generic || linalg::isaContractionOpInterface(generic) ||
+      generic->getNumResults() != 1)
+    return false;
+  return llvm::all_of(generic.getIndexingMapsArray(), [](AffineMap map) {
+    return map.isProjectedPermutation();
+  });
+}
+
+static scf::SCFTileAndFuseOptions::ControlFnTy
+rowFusionControl(Operation *within) {
+  return [within](tensor::ExtractSliceOp, OpResult producer, bool)
+             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+    Operation *op = producer.getOwner();
+    if (!isRowFusable(op) || (within && !within->isProperAncestor(op)))
+      return std::nullopt;
+    return scf::SCFTileAndFuseOptions::ControlFnResult{false};
+  };
+}
+
+/// Erases the ops of `scope` left without users: producers that a row
+/// kernel recomputed in its tiles, and the slices they were read through.
+static void eraseDead(RewriterBase &rewriter, Operation *scope) {
+  (void)runRegionDCE(rewriter, scope->getRegions());
+}
+
+/// Whether `v` is (a slice of) a tensor.empty: a temporary, not the
+/// kernel's output.
+static bool isTemporary(Value v) {
+  while (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>())
+    v = slice.getSource();
+  return v.getDefiningOp<tensor::EmptyOp>() != nullptr;
+}
+
+LogicalResult gpu_tiling::tileRows(RewriterBase &rewriter,
+                                   TilingInterface root,
+                                   GpuConfigAttr config) {
+  MLIRContext *ctx = root->getContext();
+  Location loc = root.getLoc();
+  FailureOr<SmallVector<Attribute>> blockMapping =
+      linearMapping<gpu::GPUBlockMappingAttr>(ctx, config.getWorkgroup());
+  if (failed(blockMapping))
+    return root->emitError("too many loops to map to blocks");
+  FailureOr<scf::SCFTileAndFuseResult> blocks =
+      tileAndFuse(rewriter, root, config.getWorkgroup(), *blockMapping,
+                  rowFusionControl(nullptr));
+  if (failed(blocks))
+    return emitError(loc, "failed to tile the row kernel into blocks");
+  auto block = cast<scf::ForallOp>(blocks->loops.front().getOperation());
+  eraseDead(rewriter, block->getParentOp());
+  for (Operation *op : blocks->tiledAndFusedOps)
+    op->removeAttr(kGpuConfigAttrName);
+  block->walk([](Operation *op) { op->removeAttr(kGpuConfigAttrName); });
+
+  FailureOr<SmallVector<Attribute>> warpMapping =
+      linearMapping<gpu::GPUWarpMappingAttr>(ctx, config.getThread());
+  if (failed(warpMapping))
+    return root->emitError("too many loops to map to warps");
+  auto tiledRoot = cast<TilingInterface>(blocks->tiledAndFusedOps.front());
+  FailureOr<scf::SCFTileAndFuseResult> warps =
+      tileAndFuse(rewriter, tiledRoot, config.getThread(), *warpMapping,
+                  rowFusionControl(block));
+  if (failed(warps))
+    return emitError(loc, "failed to distribute the row kernel over warps");
+  auto warp = cast<scf::ForallOp>(warps->loops.front().getOperation());
+  eraseDead(rewriter, block);
+
+  // Elementwise producers into their consumers (each has one use: the
+  // tile fusion made a copy per use), so that no row is stored.
+  RewritePatternSet patterns(ctx);
+  linalg::populateElementwiseOpsFusionPatterns(
+      patterns, [&](OpOperand *operand) {
+        Operation *producer = operand->get().getDefiningOp();
+        return producer && warp->isProperAncestor(producer);
+      });
+  if (failed(applyPatternsGreedily(warp.getRegion(), std::move(patterns))))
+    return warp->emitError("failed to fuse the row kernel's elementwise ops");
+  // A reduction fused for two users is computed once.
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, block);
+
+  // The op writing the row (the fusion may have given it an empty init:
+  // it does not read its output) writes into the kernel's output.
+  for (Operation &op : warp.getTerminator().getYieldingOps()) {
+    auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(op);
+    if (!insert)
+      continue;
+    auto writer = insert.getSource().getDefiningOp<linalg::GenericOp>();
+    if (!writer || writer.getNumDpsInits() != 1 ||
+        !isTemporary(writer.getDpsInits()[0]))
+      continue;
+    rewriter.setInsertionPoint(writer);
+    auto slice = tensor::ExtractSliceOp::create(
+        rewriter, insert.getLoc(),
+        cast<RankedTensorType>(insert.getSource().getType()), insert.getDest(),
+        insert.getMixedOffsets(), insert.getMixedSizes(),
+        insert.getMixedStrides());
+    rewriter.modifyOpInPlace(writer, [&] {
+      writer.getDpsInitsMutable()[0].set(slice.getResult());
+    });
+  }
+
+  // A row's reduced values (and what is computed from them) in private
+  // buffers: every lane holds its own copy.
+  auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Private);
+  SmallVector<linalg::LinalgOp> ops;
+  warp.getBody()->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+  // The lowering spreads the reductions and the ops over whole rows (those
+  // writing the kernel's output) over the lanes.
+  for (linalg::LinalgOp op : ops) {
+    bool overRow =
+        op.getNumReductionLoops() != 0 ||
+        llvm::any_of(op.getDpsInits(), [](Value v) { return !isTemporary(v); });
+    if (isa<linalg::GenericOp>(op) && overRow)
+      op->setAttr(kGpuConfigAttrName, config);
+  }
+  for (linalg::LinalgOp op : ops) {
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      auto type = dyn_cast<RankedTensorType>(init.get().getType());
+      if (!type || !type.hasStaticShape() || !isTemporary(init.get()))
+        continue;
+      rewriter.setInsertionPoint(op);
+      auto alloc = bufferization::AllocTensorOp::create(
+          rewriter, op.getLoc(), type, ValueRange{}, /*copy=*/Value(),
+          /*size_hint=*/Value(), space);
+      rewriter.modifyOpInPlace(op, [&] { init.set(alloc.getResult()); });
+    }
+  }
+  return success();
+}
+

@@ -48,6 +48,19 @@ mlir::LogicalResult tileReduction(mlir::RewriterBase &rewriter,
                                   mlir::TilingInterface root,
                                   GpuConfigAttr config);
 
+/// A row kernel (softmax, layer norm): `root` is an elementwise op over
+/// rows whose inputs come, through elementwise ops, from reductions over
+/// the same rows. It is tiled into blocks of rows and each row into one
+/// warp as a reduction is, with every elementwise op and row reduction it
+/// depends on recomputed in the warp's tile (producers used twice are
+/// computed twice: a row is read again rather than stored), elementwise
+/// producers fused into their consumers, and the reduced values of a row
+/// in private buffers of each lane. The warp's reductions and its
+/// elementwise ops over the row keep the config:
+/// dlc-gpu-lower-warp-reductions spreads them over the lanes.
+mlir::LogicalResult tileRows(mlir::RewriterBase &rewriter,
+                             mlir::TilingInterface root, GpuConfigAttr config);
+
 /// A contraction kernel: the elementwise ops that consume `root`'s result
 /// update it in place (their init becomes the result they read), the last
 /// of them is tiled by the config's `workgroup` sizes into a block forall

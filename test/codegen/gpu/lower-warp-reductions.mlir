@@ -57,3 +57,43 @@ func.func @window_max(%a: memref<1x7x7xf64>, %out: memref<1xf64>) {
   }
   return
 }
+
+// -----
+
+// A row kernel: the row's sum goes to a private buffer, so every lane stores
+// the total (no lane-0 branch); the division over the row is spread over
+// the lanes, lane l taking elements l, l + 32, ...
+// CHECK-LABEL: func.func @row_kernel
+// CHECK:         %[[LANE:.+]] = gpu.lane_id
+// CHECK:         scf.for
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK-NOT:     scf.if
+// CHECK:         memref.store %{{.+}}, %[[SUM:.+]][%{{.+}}] : memref<1xf32, #gpu.address_space<private>>
+// CHECK:         %[[LANE2:.+]] = gpu.lane_id
+// CHECK:         scf.for %[[J:.+]] = %[[LANE2]] to %{{.+}} step %{{.+}} {
+// CHECK:           %[[X:.+]] = memref.load %arg0[%{{.+}}, %[[J]]]
+// CHECK:           %[[S:.+]] = memref.load %[[SUM]]
+// CHECK:           %[[Q:.+]] = arith.divf %[[X]], %[[S]]
+// CHECK:           memref.store %[[Q]], %arg1[%{{.+}}, %[[J]]]
+// CHECK-NOT:     linalg.generic
+func.func @row_kernel(%a: memref<1x100xf32>, %out: memref<1x100xf32>) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %cst = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %sum = memref.alloc() : memref<1xf32, #gpu.address_space<private>>
+    linalg.fill ins(%cst : f32) outs(%sum : memref<1xf32, #gpu.address_space<private>>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : memref<1x100xf32>) outs(%sum : memref<1xf32, #gpu.address_space<private>>) attrs = {dlc.gpu_config = #dlc.gpu_config<kind = reduction, workgroup = [1, 0], thread = [1, 0], reduction = [0, 32], pipeline_depth = 1, precision = f32>} {
+    ^bb0(%x: f32, %o: f32):
+      %s = arith.addf %x, %o : f32
+      linalg.yield %s : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %sum : memref<1x100xf32>, memref<1xf32, #gpu.address_space<private>>) outs(%out : memref<1x100xf32>) attrs = {dlc.gpu_config = #dlc.gpu_config<kind = reduction, workgroup = [1, 0], thread = [1, 0], reduction = [0, 32], pipeline_depth = 1, precision = f32>} {
+    ^bb0(%x: f32, %s: f32, %o: f32):
+      %q = arith.divf %x, %s : f32
+      linalg.yield %q : f32
+    }
+    gpu.terminator
+  }
+  return
+}

@@ -38,3 +38,27 @@ func.func @too_big() {
   }
   return
 }
+
+// -----
+
+// A thread's private buffer becomes a stack slot at the kernel's entry.
+// CHECK-LABEL: func.func @private_buffer
+// CHECK:         gpu.launch
+// CHECK-NEXT:      %[[P:.+]] = memref.alloca() : memref<1xf32, #gpu.address_space<private>>
+// CHECK-NOT:       memref.alloc()
+// CHECK:           memref.store %{{.+}}, %[[P]]
+func.func @private_buffer(%out: memref<16xf32>) {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    scf.for %i = %c0 to %c1 step %c1 {
+      %p = memref.alloc() : memref<1xf32, #gpu.address_space<private>>
+      memref.store %cst, %p[%c0] : memref<1xf32, #gpu.address_space<private>>
+      %v = memref.load %p[%c0] : memref<1xf32, #gpu.address_space<private>>
+      memref.store %v, %out[%c0] : memref<16xf32>
+    }
+    gpu.terminator
+  }
+  return
+}
