@@ -166,6 +166,21 @@ def GpuHoistAccumulators : Pass<"dlc-gpu-hoist-accumulators", "mlir::func::FuncO
   let dependentDialects = ["mlir::vector::VectorDialect", "mlir::memref::MemRefDialect"];
 }
 
+def GpuFoldRowBroadcasts : Pass<"dlc-gpu-fold-row-broadcasts", "mlir::func::FuncOp"> {
+  let summary = "a row's reduced values without the unit dims of keepdims";
+  let description = [{
+    Before the strategy: a generic input that is a `tensor.expand_shape`
+    adding only unit dims, read with 0 at those dims (a row's mean
+    broadcast over the row), reads the expand_shape's source instead; an
+    elementwise op whose trailing loops have range 1 (the rsqrt of a
+    variance kept as [rows, 1]) drops them (upstream's unit-extent folding,
+    limited to those loops), and the reshapes left between them fold. The
+    chain from a row reduction to the ops that use it is then elementwise
+    ops over rows, which the row kernels follow.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect"];
+}
+
 def GpuPipelineKLoops : Pass<"dlc-gpu-pipeline-k-loops", "mlir::func::FuncOp"> {
   let summary = "double-buffer a contraction's K loop: the next tiles load while this step computes";
   let description = [{

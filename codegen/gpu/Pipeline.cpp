@@ -17,7 +17,8 @@ using namespace mlir;
 /// gpu.launch, turn each remaining linalg op into a grid of threads and
 /// outline the kernels.
 static const char *kToKernels =
-    "func.func(dlc-gpu-conv-to-gemm,canonicalize,cse,dlc-gpu-select-strategy,"
+    "func.func(dlc-gpu-conv-to-gemm,canonicalize,cse,dlc-gpu-fold-row-broadcasts,"
+    "canonicalize,cse,dlc-gpu-select-strategy,"
     "dlc-gpu-tile-and-fuse,dlc-gpu-vectorize,"
     "canonicalize,cse),"
     "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/gpu/Passes.h"
+#include "codegen/gpu/RowKernels.h"
 #include "ir/DlcAttrs.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -83,8 +84,10 @@ struct SelectStrategyPass
     if (!parallel.empty()) {
       unsigned inner = parallel.back();
       // i1 tensors are bytes in memory but bits in vectors: no vectors.
+      // (index values are 64 bits once lowered.)
       bool bytes = llvm::all_of(op->getOperandTypes(), [](Type t) {
-        return getElementTypeOrSelf(t).getIntOrFloatBitWidth() >= 8;
+        Type e = getElementTypeOrSelf(t);
+        return !e.isIntOrFloat() || e.getIntOrFloatBitWidth() >= 8;
       });
       if (kind == GpuKernelKind::Elementwise && bytes &&
           ranges[inner] % vectorWidth == 0 && innermostIsContiguous(op, inner))
@@ -269,38 +272,25 @@ struct SelectStrategyPass
         op.getNumLoops() < 2 ||
         !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
       return std::nullopt;
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    if (ranges.back() < kWarpSize)
+    if (op.getStaticLoopRanges().back() < kWarpSize)
       return std::nullopt;
-    SmallVector<Operation *> worklist;
-    llvm::SmallPtrSet<Operation *, 16> seen;
-    auto visitInputs = [&](Operation *user) {
-      for (Value v : cast<linalg::LinalgOp>(user).getDpsInputs())
-        if (Operation *def = v.getDefiningOp())
-          if (isa<linalg::GenericOp>(def) && seen.insert(def).second)
-            worklist.push_back(def);
-    };
-    visitInputs(op);
-    while (!worklist.empty() && seen.size() <= 32) {
-      auto producer = cast<linalg::GenericOp>(worklist.pop_back_val());
-      if (linalg::isaContractionOpInterface(producer) ||
-          !llvm::all_of(producer.getIndexingMapsArray(), [](AffineMap m) {
-            return m.isProjectedPermutation();
-          }))
+    std::optional<llvm::SetVector<Operation *>> chain =
+        gpu_rows::findRowChain(generic);
+    if (!chain)
+      return std::nullopt;
+    // Every reduction of the chain runs as a warp's: each must take the
+    // reduction config (they all have the root's loops, so the same one).
+    std::optional<GpuConfigAttr> config;
+    for (Operation *producer : *chain) {
+      auto g = cast<linalg::GenericOp>(producer);
+      if (g.getNumReductionLoops() == 0)
         continue;
-      SmallVector<int64_t> pr = producer.getStaticLoopRanges();
-      if (producer.getNumReductionLoops() == 0) {
-        // Elementwise over the rows' elements or over the rows.
-        if (pr == ranges ||
-            ArrayRef<int64_t>(pr) == ArrayRef<int64_t>(ranges).drop_back())
-          visitInputs(producer);
-        continue;
-      }
-      if (producer.getNumReductionLoops() == 1 && pr == ranges)
-        if (std::optional<GpuConfigAttr> c = reductionConfig(producer))
-          return c;
+      std::optional<GpuConfigAttr> c = reductionConfig(g);
+      if (!c)
+        return std::nullopt;
+      config = c;
     }
-    return std::nullopt;
+    return config;
   }
 
   void runOnOperation() override {

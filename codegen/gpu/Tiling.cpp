@@ -1,5 +1,6 @@
 //===- Tiling.cpp - block and thread tiling of GPU kernels on tensors -----===//
 #include "codegen/gpu/Tiling.h"
+#include "codegen/gpu/RowKernels.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -641,12 +642,16 @@ static bool isRowFusable(Operation *producer) {
   });
 }
 
+/// Into the blocks: the fills and the ops of `chain`; into the warps:
+/// what the block computes (`within`).
 static scf::SCFTileAndFuseOptions::ControlFnTy
-rowFusionControl(Operation *within) {
-  return [within](tensor::ExtractSliceOp, OpResult producer, bool)
+rowFusionControl(Operation *within,
+                 const llvm::SetVector<Operation *> *chain) {
+  return [within, chain](tensor::ExtractSliceOp, OpResult producer, bool)
              -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
     Operation *op = producer.getOwner();
-    if (!isRowFusable(op) || (within && !within->isProperAncestor(op)))
+    if (!isRowFusable(op) || (within && !within->isProperAncestor(op)) ||
+        (chain && !isa<linalg::FillOp>(op) && !chain->contains(op)))
       return std::nullopt;
     return scf::SCFTileAndFuseOptions::ControlFnResult{false};
   };
@@ -675,9 +680,15 @@ LogicalResult gpu_tiling::tileRows(RewriterBase &rewriter,
       linearMapping<gpu::GPUBlockMappingAttr>(ctx, config.getWorkgroup());
   if (failed(blockMapping))
     return root->emitError("too many loops to map to blocks");
+  auto rootGeneric = dyn_cast<linalg::GenericOp>(root.getOperation());
+  std::optional<llvm::SetVector<Operation *>> chain;
+  if (rootGeneric)
+    chain = gpu_rows::findRowChain(rootGeneric);
+  if (!chain)
+    return root->emitError("expected the root of a row kernel");
   FailureOr<scf::SCFTileAndFuseResult> blocks =
       tileAndFuse(rewriter, root, config.getWorkgroup(), *blockMapping,
-                  rowFusionControl(nullptr));
+                  rowFusionControl(nullptr, &*chain));
   if (failed(blocks))
     return emitError(loc, "failed to tile the row kernel into blocks");
   auto block = cast<scf::ForallOp>(blocks->loops.front().getOperation());
@@ -693,7 +704,7 @@ LogicalResult gpu_tiling::tileRows(RewriterBase &rewriter,
   auto tiledRoot = cast<TilingInterface>(blocks->tiledAndFusedOps.front());
   FailureOr<scf::SCFTileAndFuseResult> warps =
       tileAndFuse(rewriter, tiledRoot, config.getThread(), *warpMapping,
-                  rowFusionControl(block));
+                  rowFusionControl(block, nullptr));
   if (failed(warps))
     return emitError(loc, "failed to distribute the row kernel over warps");
   auto warp = cast<scf::ForallOp>(warps->loops.front().getOperation());
@@ -733,6 +744,20 @@ LogicalResult gpu_tiling::tileRows(RewriterBase &rewriter,
       writer.getDpsInitsMutable()[0].set(slice.getResult());
     });
   }
+
+  // A fill that CSE made the init of two ops (a max and a sum both from
+  // 0, say) is copied for each: each gets its own buffer.
+  SmallVector<linalg::LinalgOp> users;
+  warp.getBody()->walk([&](linalg::LinalgOp op) { users.push_back(op); });
+  for (linalg::LinalgOp op : users)
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      auto fill = init.get().getDefiningOp<linalg::FillOp>();
+      if (!fill || fill->hasOneUse() || !warp->isProperAncestor(fill))
+        continue;
+      rewriter.setInsertionPoint(op);
+      Operation *copy = rewriter.clone(*fill);
+      rewriter.modifyOpInPlace(op, [&] { init.set(copy->getResult(0)); });
+    }
 
   // A row's reduced values (and what is computed from them) in private
   // buffers: every lane holds its own copy.

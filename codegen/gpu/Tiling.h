@@ -51,9 +51,9 @@ mlir::LogicalResult tileReduction(mlir::RewriterBase &rewriter,
 /// A row kernel (softmax, layer norm): `root` is an elementwise op over
 /// rows whose inputs come, through elementwise ops, from reductions over
 /// the same rows. It is tiled into blocks of rows and each row into one
-/// warp as a reduction is, with every elementwise op and row reduction it
-/// depends on recomputed in the warp's tile (producers used twice are
-/// computed twice: a row is read again rather than stored), elementwise
+/// warp as a reduction is, with its chain (gpu_rows::findRowChain)
+/// recomputed in the warp's tile (producers used twice are computed
+/// twice: a row is read again rather than stored), elementwise
 /// producers fused into their consumers, and the reduced values of a row
 /// in private buffers of each lane. The warp's reductions and its
 /// elementwise ops over the row keep the config:
