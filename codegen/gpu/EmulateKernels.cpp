@@ -111,14 +111,18 @@ struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
       Type type = withoutMemorySpace(op->getResult(0).getType());
       return replace(memref::CastOp::create(b, loc, type, shared));
     }
-    if (isa<gpu::BarrierOp>(op)) {
+    // An op that becomes a runtime call taking the thread's info (and
+    // makes the kernel's threads run as fibers).
+    auto callWithInfo = [&](StringRef name) {
       sync = true;
-      func::FuncOp f = declare(b, module, kBarrierFn,
-                               b.getFunctionType({info.getType()}, {}));
+      func::FuncOp f =
+          declare(b, module, name, b.getFunctionType({info.getType()}, {}));
       func::CallOp::create(b, loc, f, ValueRange{info});
       op->erase();
       return success();
-    }
+    };
+    if (isa<gpu::BarrierOp>(op))
+      return callWithInfo(kBarrierFn);
     if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
       sync = true;
       Type i32 = b.getI32Type(), i64 = b.getI64Type();
@@ -152,6 +156,8 @@ struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
     if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
       if (copy.getSrcElements())
         return op->emitError("cannot emulate a zero-filling asynchronous copy");
+      if (!copy->use_empty())
+        return op->emitError("cannot emulate asynchronous copy tokens");
       sync = true;
       auto dstType = cast<MemRefType>(copy.getDst().getType());
       int64_t bytes = copy.getDstElements().getZExtValue() *
@@ -164,8 +170,6 @@ struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
       Value src = addressOf(b, loc, copy.getSrc(), copy.getSrcIndices());
       Value n = arith::ConstantIntOp::create(b, loc, i64, bytes);
       func::CallOp::create(b, loc, f, ValueRange{info, dst, src, n});
-      if (!copy->use_empty())
-        return op->emitError("cannot emulate asynchronous copy tokens");
       op->erase();
       return success();
     }
@@ -177,12 +181,7 @@ struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
       if (wait.getN() != 0)
         return op->emitError("cannot emulate cp.async.wait_group ")
                << wait.getN() << " (only 0: wait for every copy)";
-      sync = true;
-      func::FuncOp f = declare(b, module, kAsyncWaitFn,
-                               b.getFunctionType({info.getType()}, {}));
-      func::CallOp::create(b, loc, f, ValueRange{info});
-      op->erase();
-      return success();
+      return callWithInfo(kAsyncWaitFn);
     }
     if (isa<gpu::ReturnOp>(op)) {
       func::ReturnOp::create(b, loc);

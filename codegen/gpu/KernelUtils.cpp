@@ -58,3 +58,11 @@ LogicalResult dlc::sinkIntoLaunch(gpu::LaunchOp launch) {
   }
   return success();
 }
+
+bool dlc::inAddressSpace(Type type, gpu::AddressSpace space) {
+  auto memref = dyn_cast<MemRefType>(type);
+  auto attr = memref ? dyn_cast_or_null<gpu::AddressSpaceAttr>(
+                           memref.getMemorySpace())
+                     : nullptr;
+  return attr && attr.getValue() == space;
+}

@@ -10,6 +10,10 @@ namespace dlc {
 /// buffers (identity layouts, passed as bare pointers) and scalars only;
 /// fails, naming the type, when a captured buffer is not one.
 mlir::LogicalResult sinkIntoLaunch(mlir::gpu::LaunchOp launch);
+
+/// Whether `type` is a memref in the GPU address space `space` (shared
+/// memory: Workgroup; a thread's own buffers: Private).
+bool inAddressSpace(mlir::Type type, mlir::gpu::AddressSpace space);
 } // namespace dlc
 
 #endif

@@ -1,4 +1,5 @@
 //===- LowerWarpReductions.cpp - one output per warp, lanes by shuffles ---===//
+#include "codegen/gpu/KernelUtils.h"
 #include "codegen/gpu/Passes.h"
 #include "ir/DlcAttrs.h"
 
@@ -18,8 +19,59 @@ using namespace dlc;
 static constexpr int64_t kWarpSize = 32;
 
 static bool isPrivate(MemRefType type) {
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Private;
+  return inAddressSpace(type, gpu::AddressSpace::Private);
+}
+
+/// The indices of `op`'s loops for element `linear` of the loops `dims`
+/// taken together (row-major), 0 for the other loops.
+static SmallVector<Value> loopIndices(RewriterBase &rewriter,
+                                      linalg::GenericOp op, Value linear,
+                                      ArrayRef<unsigned> dims, Value zero) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<Value> idx(ranges.size(), zero);
+  if (dims.size() == 1) {
+    idx[dims.front()] = linear;
+    return idx;
+  }
+  SmallVector<int64_t> sizes;
+  for (unsigned d : dims)
+    sizes.push_back(ranges[d]);
+  auto delin = affine::AffineDelinearizeIndexOp::create(rewriter, op.getLoc(),
+                                                        linear, sizes);
+  for (auto [d, v] : llvm::zip(dims, delin.getResults()))
+    idx[d] = v;
+  return idx;
+}
+
+/// `operand`'s indices at the loop indices `idx`.
+static SmallVector<Value> operandIndices(linalg::GenericOp op,
+                                         OpOperand &operand,
+                                         ArrayRef<Value> idx, Value zero) {
+  SmallVector<Value> at;
+  for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults())
+    at.push_back(isa<AffineConstantExpr>(e)
+                     ? zero
+                     : idx[cast<AffineDimExpr>(e).getPosition()]);
+  return at;
+}
+
+/// Clones `op`'s body at the loop indices `idx` (`map` gives its block
+/// arguments' values); returns the values it yields.
+static SmallVector<Value> inlineBody(RewriterBase &rewriter,
+                                     linalg::GenericOp op, ArrayRef<Value> idx,
+                                     IRMapping &map) {
+  Block *body = op.getBody();
+  for (Operation &bodyOp : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(bodyOp)) {
+      map.map(index.getResult(), idx[index.getDim()]);
+      continue;
+    }
+    rewriter.clone(bodyOp, map);
+  }
+  SmallVector<Value> yielded;
+  for (Value v : body->getTerminator()->getOperands())
+    yielded.push_back(map.lookupOrDefault(v));
+  return yielded;
 }
 
 /// Lowers an elementwise op over one row of a row kernel (a linalg.generic
@@ -31,13 +83,15 @@ static LogicalResult lowerWarpElementwise(RewriterBase &rewriter,
   if (op.hasDynamicShape() || op.getNumReductionLoops() != 0)
     return op.emitError("expected a static elementwise op for a warp");
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<int64_t> spread;
-  for (int64_t r : ranges)
-    if (r != 1)
-      spread.push_back(r);
+  SmallVector<unsigned> spread;
   int64_t count = 1;
-  for (int64_t r : spread)
-    count *= r;
+  for (auto [d, r] : llvm::enumerate(ranges))
+    if (r != 1) {
+      spread.push_back(d);
+      count *= r;
+    }
+  if (spread.empty())
+    spread.push_back(0);
   rewriter.setInsertionPoint(op);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value lane = gpu::LaneIdOp::create(rewriter, loc, /*upperBound=*/nullptr);
@@ -46,46 +100,20 @@ static LogicalResult lowerWarpElementwise(RewriterBase &rewriter,
       arith::ConstantIndexOp::create(rewriter, loc, kWarpSize));
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> idx(ranges.size(), zero);
-  SmallVector<Value> spreadIdx;
-  if (spread.size() <= 1) {
-    spreadIdx.push_back(loop.getInductionVar());
-  } else {
-    auto delin = affine::AffineDelinearizeIndexOp::create(
-        rewriter, loc, loop.getInductionVar(), spread);
-    llvm::append_range(spreadIdx, delin.getResults());
-  }
-  for (unsigned d = 0, s = 0; d < ranges.size() && s < spreadIdx.size(); ++d)
-    if (ranges[d] != 1)
-      idx[d] = spreadIdx[s++];
-  auto at = [&](OpOperand &operand) {
-    SmallVector<Value> result;
-    for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults())
-      result.push_back(isa<AffineConstantExpr>(e)
-                           ? zero
-                           : idx[cast<AffineDimExpr>(e).getPosition()]);
-    return result;
-  };
+  SmallVector<Value> idx =
+      loopIndices(rewriter, op, loop.getInductionVar(), spread, zero);
   IRMapping map;
-  Block *body = op.getBody();
   for (OpOperand &operand : op->getOpOperands()) {
     BlockArgument arg = op.getMatchingBlockArgument(&operand);
-    if (arg.use_empty())
-      continue;
-    map.map(arg,
-            memref::LoadOp::create(rewriter, loc, operand.get(), at(operand)));
+    if (!arg.use_empty())
+      map.map(arg, memref::LoadOp::create(rewriter, loc, operand.get(),
+                                          operandIndices(op, operand, idx,
+                                                         zero)));
   }
-  for (Operation &bodyOp : body->without_terminator()) {
-    if (auto index = dyn_cast<linalg::IndexOp>(bodyOp)) {
-      map.map(index.getResult(), idx[index.getDim()]);
-      continue;
-    }
-    rewriter.clone(bodyOp, map);
-  }
-  for (auto [operand, yielded] :
-       llvm::zip(op.getDpsInitsMutable(), body->getTerminator()->getOperands()))
-    memref::StoreOp::create(rewriter, loc, map.lookupOrDefault(yielded),
-                            operand.get(), at(operand));
+  SmallVector<Value> yielded = inlineBody(rewriter, op, idx, map);
+  for (auto [operand, value] : llvm::zip(op.getDpsInitsMutable(), yielded))
+    memref::StoreOp::create(rewriter, loc, value, operand.get(),
+                            operandIndices(op, operand, idx, zero));
   rewriter.eraseOp(op);
   return success();
 }
@@ -111,16 +139,16 @@ static LogicalResult lowerWarpReduction(RewriterBase &rewriter,
   Operation *combiner = combiners[0];
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
-  SmallVector<int64_t> reducedRanges;
-  for (auto [r, it] : llvm::zip(ranges, iters)) {
-    if (linalg::isReductionIterator(it))
-      reducedRanges.push_back(r);
-    else if (r != 1)
-      return op.emitError("a warp reduces one output, not ") << r;
-  }
+  SmallVector<unsigned> reducedDims;
   int64_t count = 1;
-  for (int64_t r : reducedRanges)
-    count *= r;
+  for (auto [d, r, it] : llvm::enumerate(ranges, iters)) {
+    if (linalg::isReductionIterator(it)) {
+      reducedDims.push_back(d);
+      count *= r;
+    } else if (r != 1) {
+      return op.emitError("a warp reduces one output, not ") << r;
+    }
+  }
 
   // Read now, before ops are inserted between the two.
   auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
@@ -140,40 +168,15 @@ static LogicalResult lowerWarpReduction(RewriterBase &rewriter,
     rewriter.setInsertionPointToStart(loop.getBody());
     // The loops' indices: 0 for the unit parallel loops, the element's
     // position for the reduction loops.
-    SmallVector<Value> idx(ranges.size(), zero);
-    Value linear = loop.getInductionVar();
-    SmallVector<Value> reducedIdx;
-    if (reducedRanges.size() == 1) {
-      reducedIdx.push_back(linear);
-    } else {
-      auto delin = affine::AffineDelinearizeIndexOp::create(
-          rewriter, loc, linear, reducedRanges);
-      llvm::append_range(reducedIdx, delin.getResults());
-    }
-    for (unsigned d = 0, r = 0; d < ranges.size(); ++d)
-      if (linalg::isReductionIterator(iters[d]))
-        idx[d] = reducedIdx[r++];
+    SmallVector<Value> idx =
+        loopIndices(rewriter, op, loop.getInductionVar(), reducedDims, zero);
     IRMapping map;
-    Block *body = op.getBody();
-    for (OpOperand *in : op.getDpsInputOperands()) {
-      SmallVector<Value> at;
-      for (AffineExpr e : op.getMatchingIndexingMap(in).getResults())
-        at.push_back(isa<AffineConstantExpr>(e)
-                         ? zero
-                         : idx[cast<AffineDimExpr>(e).getPosition()]);
+    for (OpOperand *in : op.getDpsInputOperands())
       map.map(op.getMatchingBlockArgument(in),
-              memref::LoadOp::create(rewriter, loc, in->get(), at));
-    }
+              memref::LoadOp::create(rewriter, loc, in->get(),
+                                     operandIndices(op, *in, idx, zero)));
     map.map(op.getRegionOutputArgs()[0], loop.getRegionIterArgs()[0]);
-    for (Operation &bodyOp : body->without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(bodyOp)) {
-        map.map(index.getResult(), idx[index.getDim()]);
-        continue;
-      }
-      rewriter.clone(bodyOp, map);
-    }
-    Value next = map.lookup(body->getTerminator()->getOperand(0));
-    scf::YieldOp::create(rewriter, loc, next);
+    scf::YieldOp::create(rewriter, loc, inlineBody(rewriter, op, idx, map));
   }
   // The lanes' partial results: a butterfly of xor shuffles.
   auto combine = [&](Value a, Value b) {

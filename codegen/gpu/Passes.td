@@ -143,7 +143,10 @@ def GpuLowerWarpReductions : Pass<"dlc-gpu-lower-warp-reductions", "mlir::func::
     the reduced loops into a partial result that starts at the combiner's
     neutral element (coalesced reads across the lanes), five `gpu.shuffle
     xor` steps combine the partial results, and lane 0 combines the total
-    with the output's initial value and stores it. 64-bit shuffles become
+    with the output's initial value and stores it (every lane, when the
+    output is a private buffer: a row kernel's reduced value). One keeping
+    the config without a reduction loop (a row kernel's op over the row)
+    has lane l compute its elements l, l + 32, ... 64-bit shuffles become
     pairs of 32-bit ones.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
@@ -215,7 +218,10 @@ def GpuPlanSharedMemory : Pass<"dlc-gpu-plan-shared-memory", "mlir::func::FuncOp
     `memref.view` of the kernel's `gpu.dynamic_shared_memory` at a 16-byte
     aligned offset, and the launch's dynamic shared memory size their sum,
     which the runtime passes at launch (and allows beyond 48 KB at load).
-    Kernels needing more than `max-shared-bytes` are refused.
+    Kernels needing more than `max-shared-bytes` are refused. A static
+    `memref.alloc` in the private address space (a row kernel's reduced
+    values, one copy per thread) becomes a `memref.alloca` at the kernel's
+    entry.
   }];
   let options = [
     Option<"maxSharedBytes", "max-shared-bytes", "int64_t", /*default=*/"232448",
@@ -327,7 +333,10 @@ def EmulateKernels : Pass<"dlc-gpu-emulate-kernels", "mlir::ModuleOp"> {
     is the shared buffer (memory spaces are dropped), `gpu.barrier` and
     32-bit `gpu.shuffle` call the runtime (`dlcrt_emu_barrier`,
     `dlcrt_emu_shuffle`), whose scheduler runs the threads of a block as
-    fibers, phase by phase between barriers. Every `gpu.launch_func` becomes
+    fibers, phase by phase between barriers; `nvgpu.device_async_copy`
+    calls `dlcrt_emu_async_copy` with its byte addresses, whose bytes land
+    at the thread's `cp.async.wait_group 0` (`dlcrt_emu_async_wait`; commit
+    groups are dropped, other wait counts refused). Every `gpu.launch_func` becomes
     a call of a stub `__dlc_emu_launch_<kernel>(grid, block, operands)`
     marked with the kernel, its shared memory size and whether it
     synchronizes; `dlc-gpu-emulator-launches` lowers it once the host code is

@@ -28,6 +28,7 @@
 // compute as the copies' does. Each stage writes the copy that the
 // previous step read, which that step's barrier has released.
 //===----------------------------------------------------------------------===//
+#include "codegen/gpu/KernelUtils.h"
 #include "codegen/gpu/Passes.h"
 #include "ir/DlcAttrs.h"
 
@@ -49,11 +50,7 @@ using dlc::GpuConfigAttr;
 using dlc::kGpuConfigAttrName;
 
 static bool isWorkgroup(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref)
-    return false;
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+  return dlc::inAddressSpace(type, gpu::AddressSpace::Workgroup);
 }
 
 /// The shared-memory allocation `v` is a view of, if any.
@@ -206,7 +203,6 @@ static std::optional<Parts> split(scf::ForOp loop) {
       for (Value v : inner->getOperands())
         if (memref::AllocOp alloc = sharedRoot(v)) {
           if (!alloc.getType().hasStaticShape() ||
-              !alloc.getDynamicSizes().empty() ||
               !alloc.getSymbolOperands().empty())
             staticBuffers = false;
           buffers.insert(alloc);

@@ -1,4 +1,5 @@
 //===- PlanSharedMemory.cpp - a kernel's shared buffers in dynamic shared memory ===//
+#include "codegen/gpu/KernelUtils.h"
 #include "codegen/gpu/Passes.h"
 
 namespace dlc {
@@ -12,13 +13,11 @@ using namespace mlir;
 static constexpr int64_t kAlignment = 16;
 
 static bool isPrivate(MemRefType type) {
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Private;
+  return dlc::inAddressSpace(type, gpu::AddressSpace::Private);
 }
 
 static bool isWorkgroup(MemRefType type) {
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+  return dlc::inAddressSpace(type, gpu::AddressSpace::Workgroup);
 }
 
 namespace {

@@ -627,31 +627,19 @@ LogicalResult gpu_tiling::tileReduction(RewriterBase &rewriter,
 // Row kernels
 //===----------------------------------------------------------------------===//
 
-/// Producers a row kernel recomputes for each row: fills, elementwise ops
-/// and whole-row reductions (any generic without gathers), not
-/// contractions (they are kernels of their own).
-static bool isRowFusable(Operation *producer) {
-  if (isa<linalg::FillOp>(producer))
-    return true;
-  auto generic = dyn_cast<linalg::GenericOp>(producer);
-  if (!generic || linalg::isaContractionOpInterface(generic) ||
-      generic->getNumResults() != 1)
-    return false;
-  return llvm::all_of(generic.getIndexingMapsArray(), [](AffineMap map) {
-    return map.isProjectedPermutation();
-  });
-}
-
-/// Into the blocks: the fills and the ops of `chain`; into the warps:
-/// what the block computes (`within`).
+/// Into the blocks: the fills and the ops of `chain` (findRowChain checked
+/// them); into the warps: the block's copies of them (the linalg ops in
+/// `within`).
 static scf::SCFTileAndFuseOptions::ControlFnTy
 rowFusionControl(Operation *within,
                  const llvm::SetVector<Operation *> *chain) {
   return [within, chain](tensor::ExtractSliceOp, OpResult producer, bool)
              -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
     Operation *op = producer.getOwner();
-    if (!isRowFusable(op) || (within && !within->isProperAncestor(op)) ||
-        (chain && !isa<linalg::FillOp>(op) && !chain->contains(op)))
+    bool fuse = within ? isa<linalg::LinalgOp>(op) &&
+                             within->isProperAncestor(op)
+                       : isa<linalg::FillOp>(op) || chain->contains(op);
+    if (!fuse)
       return std::nullopt;
     return scf::SCFTileAndFuseOptions::ControlFnResult{false};
   };

@@ -116,3 +116,53 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// cp.async: the copy calls the runtime with the byte addresses of its
+// destination (shared memory) and source and its size; the wait calls the
+// runtime (the bytes land then); commit groups are dropped. The kernel's
+// threads run as fibers.
+// CHECK-LABEL: func.func private @k
+// CHECK-SAME:    (%[[P:.+]]: memref<64xf32>, %[[SH:.+]]: memref<64xi8>, %[[INFO:.+]]: memref<16xi64>)
+// CHECK:         %[[DST:.+]] = arith.index_cast %{{.+}} : index to i64
+// CHECK:         %[[SRC:.+]] = arith.index_cast %{{.+}} : index to i64
+// CHECK:         call @dlcrt_emu_async_copy(%[[INFO]], %[[DST]], %[[SRC]], %{{.+}}) : (memref<16xi64>, i64, i64, i64) -> ()
+// CHECK-NOT:     nvvm.cp.async.commit.group
+// CHECK:         call @dlcrt_emu_async_wait(%[[INFO]])
+// CHECK:       func.func private @__dlc_emu_launch_k({{.*}}) attributes {dlc.emu_kernel = @k, dlc.emu_shared = 64 : i64, dlc.emu_sync = true}
+module attributes {gpu.container_module} {
+  func.func @main(%a: memref<64xf32>) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : i32
+    gpu.launch_func @dlc_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) dynamic_shared_memory_size %c64 args(%a : memref<64xf32>)
+    return
+  }
+  gpu.module @dlc_kernels {
+    gpu.func @k(%arg0: memref<64xf32>) kernel {
+      %t = gpu.thread_id x
+      %c4 = arith.constant 4 : index
+      %c0 = arith.constant 0 : index
+      %i = arith.muli %t, %c4 : index
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %view = memref.view %smem[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16xf32, #gpu.address_space<workgroup>>
+      %tok = nvgpu.device_async_copy %arg0[%i], %view[%i], 4 {bypassL1} : memref<64xf32> to memref<16xf32, #gpu.address_space<workgroup>>
+      nvvm.cp.async.commit.group
+      nvvm.cp.async.wait.group 0
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @dlc_kernels {
+    gpu.func @k(%arg0: memref<8xf32>) kernel {
+      // expected-error @+1 {{cannot emulate cp.async.wait_group 1 (only 0: wait for every copy)}}
+      nvvm.cp.async.wait.group 1
+      gpu.return
+    }
+  }
+}
