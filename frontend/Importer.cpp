@@ -1,5 +1,6 @@
 //===- Importer.cpp - ONNX graph -> dlc dialect ---------------------------===//
 #include "frontend/Importer.h"
+#include "frontend/ConstantFolding.h"
 #include "frontend/DynamicBatch.h"
 #include "frontend/ModelLoader.h"
 #include "frontend/NodeImporter.h"
@@ -53,6 +54,9 @@ private:
   bool checkSupported(const onnx::GraphProto &graph);
   LogicalResult importConstant(const onnx::TensorProto &tensor, Location loc);
   LogicalResult importNode(const onnx::NodeProto &node, size_t index);
+  Value evaluateValue(Value v, Location loc);
+  LogicalResult evaluateRemainingConstants(Block &block);
+  void replaceValue(Value old, Value replacement);
 
   MLIRContext &ctx;
   OpBuilder builder;
@@ -237,6 +241,8 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   });
   dlc::NodeContext nc(builder, loc, node, opset, operands, constOperands);
   nc.onnxTypes = &onnxElemTypes;
+  if (options.evaluateConstants)
+    nc.evaluate = [&](Value v) { return evaluateValue(v, loc); };
   dlc::NodeImportFn importFn =
       (node.domain().empty() || node.domain() == "ai.onnx")
           ? dlc::lookupNodeImporter(node.op_type())
@@ -258,6 +264,56 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
       if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
         folded[name] = dense;
   }
+  return success();
+}
+
+/// Points the graph's names for `old` at `replacement` (an evaluated
+/// constant).
+void GraphImporter::replaceValue(Value old, Value replacement) {
+  auto dense = dyn_cast<DenseElementsAttr>(
+      replacement.getDefiningOp<dlc::ConstantOp>().getValue());
+  for (auto &entry : values) {
+    if (entry.second != old)
+      continue;
+    entry.second = replacement;
+    if (dense)
+      folded[entry.first()] = dense;
+  }
+}
+
+/// Evaluates `v` (computed from constants) now, for a node at `loc` that
+/// needs its value; null after a diagnostic.
+Value GraphImporter::evaluateValue(Value v, Location loc) {
+  FailureOr<SmallVector<Value>> constants =
+      dlc::evaluateToConstants({v}, options.evaluateConstants, loc);
+  if (failed(constants))
+    return Value();
+  replaceValue(v, (*constants)[0]);
+  return (*constants)[0];
+}
+
+/// Evaluates, in one batch, every value left that is computed from
+/// constants and read by the rest of the program, and erases what computed
+/// them.
+LogicalResult GraphImporter::evaluateRemainingConstants(Block &block) {
+  SmallVector<Value> frontier = dlc::constantFrontier(block);
+  if (!frontier.empty()) {
+    FailureOr<SmallVector<Value>> constants =
+        dlc::evaluateToConstants(frontier, options.evaluateConstants, fileLoc);
+    if (failed(constants))
+      return failure();
+    for (auto [old, replacement] : llvm::zip(frontier, *constants))
+      replaceValue(old, replacement);
+  }
+  // Names of the values about to be erased leave the graph's map first.
+  llvm::DenseMap<Operation *, SmallVector<std::string, 1>> namesOf;
+  for (auto &entry : values)
+    if (Operation *def = entry.second.getDefiningOp())
+      namesOf[def].push_back(entry.first().str());
+  dlc::eraseDeadComputations(block, [&](Operation *op) {
+    for (const std::string &name : namesOf.lookup(op))
+      values.erase(name);
+  });
   return success();
 }
 
@@ -417,6 +473,8 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
   }
   func::ReturnOp::create(builder, fileLoc, results);
   func.setType(builder.getFunctionType(argTypes, resultTypes));
+  if (options.evaluateConstants && failed(evaluateRemainingConstants(*entry)))
+    return nullptr;
   for (auto [i, name] : llvm::enumerate(names)) {
     func.setResultAttr(i, dlc::kNameAttr, builder.getStringAttr(name.first));
     func.setResultAttr(i, dlc::kDtypeAttr,

@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,6 +16,13 @@ class TensorProto;
 } // namespace onnx
 
 namespace dlc {
+
+/// Runs `module`'s `@main`, a function without arguments over dlc ops whose
+/// results have static shapes, and returns each result's row-major bytes
+/// (booleans one byte each). Reports failure with a diagnostic. The driver
+/// provides one that compiles and runs the function with dlc's CPU code.
+using ConstantEvaluator =
+    std::function<mlir::FailureOr<std::vector<std::string>>(mlir::ModuleOp)>;
 
 /// Reads an ONNX model (binary `.onnx`, or ONNX text syntax when the file
 /// ends in `.onnxtxt`), checks it, and imports it as a module holding
@@ -41,6 +49,10 @@ struct ImportOptions {
   /// frontend/DynamicBatch.h), and the module gets the batch attributes of
   /// ir/DlcDialect.h.
   std::map<std::string, int64_t> dimValues;
+  /// Compile-time evaluation of nodes whose inputs are all known (see
+  /// frontend/ConstantFolding.h). Without one, only the dlc ops' folders
+  /// fold constants (small shape arithmetic, data movement).
+  ConstantEvaluator evaluateConstants;
 };
 
 mlir::OwningOpRef<mlir::ModuleOp>

@@ -14,6 +14,7 @@
 #include "onnx/onnx_pb.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <functional>
 #include <optional>
 
 namespace dlc {
@@ -22,7 +23,7 @@ class NodeContext {
 public:
   NodeContext(mlir::OpBuilder &builder, mlir::Location loc,
               const onnx::NodeProto &node, int64_t opset,
-              llvm::ArrayRef<mlir::Value> operands,
+              llvm::MutableArrayRef<mlir::Value> operands,
               llvm::ArrayRef<const onnx::TensorProto *> constantOperands)
       : builder(builder), loc(loc), node(node), opset(opset),
         operands(operands), constantOperands(constantOperands) {}
@@ -57,8 +58,18 @@ public:
   std::string stringAttr(llvm::StringRef name, llvm::StringRef dflt) const;
   std::optional<llvm::SmallVector<int64_t>> intsAttr(llvm::StringRef name) const;
 
+  /// Set by the importer when compile-time evaluation is available:
+  /// evaluates a value computed from constants only (see
+  /// frontend/ConstantFolding.h) and returns the dlc.constant that replaced
+  /// it, or null after a diagnostic.
+  std::function<mlir::Value(mlir::Value)> evaluate;
+  /// Operand i, evaluated to a constant first when it is computed from
+  /// constants only (an Expand shape computed by Where over constants).
+  mlir::Value constantOperandValue(size_t i) const;
+
   /// Integer values of operand i when it is a compile-time constant (an
-  /// initializer, a Constant node, a folded expression or a known input).
+  /// initializer, a Constant node, a folded or evaluated expression or a
+  /// known input).
   std::optional<llvm::SmallVector<int64_t>> constantInts(size_t i) const;
   /// Float value of a constant scalar (or one-element) operand i.
   std::optional<double> constantScalar(size_t i) const;
@@ -67,7 +78,7 @@ public:
   mlir::InFlightDiagnostic error() const;
 
 private:
-  llvm::ArrayRef<mlir::Value> operands;
+  llvm::MutableArrayRef<mlir::Value> operands;
   llvm::ArrayRef<const onnx::TensorProto *> constantOperands;
 };
 

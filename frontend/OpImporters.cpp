@@ -6,6 +6,7 @@
 // shape inference.
 //
 //===----------------------------------------------------------------------===//
+#include "frontend/ConstantFolding.h"
 #include "frontend/NodeImporter.h"
 #include "ir/DlcOps.h"
 
@@ -146,13 +147,26 @@ FailureOr<int64_t> dlc::normalizeAxis(NodeContext &nc, int64_t axis,
   return axis < 0 ? axis + rank : axis;
 }
 
+Value NodeContext::constantOperandValue(size_t i) const {
+  Value v = operand(i);
+  if (!v || !evaluate || v.getDefiningOp<ConstantOp>() ||
+      !isComputedFromConstants(v))
+    return v;
+  if (Value c = evaluate(v)) {
+    operands[i] = c;
+    return c;
+  }
+  return v;
+}
+
 std::optional<SmallVector<int64_t>> NodeContext::constantInts(size_t i) const {
   SmallVector<int64_t> values;
   if (const onnx::TensorProto *proto = constantOperand(i))
     if (readIntTensor(*proto, values))
       return values;
   DenseIntElementsAttr attr;
-  if (Value v = operand(i); v && matchPattern(v, m_Constant(&attr))) {
+  if (Value v = constantOperandValue(i);
+      v && matchPattern(v, m_Constant(&attr))) {
     for (const APInt &x : attr.getValues<APInt>())
       values.push_back(x.getSExtValue());
     return values;
@@ -172,7 +186,7 @@ std::optional<double> NodeContext::constantScalar(size_t i) const {
     }
   }
   DenseElementsAttr attr;
-  Value v = operand(i);
+  Value v = constantOperandValue(i);
   if (!v || !matchPattern(v, m_Constant(&attr)) || attr.getNumElements() != 1)
     return std::nullopt;
   if (isa<FloatType>(attr.getElementType()))

@@ -157,7 +157,7 @@ NodeResults importResize(NodeContext &nc) {
       attr = dyn_cast_or_null<DenseElementsAttr>(
           convertTensor(nc.builder.getContext(), *proto, error));
     else
-      matchPattern(nc.operand(scalesIndex), m_Constant(&attr));
+      matchPattern(nc.constantOperandValue(scalesIndex), m_Constant(&attr));
     if (!attr || !isa<FloatType>(attr.getElementType()))
       return nc.error() << "scales must be a float constant", failure();
     for (const APFloat &v : attr.getValues<APFloat>())

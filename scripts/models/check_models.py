@@ -27,6 +27,7 @@ sys.path.insert(0, HERE)
 # Extra compare_with_ort.py arguments per model (the lit tests use the same).
 COMPARE_ARGS = {
     "bert": ["--int-high", "1000"],  # token ids over the whole vocabulary
+    "transformer": ["--int-high", "1000"],
 }
 
 

@@ -29,6 +29,13 @@ opset 17, or the highest below it that torch can export; do_constant_folding=Tru
       and a 2-way classifier. Inputs "input_ids" i64[1,128] and "attention_mask"
       bool[1,128] (True = attend); outputs "last_hidden_state" f32[1,128,128] and
       "logits" f32[1,2].
+  transformer
+      torch's own nn.TransformerEncoder (2 layers of nn.TransformerEncoderLayer: d_model 64,
+      4 heads, FFN 128, ReLU, post-LN, batch_first) over nn.Embedding(1000, 64) tokens, with a
+      key padding mask, and a Linear(64, 2) head on the first token. Inputs "input_ids"
+      i64[1,32] and "padding_mask" bool[1,32] (True = padding); output "logits" f32[1,2].
+      The export computes Expand shapes with Where(Equal(ConstantOfShape ...)) over
+      constants: dlc evaluates them at compile time.
   lstm
       nn.LSTM(input 32, hidden 64, 2 layers, batch_first) over x f32[1,16,32] and a
       Linear(64, 10) head on the last time step: output "logits" f32[1,10].
@@ -106,6 +113,29 @@ class BertEncoder(nn.Module):
 
 
 # ---------------------------------------------------------------------------
+# torch's nn.TransformerEncoder
+
+
+class TorchTransformer(nn.Module):
+    # Without autograd, nn.TransformerEncoderLayer takes a fused fast path
+    # (aten::_transformer_encoder_layer_fwd) that the exporter cannot
+    # translate: export it as users do, outside torch.no_grad().
+    trace_with_grad = True
+
+    def __init__(self, vocab=1000, hidden=64, heads=4, ffn=128, layers=2, classes=2):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, hidden)
+        layer = nn.TransformerEncoderLayer(hidden, heads, ffn, dropout=0.0, batch_first=True)
+        # No nested-tensor fast path: the exporter cannot trace it.
+        self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+        self.head = nn.Linear(hidden, classes)
+
+    def forward(self, input_ids, padding_mask):
+        x = self.encoder(self.tok(input_ids), src_key_padding_mask=padding_mask)
+        return self.head(x[:, 0])
+
+
+# ---------------------------------------------------------------------------
 # LSTM
 
 
@@ -152,6 +182,13 @@ def bert(batch):
     return model, (ids, mask), ["input_ids", "attention_mask"], ["last_hidden_state", "logits"]
 
 
+def transformer(batch):
+    ids = torch.randint(0, 1000, (batch, 32), dtype=torch.int64)
+    mask = torch.zeros(batch, 32, dtype=torch.bool)
+    mask[:, 24:] = True
+    return TorchTransformer().eval(), (ids, mask), ["input_ids", "padding_mask"], ["logits"]
+
+
 def lstm(batch):
     return LstmNet().eval(), (torch.rand(batch, 16, 32),), ["x"], ["logits"]
 
@@ -163,6 +200,7 @@ MODELS = {
     "efficientnet_b0": torchvision_model("efficientnet_b0"),
     "bert": bert,
     "lstm": lstm,
+    "transformer": transformer,
 }
 
 
@@ -178,7 +216,8 @@ def export(name, path, batch=1, dynamic=False):
                                    dir=os.path.dirname(path))
         os.close(fd)
         try:
-            with torch.no_grad():
+            grad = getattr(model, "trace_with_grad", False)
+            with torch.enable_grad() if grad else torch.no_grad():
                 torch.onnx.export(model, args, tmp, opset_version=opset,
                                   do_constant_folding=True, input_names=input_names,
                                   output_names=output_names, dynamic_axes=axes)

@@ -1,5 +1,6 @@
 //===- Compiler.cpp - ONNX file -> generated model, end to end ------------===//
 #include "tools/driver/Compiler.h"
+#include "tools/driver/ConstantEvaluator.h"
 
 #include "codegen/ModelAbi.h"
 #include "codegen/common/Passes.h"
@@ -216,6 +217,12 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   importOptions.exposeNodeOutputs = options.exposeNodeOutputs;
   importOptions.dimValues = options.dimValues;
   TimingScope importTimer = rootTimer.nest("ONNX import");
+  // Constant subgraphs run with the CPU code; --time-passes shows their
+  // total under the import.
+  importOptions.evaluateConstants = [&](ModuleOp constants) {
+    TimingScope evalTimer = importTimer.nest("constant evaluation");
+    return evaluateConstantsOnCpu(constants);
+  };
   OwningOpRef<ModuleOp> module;
   BatchSplit split;
   // The graph-level views (--emit=mlir|linalg) show the whole batch.

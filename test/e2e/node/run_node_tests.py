@@ -24,6 +24,13 @@ are made symbolic, so that
 dlc compiles one library for any batch size and runs it at the test's size
 (see docs/dynamic-batch.md). It has its own expected-failure list.
 
+--constant-inputs runs each data set with every graph input made an
+initializer holding that data set's value: all of the graph is known at
+compile time, so dlc evaluates it while compiling (constant evaluation with
+its CPU code, frontend/ConstantFolding.h), and the model only returns the
+results. It checks compile-time evaluation on every op and dtype that the
+node tests cover.
+
 Xfail file format: one `test_name  # reason` per line; blank lines and lines
 starting with '#' are ignored.  `--write-xfail FILE` writes the current
 failures in that format (keeping the reasons of entries already in --xfail),
@@ -164,7 +171,30 @@ def make_dynamic(model_path, out_path):
     return changed
 
 
-def run_test(dlc, test_dir, timeout, target=None, dynamic=False, threads=None):
+def make_constant(model_path, data_dir, out_path, empty_dir):
+    """--constant-inputs: writes the model with every graph input an
+    initializer holding data_dir's input_K.pb; empty_dir is its (empty) data."""
+    model = onnx.load(model_path)
+    graph = model.graph
+    initializers = {t.name for t in graph.initializer}
+    inputs = [vi for vi in graph.input if vi.name not in initializers]
+    for k, vi in enumerate(inputs):
+        tensor = onnx.TensorProto()
+        with open(os.path.join(data_dir, f"input_{k}.pb"), "rb") as f:
+            tensor.ParseFromString(f.read())
+        tensor.name = vi.name
+        graph.initializer.append(tensor)
+    if model.ir_version >= 4:  # before IR 4, initializers are graph inputs too
+        kept = [vi for vi in graph.input if vi.name in initializers]
+        del graph.input[:]
+        graph.input.extend(kept)
+    onnx.save(model, out_path)
+    os.makedirs(empty_dir, exist_ok=True)
+    return empty_dir
+
+
+def run_test(dlc, test_dir, timeout, target=None, dynamic=False, threads=None,
+             constant=False):
     """Run one test; return (status, reason), status in PASS/FAIL/TIMEOUT."""
     name = os.path.basename(test_dir)
     model_path = os.path.join(test_dir, "model.onnx")
@@ -183,7 +213,12 @@ def run_test(dlc, test_dir, timeout, target=None, dynamic=False, threads=None):
             data_dir = os.path.join(test_dir, ds)
             out_dir = os.path.join(tmp, ds)
             os.mkdir(out_dir)
-            cmd = [dlc, "run", model_path, "--data", data_dir, "--out", out_dir]
+            run_model, run_data = model_path, data_dir
+            if constant:
+                run_model = os.path.join(tmp, f"model_{ds}.onnx")
+                run_data = make_constant(model_path, data_dir, run_model,
+                                         os.path.join(tmp, "no_inputs"))
+            cmd = [dlc, "run", run_model, "--data", run_data, "--out", out_dir]
             if target:
                 cmd += ["--target", target]
             if threads:
@@ -243,6 +278,8 @@ def main():
     ap.add_argument("--filter", help="only run tests whose name matches this regex")
     ap.add_argument("--dynamic-batch", action="store_true",
                     help="run each test with a symbolic batch dimension (see above)")
+    ap.add_argument("--constant-inputs", action="store_true",
+                    help="make every graph input a constant (see above)")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="parallel tests (default 2)")
     ap.add_argument("--timeout", type=float, default=120, help="seconds per test (default 120)")
     ap.add_argument("--report", help="write per-test status/reason as JSON here")
@@ -275,7 +312,8 @@ def main():
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
         futures = {pool.submit(run_test, dlc, os.path.join(node_dir, t), args.timeout,
-                               args.target, args.dynamic_batch, args.threads): t
+                               args.target, args.dynamic_batch, args.threads,
+                               args.constant_inputs): t
                    for t in tests}
         for fut in concurrent.futures.as_completed(futures):
             name = futures[fut]
