@@ -40,7 +40,8 @@ const char *kUsage = R"(usage:
               [--gpu-arch sm_80,sm_90]
               [--time-passes] [--data DIR] [--dim NAME=SIZE[,...]]
               [--batch-split auto|K]
-  dlc run MODEL.onnx --data DIR --out OUTDIR [--target cpu|cuda|cuda-emulator]
+  dlc run MODEL.onnx --data DIR --out OUTDIR [--data DIR2 --out OUTDIR2 ...]
+                     [--target cpu|cuda|cuda-emulator]
                      [--threads T] [--compare cpu [--per-node]]
                      [--dim NAME=SIZE[,...]] [--batch-split auto|K]
   dlc check MODEL.onnx [--dim NAME=SIZE[,...]]
@@ -61,7 +62,8 @@ sub-batch whose intermediate tensors outweigh the weights. CPU target only.
 /// `--key value`, `--key=value` and flags after a command and a positional.
 struct Args {
   std::string command, model;
-  std::map<std::string, std::string> options;
+  std::map<std::string, std::string> options; // the last value of each
+  std::map<std::string, std::vector<std::string>> repeated; // all, in order
   std::vector<std::string> flags;
   std::string error;
 
@@ -73,6 +75,10 @@ struct Args {
     if (it == options.end())
       return std::nullopt;
     return it->second;
+  }
+  std::vector<std::string> getAll(StringRef key) const {
+    auto it = repeated.find(key.str());
+    return it == repeated.end() ? std::vector<std::string>() : it->second;
   }
 };
 
@@ -116,6 +122,7 @@ Args parseArgs(int argc, char **argv, ArrayRef<StringRef> valueOptions,
       value = argv[++i];
     }
     args.options[key.str()] = value.str();
+    args.repeated[key.str()].push_back(value.str());
   }
   if (args.model.empty())
     args.error = "missing the model file";
@@ -479,7 +486,7 @@ int recreateModel(Session &session, unsigned threads) {
 
 /// Compiles and loads; on failure prints one line and returns the exit code.
 int openSession(const Args &args, Session &session, double *compileSeconds,
-                const std::vector<onnx::TensorProto> &knownInputs = {},
+                const std::vector<const onnx::TensorProto *> &knownInputs = {},
                 unsigned threads = 1,
                 std::optional<dlc::Target> target = std::nullopt,
                 bool exposeNodeOutputs = false) {
@@ -492,8 +499,7 @@ int openSession(const Args &args, Session &session, double *compileSeconds,
   opts.exposeNodeOutputs = exposeNodeOutputs;
   opts.name = "dlc_model";
   opts.apiWrappers = false;
-  for (const onnx::TensorProto &t : knownInputs)
-    opts.knownInputs.push_back(&t);
+  opts.knownInputs = knownInputs;
   auto start = std::chrono::steady_clock::now();
   if (!compileReporting(args.model, opts, dlc::Stage::Obj, nulls(),
                         session.compiled, /*oneLine=*/true))
@@ -614,17 +620,37 @@ Differences compareOutputs(const dlc::TensorInfo &t, const std::string &a,
   return r;
 }
 
+/// `dlc run`: compiles once, then runs each --data DIR in order, writing the
+/// outputs to its --out OUTDIR.
 int runRun(const Args &args) {
-  std::optional<std::string> data = args.get("--data"), out = args.get("--out");
-  if (!data || !out)
+  std::vector<std::string> dataDirs = args.getAll("--data"),
+                           outDirs = args.getAll("--out");
+  if (dataDirs.empty() || outDirs.empty())
     return usageError("run needs --data DIR and --out OUTDIR");
-  if (!sys::fs::is_directory(*data)) {
-    errs() << "dlc: error: --data " << *data << " is not a directory\n";
-    return kExitFailure;
+  if (dataDirs.size() != outDirs.size())
+    return usageError("run takes one --out OUTDIR per --data DIR (" +
+                      std::to_string(dataDirs.size()) + " --data, " +
+                      std::to_string(outDirs.size()) + " --out)");
+  std::vector<std::vector<onnx::TensorProto>> sets(dataDirs.size());
+  for (auto [dir, set] : llvm::zip(dataDirs, sets)) {
+    if (!sys::fs::is_directory(dir)) {
+      errs() << "dlc: error: --data " << dir << " is not a directory\n";
+      return kExitFailure;
+    }
+    if (!loadKnownInputs(dir, set))
+      return kExitFailure;
   }
-  std::vector<onnx::TensorProto> known;
-  if (!loadKnownInputs(*data, known))
-    return kExitFailure;
+  // Values the model may be specialized to (ImportOptions::knownInputs):
+  // only those every data set gives alike; an input that differs between
+  // data sets stays data.
+  std::vector<const onnx::TensorProto *> known;
+  for (size_t k = 0; k < sets[0].size(); ++k) {
+    std::string bytes = sets[0][k].SerializeAsString();
+    bool same = llvm::all_of(sets, [&](const auto &set) {
+      return k < set.size() && set[k].SerializeAsString() == bytes;
+    });
+    known.push_back(same ? &sets[0][k] : nullptr);
+  }
   int threads = 0;
   if (StringRef(args.get("--threads").value_or("1")).getAsInteger(10, threads) ||
       threads < 1)
@@ -635,83 +661,103 @@ int runRun(const Args &args) {
       (*compare != "cpu" || (target != "cuda" && target != "cuda-emulator")))
     return usageError(
         "--compare takes 'cpu' and needs --target cuda (or cuda-emulator)");
-  if (args.has("--per-node") && !compare)
+  bool perNode = args.has("--per-node");
+  if (perNode && !compare)
     return usageError("--per-node needs --compare cpu");
   Session session;
   if (int rc = openSession(args, session, nullptr, known, threads))
     return rc;
-  if (int rc = readInputs(*data, session))
-    return rc;
-  session.bind();
-  if (!session.runReporting())
-    return kExitFailure;
-  // Compiles the model again (for `target`, every node's outputs exposed
-  // with `exposeNodeOutputs`) and runs it on the same inputs.
-  auto runAlso = [&](Session &s, std::optional<dlc::Target> target,
-                     bool exposeNodeOutputs) {
-    if (int rc = openSession(args, s, nullptr, known, threads, target,
-                             exposeNodeOutputs))
-      return rc;
+  // The same model compiled again (for `target`, every node's outputs
+  // exposed with `exposeNodeOutputs`), once, and run on each data set's
+  // inputs.
+  auto openAlso = [&](Session &s, std::optional<dlc::Target> target,
+                      bool exposeNodeOutputs) {
+    return openSession(args, s, nullptr, known, threads, target,
+                       exposeNodeOutputs);
+  };
+  auto runAlso = [&](Session &s) {
     s.setBatch(session.batch);
     s.inputs = session.inputs;
     s.bind();
-    return s.runReporting() ? kExitOk : kExitFailure;
+    return s.runReporting();
   };
-  if (compare) {
-    // The same model and inputs on the CPU path, output by output.
-    Session reference;
-    if (int rc = runAlso(reference, dlc::Target::Cpu, false))
+  Session reference, nodesA, nodesB;
+  if (compare)
+    if (int rc = openAlso(reference, dlc::Target::Cpu, false))
       return rc;
-    for (size_t i = 0; i < session.outputs.size(); ++i) {
-      Differences d = compareOutputs(session.outInfo[i], session.outputs[i],
-                                     reference.outputs[i]);
-      outs() << formatv("output {0} '{1}': {2} vs cpu max abs diff {3:e}, "
-                        "max rel diff {4:e}\n",
-                        i, session.compiled.info.outputs[i].name, target, d.abs,
-                        d.rel);
-    }
+  if (perNode) {
+    if (int rc = openAlso(nodesA, std::nullopt, true))
+      return rc;
+    if (int rc = openAlso(nodesB, dlc::Target::Cpu, true))
+      return rc;
   }
-  if (args.has("--per-node")) {
-    // Every node's outputs as model outputs, on both paths; the first node
-    // (in graph order) whose result differs beyond tolerance is where the
-    // paths diverge.
-    Session a, b;
-    if (int rc = runAlso(a, std::nullopt, true))
+  for (auto [index, dataDir, outDir] : llvm::enumerate(dataDirs, outDirs)) {
+    std::string prefix =
+        dataDirs.size() > 1 ? "data set " + std::to_string(index) + ": " : "";
+    if (int rc = readInputs(dataDir, session))
       return rc;
-    if (int rc = runAlso(b, dlc::Target::Cpu, true))
-      return rc;
-    size_t first = session.outputs.size(), checked = 0;
-    for (size_t i = first; i < a.outputs.size(); ++i, ++checked) {
-      const dlc::TensorInfo &t = a.outInfo[i];
-      Differences d = compareOutputs(t, a.outputs[i], b.outputs[i]);
-      if (d.beyond) {
-        outs() << formatv("first divergence: node {0}: {1} of {2} values "
-                          "differ beyond rtol 1e-3 / atol 1e-4 (max abs diff "
-                          "{3:e}, max rel diff {4:e}); {5} node outputs before "
-                          "it agree\n",
-                          t.name, d.beyond,
-                          t.sizeBytes / std::max<uint64_t>(1, dlc::dtypeSize(t.dtype)),
-                          d.abs, d.rel, checked);
-        return kExitOk;
+    session.bind();
+    if (!session.runReporting())
+      return kExitFailure;
+    if (compare) {
+      // The same model and inputs on the CPU path, output by output.
+      if (!runAlso(reference))
+        return kExitFailure;
+      for (size_t i = 0; i < session.outputs.size(); ++i) {
+        Differences d = compareOutputs(session.outInfo[i], session.outputs[i],
+                                       reference.outputs[i]);
+        outs() << prefix
+               << formatv("output {0} '{1}': {2} vs cpu max abs diff {3:e}, "
+                          "max rel diff {4:e}\n",
+                          i, session.compiled.info.outputs[i].name, target,
+                          d.abs, d.rel);
       }
     }
-    outs() << formatv("all {0} node outputs agree within rtol 1e-3 / atol "
-                      "1e-4\n",
-                      checked);
-  }
-  if (std::error_code ec = sys::fs::create_directories(*out)) {
-    errs() << "dlc: error: cannot create " << *out << ": " << ec.message()
-           << "\n";
-    return kExitFailure;
-  }
-  for (size_t i = 0; i < session.outputs.size(); ++i) {
-    SmallString<256> path(*out);
-    sys::path::append(path, "output_" + std::to_string(i) + ".pb");
-    std::string error;
-    if (!dlc::writeTensorFile(path.str().str(), session.outInfo[i],
-                              session.outputs[i], error)) {
-      errs() << "dlc: error: " << error << "\n";
+    if (perNode) {
+      // Every node's outputs as model outputs, on both paths; the first
+      // node (in graph order) whose result differs beyond tolerance is
+      // where the paths diverge.
+      if (!runAlso(nodesA) || !runAlso(nodesB))
+        return kExitFailure;
+      size_t first = session.outputs.size(), checked = 0;
+      bool diverged = false;
+      for (size_t i = first; i < nodesA.outputs.size() && !diverged;
+           ++i, ++checked) {
+        const dlc::TensorInfo &t = nodesA.outInfo[i];
+        Differences d = compareOutputs(t, nodesA.outputs[i], nodesB.outputs[i]);
+        if (!d.beyond)
+          continue;
+        diverged = true;
+        outs() << prefix
+               << formatv("first divergence: node {0}: {1} of {2} values "
+                          "differ beyond rtol 1e-3 / atol 1e-4 (max abs diff "
+                          "{3:e}, max rel diff {4:e}); {5} node outputs "
+                          "before it agree\n",
+                          t.name, d.beyond,
+                          t.sizeBytes /
+                              std::max<uint64_t>(1, dlc::dtypeSize(t.dtype)),
+                          d.abs, d.rel, checked);
+      }
+      if (!diverged)
+        outs() << prefix
+               << formatv("all {0} node outputs agree within rtol 1e-3 / "
+                          "atol 1e-4\n",
+                          checked);
+    }
+    if (std::error_code ec = sys::fs::create_directories(outDir)) {
+      errs() << "dlc: error: cannot create " << outDir << ": " << ec.message()
+             << "\n";
       return kExitFailure;
+    }
+    for (size_t i = 0; i < session.outputs.size(); ++i) {
+      SmallString<256> path(outDir);
+      sys::path::append(path, "output_" + std::to_string(i) + ".pb");
+      std::string error;
+      if (!dlc::writeTensorFile(path.str().str(), session.outInfo[i],
+                                session.outputs[i], error)) {
+        errs() << "dlc: error: " << error << "\n";
+        return kExitFailure;
+      }
     }
   }
   return kExitOk;
