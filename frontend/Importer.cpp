@@ -2,6 +2,7 @@
 #include "frontend/Importer.h"
 #include "frontend/ConstantFolding.h"
 #include "frontend/DynamicBatch.h"
+#include "frontend/GraphImporter.h"
 #include "frontend/ModelLoader.h"
 #include "frontend/NodeImporter.h"
 #include "ir/DlcDialect.h"
@@ -12,94 +13,11 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <functional>
+
 using namespace mlir;
 
-namespace {
-
-class GraphImporter {
-public:
-  GraphImporter(MLIRContext &ctx, StringRef file, int64_t opset,
-                const dlc::ImportOptions &options, int64_t batchSize = 1)
-      : ctx(ctx), builder(&ctx), file(file), opset(opset), options(options),
-        fileLoc(FileLineColLoc::get(&ctx, file, 0, 0)), batchSize(batchSize) {}
-
-  OwningOpRef<ModuleOp> import(const onnx::GraphProto &graph);
-
-  /// Node outputs that import folded to constants (small dense values).
-  llvm::StringMap<DenseElementsAttr> folded;
-  /// The graph outputs' types.
-  SmallVector<RankedTensorType> outputTypes;
-  /// Per node, what its import made (see dlc::NodeRecord).
-  std::vector<dlc::NodeRecord> records;
-  dlc::BatchPlan plan;
-
-  /// Marks each node output with the axis along which it grows from batch 1
-  /// (this import) to batch 2 (`second`), as a dlc.batch_axis hint; reports
-  /// outputs that do not grow along one axis or fold to a constant at one
-  /// batch size only.
-  LogicalResult addBatchHints(const onnx::GraphProto &graph,
-                              GraphImporter &second);
-
-  Location nodeLoc(const onnx::NodeProto &node, size_t index) {
-    std::string name = node.name().empty()
-                           ? node.op_type() + "_" + std::to_string(index)
-                           : node.name();
-    return NameLoc::get(StringAttr::get(&ctx, name), fileLoc);
-  }
-
-private:
-  FailureOr<RankedTensorType> valueType(const onnx::ValueInfoProto &info);
-  void recordNode(const onnx::NodeProto &node, dlc::NodeRecord &record,
-                  Block *block, Block::iterator first);
-  bool checkSupported(const onnx::GraphProto &graph);
-  LogicalResult importConstant(const onnx::TensorProto &tensor, Location loc);
-  LogicalResult importNode(const onnx::NodeProto &node, size_t index);
-  Value evaluateValue(Value v, Location loc);
-  LogicalResult evaluateRemainingConstants(Block &block);
-  void replaceValue(Value old, Value replacement);
-
-  MLIRContext &ctx;
-  OpBuilder builder;
-  std::string file;
-  int64_t opset;
-  const dlc::ImportOptions &options;
-  Location fileLoc;
-  llvm::StringMap<Value> values;
-  llvm::StringMap<const onnx::TensorProto *> constants;
-  std::vector<std::unique_ptr<onnx::TensorProto>> ownedTensors;
-  llvm::StringMap<const onnx::ValueInfoProto *> inferredTypes;
-  llvm::StringMap<int> onnxElemTypes;
-  unsigned unsupportedNodes = 0;
-  int64_t batchSize;
-
-  /// keepGoing mode: zero constants of ONNX's inferred types stand in for a
-  /// failed node's outputs, so that later nodes are still checked.
-  void addPlaceholders(const onnx::NodeProto &node) {
-    for (const std::string &name : node.output()) {
-      auto it = inferredTypes.find(name);
-      if (name.empty() || it == inferredTypes.end())
-        continue;
-      const auto &tt = it->second->type().tensor_type();
-      Type et = dlc::convertElementType(&ctx, tt.elem_type());
-      if (!et || !tt.has_shape())
-        continue;
-      SmallVector<int64_t> shape;
-      bool isStatic = true;
-      for (const auto &dim : tt.shape().dim()) {
-        isStatic &= dim.has_dim_value();
-        shape.push_back(dim.has_dim_value() ? dim.dim_value() : 1);
-      }
-      if (!isStatic)
-        continue;
-      auto type = RankedTensorType::get(shape, et);
-      values[name] = dlc::ConstantOp::create(
-          builder, fileLoc,
-          DenseElementsAttr::get(type, builder.getZeroAttr(et)));
-    }
-  }
-};
-
-} // namespace
+using dlc::GraphImporter;
 
 FailureOr<RankedTensorType>
 GraphImporter::valueType(const onnx::ValueInfoProto &info) {
@@ -165,19 +83,35 @@ void GraphImporter::recordNode(const onnx::NodeProto &node,
 
 bool GraphImporter::checkSupported(const onnx::GraphProto &graph) {
   unsigned unsupported = 0;
-  for (auto [i, node] : llvm::enumerate(graph.node())) {
-    bool known = (node.domain().empty() || node.domain() == "ai.onnx") &&
-                 dlc::lookupNodeImporter(node.op_type());
-    if (known)
-      continue;
-    ++unsupported;
-    InFlightDiagnostic diag = emitError(nodeLoc(node, i));
-    diag << "unsupported ONNX op '" << node.op_type() << "'";
-    if (!node.domain().empty() && node.domain() != "ai.onnx")
-      diag << " of domain '" << node.domain() << "'";
-    diag << " (node '" << (node.name().empty() ? "<unnamed>" : node.name())
-         << "', opset " << opset << ")";
-  }
+  // Subgraphs (If branches, Loop and Scan bodies) are checked too, their
+  // nodes named under the node that holds them.
+  std::function<void(const onnx::GraphProto &, const std::string &)> check =
+      [&](const onnx::GraphProto &g, const std::string &scope) {
+        for (auto [i, node] : llvm::enumerate(g.node())) {
+          std::string saved = scopePrefix;
+          scopePrefix = scope;
+          Location loc = nodeLoc(node, i);
+          scopePrefix = saved;
+          for (const auto &attr : node.attribute())
+            if (attr.has_g())
+              check(attr.g(), cast<NameLoc>(loc).getName().str() + "/" +
+                                  attr.name() + "/");
+          bool known = (node.domain().empty() || node.domain() == "ai.onnx") &&
+                       (isGraphLevelOp(node.op_type()) ||
+                        dlc::lookupNodeImporter(node.op_type()));
+          if (known)
+            continue;
+          ++unsupported;
+          InFlightDiagnostic diag = emitError(loc);
+          diag << "unsupported ONNX op '" << node.op_type() << "'";
+          if (!node.domain().empty() && node.domain() != "ai.onnx")
+            diag << " of domain '" << node.domain() << "'";
+          diag << " (node '"
+               << (node.name().empty() ? "<unnamed>" : node.name())
+               << "', opset " << opset << ")";
+        }
+      };
+  check(graph, "");
   unsupportedNodes = unsupported;
   if (unsupported)
     emitError(fileLoc) << unsupported << " unsupported node"
@@ -200,6 +134,13 @@ LogicalResult GraphImporter::importConstant(const onnx::TensorProto &tensor,
 LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                         size_t index) {
   Location loc = nodeLoc(node, index);
+  ++importedNodes;
+  if ((node.domain().empty() || node.domain() == "ai.onnx") &&
+      isGraphLevelOp(node.op_type()))
+    return node.op_type() == "If" || node.op_type() == "Loop" ||
+                   node.op_type() == "Scan"
+               ? importControlFlowNode(node, loc)
+               : importSequenceNode(node, loc);
   SmallVector<Value> operands;
   SmallVector<const onnx::TensorProto *> constOperands;
   for (const std::string &name : node.input()) {
@@ -211,6 +152,9 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     auto it = values.find(name);
     if (it == values.end() && options.keepGoing)
       return failure(); // produced by a node that already failed
+    if (it == values.end() && sequences.count(name))
+      return emitError(loc) << node.op_type() << ": input '" << name
+                            << "' is a sequence; this op takes tensors";
     if (it == values.end())
       return emitError(loc) << node.op_type() << ": input '" << name
                             << "' is not defined before its use";
@@ -258,13 +202,18 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     if (i >= results->size())
       return emitError(loc) << node.op_type() << ": output " << i << " ('"
                             << name << "') is not supported";
-    values[name] = (*results)[i];
-    constants.erase(name);
-    if (auto cst = (*results)[i].getDefiningOp<dlc::ConstantOp>())
-      if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
-        folded[name] = dense;
+    bindOutput(name, (*results)[i]);
   }
   return success();
+}
+
+void GraphImporter::bindOutput(const std::string &name, Value v) {
+  values[name] = v;
+  constants.erase(name);
+  sequences.erase(name);
+  if (auto cst = v.getDefiningOp<dlc::ConstantOp>())
+    if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
+      folded[name] = dense;
 }
 
 /// Points the graph's names for `old` at `replacement` (an evaluated

@@ -266,6 +266,8 @@ def main():
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dlc", required=True, help="path to the dlc executable")
     ap.add_argument("--data", required=True, help="directory made by generate.sh")
+    ap.add_argument("--suite", default="node", choices=["node", "simple"],
+                    help="which of ONNX's backend test suites (default: node)")
     sel = ap.add_mutually_exclusive_group()
     sel.add_argument("--list", help="file of test names to run (default: --all)")
     sel.add_argument("--all", action="store_true", help="run every node test")
@@ -290,7 +292,7 @@ def main():
     dlc = os.path.abspath(args.dlc) if os.sep in args.dlc else args.dlc
     if not shutil.which(dlc):
         sys.exit(f"error: {args.dlc} is not an executable")
-    node_dir = os.path.join(args.data, "node")
+    node_dir = os.path.join(args.data, args.suite)
     available = sorted(d for d in os.listdir(node_dir)
                        if os.path.isfile(os.path.join(node_dir, d, "model.onnx")))
     if args.list:

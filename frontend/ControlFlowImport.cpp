@@ -1,0 +1,558 @@
+//===- ControlFlowImport.cpp - If, Loop and Scan, resolved at import ------===//
+//
+// Control flow whose structure is known at compile time is resolved while
+// importing, its subgraphs imported in place:
+// - If with a constant condition (after constant evaluation) is its
+//   branch; with a condition from data, both branches are computed and
+//   each output selected by the condition (Where), which needs the
+//   branches' outputs to have the same types.
+// - Scan is unrolled over its static scan length.
+// - Loop is unrolled: with a trip count and a condition known at compile
+//   time exactly; with a condition from data (and a trip count known at
+//   compile time) every iteration runs and the carried values only change
+//   while the condition holds (Where), which needs carried values of
+//   unchanging types and no scan outputs (their length would depend on
+//   data).
+// Loops longer than kMaxUnrolledIterations are refused, as is control flow
+// whose shapes depend on data (that needs data-dependent output shapes).
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/ConstantFolding.h"
+#include "frontend/GraphImporter.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace dlc;
+
+/// Iterations a Loop or Scan may unroll to.
+static constexpr int64_t kMaxUnrolledIterations = 4096;
+
+static onnx::AttributeProto intAttribute(StringRef name, int64_t value) {
+  onnx::AttributeProto a;
+  a.set_name(name.str());
+  a.set_type(onnx::AttributeProto::INT);
+  a.set_i(value);
+  return a;
+}
+
+static Value int64Constant(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                           ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get(shape, b.getI64Type());
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
+}
+
+static Value boolConstant(OpBuilder &b, Location loc, bool value) {
+  auto type = RankedTensorType::get({}, b.getI1Type());
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
+}
+
+/// The value of a constant scalar (or one-element) boolean or integer.
+static std::optional<int64_t> constantScalarInt(Value v) {
+  DenseElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)) || attr.getNumElements() != 1 ||
+      !isa<IntegerType>(attr.getElementType()))
+    return std::nullopt;
+  APInt x = *attr.getValues<APInt>().begin();
+  return attr.getElementType().isInteger(1) ? (int64_t)x.getBoolValue()
+                                            : x.getSExtValue();
+}
+
+FailureOr<SmallVector<Value>>
+GraphImporter::importSubgraph(const onnx::GraphProto &body,
+                              ArrayRef<Value> inputs, StringRef scope,
+                              Location loc) {
+  if ((size_t)body.input_size() != inputs.size())
+    return emitError(loc) << "subgraph '" << body.name() << "' takes "
+                          << body.input_size() << " inputs, given "
+                          << inputs.size();
+  // The body's names shadow the outer graph's while it is imported.
+  llvm::StringSet<> defined;
+  for (const auto &input : body.input())
+    defined.insert(input.name());
+  for (const auto &init : body.initializer())
+    defined.insert(init.name());
+  for (const auto &node : body.node())
+    for (const std::string &name : node.output())
+      if (!name.empty())
+        defined.insert(name);
+  llvm::StringMap<Value> savedValues;
+  llvm::StringMap<const onnx::TensorProto *> savedConstants;
+  llvm::StringMap<SmallVector<Value>> savedSequences;
+  for (const auto &entry : defined) {
+    StringRef name = entry.getKey();
+    if (auto it = values.find(name); it != values.end()) {
+      savedValues[name] = it->second;
+      values.erase(it);
+    }
+    if (auto it = constants.find(name); it != constants.end()) {
+      savedConstants[name] = it->second;
+      constants.erase(it);
+    }
+    if (auto it = sequences.find(name); it != sequences.end()) {
+      savedSequences[name] = it->second;
+      sequences.erase(it);
+    }
+  }
+  for (const auto &list : {body.value_info(), body.output(), body.input()})
+    for (const auto &info : list)
+      if (info.type().has_tensor_type())
+        onnxElemTypes[info.name()] = info.type().tensor_type().elem_type();
+
+  std::string savedPrefix = scopePrefix;
+  scopePrefix = scope.str();
+  auto restore = [&] {
+    scopePrefix = savedPrefix;
+    for (const auto &entry : defined) {
+      values.erase(entry.getKey());
+      constants.erase(entry.getKey());
+      sequences.erase(entry.getKey());
+    }
+    for (auto &entry : savedValues)
+      values[entry.getKey()] = entry.getValue();
+    for (auto &entry : savedConstants)
+      constants[entry.getKey()] = entry.getValue();
+    for (auto &entry : savedSequences)
+      sequences[entry.getKey()] = entry.getValue();
+  };
+
+  SmallVector<Value> outputs;
+  LogicalResult ok = [&]() -> LogicalResult {
+    for (auto [input, value] : llvm::zip(body.input(), inputs))
+      values[input.name()] = value;
+    for (const auto &init : body.initializer())
+      if (failed(importConstant(init, loc)))
+        return failure();
+    for (auto [i, node] : llvm::enumerate(body.node())) {
+      if (importedNodes > (size_t)kMaxUnrolledIterations * 256)
+        return emitError(loc)
+               << "control flow unrolls to more than "
+               << kMaxUnrolledIterations * 256 << " nodes; not supported";
+      if (failed(importNode(node, i)))
+        return failure();
+    }
+    for (const auto &output : body.output()) {
+      auto it = values.find(output.name());
+      if (it == values.end()) {
+        if (sequences.count(output.name()))
+          return emitError(loc)
+                 << "subgraph output '" << output.name()
+                 << "' is a sequence; control flow over sequences is not "
+                    "supported";
+        return emitError(loc) << "subgraph output '" << output.name()
+                              << "' is not produced by any node";
+      }
+      outputs.push_back(it->second);
+    }
+    return success();
+  }();
+  restore();
+  if (failed(ok))
+    return failure();
+  return outputs;
+}
+
+LogicalResult GraphImporter::importControlFlowNode(const onnx::NodeProto &node,
+                                                   Location loc) {
+  SmallVector<Value> operands;
+  for (const std::string &name : node.input()) {
+    if (name.empty()) {
+      operands.push_back(Value());
+      continue;
+    }
+    auto it = values.find(name);
+    if (it == values.end()) {
+      if (sequences.count(name))
+        return emitError(loc) << node.op_type() << ": input '" << name
+                              << "' is a sequence; control flow over "
+                                 "sequences is not supported";
+      return emitError(loc) << node.op_type() << ": input '" << name
+                            << "' is not defined before its use";
+    }
+    operands.push_back(it->second);
+  }
+  std::unique_ptr<NodeContext> nc = graphLevelContext(node, loc, operands);
+  if (node.op_type() == "If")
+    return importIf(*nc);
+  if (node.op_type() == "Loop")
+    return importLoop(*nc);
+  return importScan(*nc);
+}
+
+/// The subgraph attribute `name` of the node, or null after an error.
+static const onnx::GraphProto *subgraph(NodeContext &nc, StringRef name) {
+  const onnx::AttributeProto *a = nc.attr(name);
+  if (!a || !a->has_g()) {
+    nc.error() << "missing the '" << name << "' subgraph";
+    return nullptr;
+  }
+  return &a->g();
+}
+
+/// Where the nodes of subgraph `attr` of the node at `loc` are located.
+static std::string scopeOf(Location loc, StringRef attr) {
+  return cast<NameLoc>(loc).getName().str() + "/" + attr.str() + "/";
+}
+
+LogicalResult GraphImporter::importIf(NodeContext &nc) {
+  const onnx::GraphProto *thenBranch = subgraph(nc, "then_branch"),
+                         *elseBranch = subgraph(nc, "else_branch");
+  if (!thenBranch || !elseBranch || failed(requireOperands(nc, 1)))
+    return failure();
+  // The condition, evaluated at compile time if it is computed from
+  // constants.
+  Value cond = nc.constantOperandValue(0);
+  std::optional<int64_t> known = constantScalarInt(cond);
+  if (known) {
+    FailureOr<SmallVector<Value>> outputs =
+        *known ? importSubgraph(*thenBranch, {}, scopeOf(nc.loc, "then_branch"),
+                                nc.loc)
+               : importSubgraph(*elseBranch, {}, scopeOf(nc.loc, "else_branch"),
+                                nc.loc);
+    if (failed(outputs))
+      return failure();
+    for (auto [name, v] : llvm::zip(nc.node.output(), *outputs))
+      if (!name.empty())
+        bindOutput(name, v);
+    return success();
+  }
+  if (typeOf(cond).getNumElements() != 1)
+    return nc.error() << "the condition must have one element, not "
+                      << typeOf(cond),
+           failure();
+  FailureOr<SmallVector<Value>> thenOutputs =
+      importSubgraph(*thenBranch, {}, scopeOf(nc.loc, "then_branch"), nc.loc);
+  if (failed(thenOutputs))
+    return failure();
+  FailureOr<SmallVector<Value>> elseOutputs =
+      importSubgraph(*elseBranch, {}, scopeOf(nc.loc, "else_branch"), nc.loc);
+  if (failed(elseOutputs))
+    return failure();
+  for (auto [i, name, a, b] :
+       llvm::enumerate(nc.node.output(), *thenOutputs, *elseOutputs)) {
+    if (name.empty())
+      continue;
+    if (a.getType() != b.getType())
+      return nc.error() << "output " << i << " is " << a.getType()
+                        << " in the then branch and " << b.getType()
+                        << " in the else branch, and the condition is data "
+                           "(known only at run time); branches of different "
+                           "shapes need data-dependent output shapes, not "
+                           "supported yet",
+             failure();
+    Value v = selectValues(cond, a, b, nc.loc);
+    if (!v)
+      return failure();
+    bindOutput(name, v);
+  }
+  return success();
+}
+
+Value GraphImporter::selectValues(Value cond, Value a, Value b, Location loc) {
+  if (typeOf(cond).getRank() != 0) {
+    cond = one(importSynthetic(
+        "Reshape", {cond, int64Constant(builder, loc, {0}, {})}, {}, 1, loc));
+    if (!cond)
+      return Value();
+  }
+  return one(importSynthetic("Where", {cond, a, b}, {}, 1, loc));
+}
+
+Value GraphImporter::stackValues(ArrayRef<Value> parts, int64_t axis,
+                                 Location loc) {
+  SmallVector<Value> expanded;
+  for (Value v : parts) {
+    Value axes = int64Constant(builder, loc, {1}, {axis});
+    expanded.push_back(
+        one(importSynthetic("Unsqueeze", {v, axes}, {}, 1, loc)));
+    if (!expanded.back())
+      return Value();
+  }
+  if (expanded.size() == 1)
+    return expanded[0];
+  return one(importSynthetic("Concat", expanded, {intAttribute("axis", axis)},
+                             1, loc));
+}
+
+/// `v` evaluated now when it is computed from constants (a loop condition).
+Value GraphImporter::evaluatedIfConstant(Value v, Location loc) {
+  if (options.evaluateConstants && isComputedFromConstants(v))
+    if (Value c = evaluateValue(v, loc))
+      return c;
+  return v;
+}
+
+LogicalResult GraphImporter::importLoop(NodeContext &nc) {
+  const onnx::GraphProto *body = subgraph(nc, "body");
+  if (!body || failed(requireOperands(nc, 2)))
+    return failure();
+  size_t numCarried = nc.numOperands() - 2;
+  if ((size_t)body->input_size() != numCarried + 2 ||
+      (size_t)body->output_size() < numCarried + 1)
+    return nc.error() << "the body takes " << body->input_size()
+                      << " inputs and gives " << body->output_size()
+                      << " outputs for " << numCarried << " carried values",
+           failure();
+  size_t numScans = body->output_size() - 1 - numCarried;
+  std::optional<int64_t> trip;
+  if (nc.operand(0)) {
+    std::optional<SmallVector<int64_t>> m = nc.constantInts(0);
+    if (!m || m->size() != 1)
+      return nc.error() << "the trip count must be known at compile time (a "
+                           "constant, computed from constants, or an input "
+                           "that `dlc run` specializes); loops whose trip "
+                           "count is data are not supported yet",
+             failure();
+    trip = (*m)[0];
+  }
+  Value cond = nc.operand(1) ? nc.constantOperandValue(1)
+                             : boolConstant(builder, nc.loc, true);
+  SmallVector<Value> carried;
+  for (size_t i = 2; i < nc.numOperands(); ++i) {
+    if (!nc.operand(i))
+      return nc.error() << "carried value " << i - 2 << " is absent", failure();
+    carried.push_back(nc.operand(i));
+  }
+  SmallVector<SmallVector<Value>> scans(numScans);
+  // The running condition while it is data; null while it is known.
+  Value active;
+  std::string scope = scopeOf(nc.loc, "body");
+  for (int64_t i = 0;; ++i) {
+    if (trip && i >= *trip)
+      break;
+    if (!active) {
+      std::optional<int64_t> known = constantScalarInt(cond);
+      if (known && !*known)
+        break;
+      if (!known) {
+        if (!trip)
+          return nc.error() << "the condition is data and there is no trip "
+                               "count: the number of iterations is unbounded",
+                 failure();
+        if (numScans)
+          return nc.error() << "the condition is data (known only at run "
+                               "time) and the body has scan outputs, whose "
+                               "length would depend on it: that needs "
+                               "data-dependent output shapes, not supported "
+                               "yet",
+                 failure();
+        active = cond;
+      }
+    }
+    if (i >= kMaxUnrolledIterations)
+      return nc.error() << "more than " << kMaxUnrolledIterations
+                        << " iterations to unroll; not supported",
+             failure();
+    SmallVector<Value> inputs = {int64Constant(builder, nc.loc, {}, {i}),
+                                 active ? active
+                                        : boolConstant(builder, nc.loc, true)};
+    inputs.append(carried);
+    FailureOr<SmallVector<Value>> outputs =
+        importSubgraph(*body, inputs, scope, nc.loc);
+    if (failed(outputs))
+      return failure();
+    Value next = (*outputs)[0];
+    ArrayRef<Value> nextCarried = ArrayRef(*outputs).slice(1, numCarried);
+    if (active) {
+      for (auto [j, old, now] : llvm::enumerate(carried, nextCarried)) {
+        if (old.getType() != now.getType())
+          return nc.error() << "carried value " << j << " changes from "
+                            << old.getType() << " to " << now.getType()
+                            << " while the condition is data; that needs "
+                               "data-dependent shapes, not supported yet",
+                 failure();
+        old = selectValues(active, now, old, nc.loc);
+        if (!old)
+          return failure();
+      }
+      if (typeOf(next).getRank() != 0)
+        next = selectValues(next, boolConstant(builder, nc.loc, true),
+                            boolConstant(builder, nc.loc, false), nc.loc);
+      active = next ? one(importSynthetic("And", {active, next}, {}, 1, nc.loc))
+                    : Value();
+      if (!active)
+        return failure();
+      continue;
+    }
+    carried.assign(nextCarried.begin(), nextCarried.end());
+    for (size_t k = 0; k < numScans; ++k)
+      scans[k].push_back((*outputs)[1 + numCarried + k]);
+    cond = evaluatedIfConstant(next, nc.loc);
+  }
+  SmallVector<Value> results(carried);
+  for (auto [k, parts] : llvm::enumerate(scans)) {
+    if (parts.empty())
+      return nc.error() << "the loop runs no iteration, so scan output " << k
+                        << " has no known element shape; not supported",
+             failure();
+    Value v = stackValues(parts, 0, nc.loc);
+    if (!v)
+      return failure();
+    results.push_back(v);
+  }
+  for (auto [name, v] : llvm::zip(nc.node.output(), results))
+    if (!name.empty())
+      bindOutput(name, v);
+  return success();
+}
+
+LogicalResult GraphImporter::importScan(NodeContext &nc) {
+  const onnx::GraphProto *body = subgraph(nc, "body");
+  if (!body)
+    return failure();
+  int64_t numScanInputs = nc.intAttr("num_scan_inputs", -1);
+  bool batched = nc.opset < 9; // Scan-8: a batch axis 0 and sequence_lens
+  size_t first = batched ? 1 : 0;
+  if (batched && nc.operand(0))
+    return nc.error() << "sequence_lens is not supported (every sequence "
+                         "must have the whole length)",
+           failure();
+  int64_t numOperands = nc.numOperands() - first;
+  if (numScanInputs < 1 || numScanInputs > numOperands)
+    return nc.error() << "num_scan_inputs " << numScanInputs << " does not fit "
+                      << numOperands << " inputs",
+           failure();
+  int64_t numStates = numOperands - numScanInputs;
+  int64_t numScanOutputs = body->output_size() - numStates;
+  if (body->input_size() != numOperands || numScanOutputs < 0)
+    return nc.error() << "the body takes " << body->input_size()
+                      << " inputs and gives " << body->output_size()
+                      << " outputs for " << numStates << " states and "
+                      << numScanInputs << " scan inputs",
+           failure();
+  auto listAttr = [&](StringRef name, int64_t n) -> SmallVector<int64_t> {
+    std::optional<SmallVector<int64_t>> v = nc.intsAttr(name);
+    return v ? *v : SmallVector<int64_t>(n, 0);
+  };
+  SmallVector<int64_t> inAxes = listAttr("scan_input_axes", numScanInputs),
+                       inDirs = listAttr(batched ? "directions"
+                                                 : "scan_input_directions",
+                                         numScanInputs),
+                       outAxes = listAttr("scan_output_axes", numScanOutputs),
+                       outDirs =
+                           listAttr("scan_output_directions", numScanOutputs);
+  if ((int64_t)inAxes.size() != numScanInputs ||
+      (int64_t)inDirs.size() != numScanInputs ||
+      (int64_t)outAxes.size() != numScanOutputs ||
+      (int64_t)outDirs.size() != numScanOutputs)
+    return nc.error() << "scan axis and direction attributes must have one "
+                         "entry per scan input and output",
+           failure();
+  std::string scope = scopeOf(nc.loc, "body");
+
+  // One scan over `states` and `inputs`: the final states, then each scan
+  // output stacked.
+  auto scan = [&](SmallVector<Value> states,
+                  ArrayRef<Value> inputs) -> FailureOr<SmallVector<Value>> {
+    int64_t length = -1;
+    SmallVector<int64_t> axes;
+    for (auto [j, x] : llvm::enumerate(inputs)) {
+      FailureOr<int64_t> axis =
+          normalizeAxis(nc, inAxes[j], typeOf(x).getRank());
+      if (failed(axis))
+        return failure();
+      int64_t n = typeOf(x).getDimSize(*axis);
+      if (ShapedType::isDynamic(n) || (length >= 0 && n != length))
+        return nc.error() << "scan inputs need one static length (input " << j
+                          << " is " << typeOf(x) << ")",
+               failure();
+      length = n;
+      axes.push_back(*axis);
+    }
+    if (length > kMaxUnrolledIterations)
+      return nc.error() << "a scan of " << length << " steps is more than "
+                        << kMaxUnrolledIterations << " to unroll",
+             failure();
+    SmallVector<SmallVector<Value>> outs(numScanOutputs);
+    for (int64_t t = 0; t < length; ++t) {
+      SmallVector<Value> bodyInputs(states);
+      for (auto [j, x] : llvm::enumerate(inputs)) {
+        int64_t at = inDirs[j] ? length - 1 - t : t;
+        Value slice = one(importSynthetic(
+            "Gather", {x, int64Constant(builder, nc.loc, {}, {at})},
+            {intAttribute("axis", axes[j])}, 1, nc.loc));
+        if (!slice)
+          return failure();
+        bodyInputs.push_back(slice);
+      }
+      FailureOr<SmallVector<Value>> outputs =
+          importSubgraph(*body, bodyInputs, scope, nc.loc);
+      if (failed(outputs))
+        return failure();
+      states.assign(outputs->begin(), outputs->begin() + numStates);
+      for (int64_t k = 0; k < numScanOutputs; ++k)
+        outs[k].push_back((*outputs)[numStates + k]);
+    }
+    SmallVector<Value> results(states);
+    for (int64_t k = 0; k < numScanOutputs; ++k) {
+      if (outs[k].empty())
+        return nc.error() << "a scan of no steps has no known output shape",
+               failure();
+      if (outDirs[k])
+        std::reverse(outs[k].begin(), outs[k].end());
+      FailureOr<int64_t> axis =
+          normalizeAxis(nc, outAxes[k], typeOf(outs[k][0]).getRank() + 1);
+      if (failed(axis))
+        return failure();
+      Value v = stackValues(outs[k], *axis, nc.loc);
+      if (!v)
+        return failure();
+      results.push_back(v);
+    }
+    return results;
+  };
+
+  SmallVector<Value> states, inputs;
+  for (int64_t j = 0; j < numOperands; ++j) {
+    Value v = nc.operand(first + j);
+    if (!v)
+      return nc.error() << "input " << first + j << " is absent", failure();
+    (j < numStates ? states : inputs).push_back(v);
+  }
+  SmallVector<Value> results;
+  if (!batched) {
+    FailureOr<SmallVector<Value>> r = scan(states, inputs);
+    if (failed(r))
+      return failure();
+    results = *r;
+  } else {
+    // Scan-8: each sample of the batch (axis 0 of every input) scans on
+    // its own; the results are stacked along axis 0 again.
+    int64_t batch = typeOf(inputs[0]).getDimSize(0);
+    if (ShapedType::isDynamic(batch))
+      return nc.error() << "the batch must be static", failure();
+    SmallVector<SmallVector<Value>> perSample;
+    for (int64_t b = 0; b < batch; ++b) {
+      auto take = [&](Value v) {
+        return one(importSynthetic("Gather",
+                                   {v, int64Constant(builder, nc.loc, {}, {b})},
+                                   {intAttribute("axis", 0)}, 1, nc.loc));
+      };
+      SmallVector<Value> s, x;
+      for (Value v : states)
+        s.push_back(take(v));
+      for (Value v : inputs)
+        x.push_back(take(v));
+      if (llvm::is_contained(s, Value()) || llvm::is_contained(x, Value()))
+        return failure();
+      FailureOr<SmallVector<Value>> r = scan(s, x);
+      if (failed(r))
+        return failure();
+      perSample.push_back(*r);
+    }
+    for (size_t k = 0; k < (size_t)(numStates + numScanOutputs); ++k) {
+      SmallVector<Value> parts;
+      for (const auto &r : perSample)
+        parts.push_back(r[k]);
+      Value v = stackValues(parts, 0, nc.loc);
+      if (!v)
+        return failure();
+      results.push_back(v);
+    }
+  }
+  for (auto [name, v] : llvm::zip(nc.node.output(), results))
+    if (!name.empty())
+      bindOutput(name, v);
+  return success();
+}
