@@ -31,6 +31,19 @@ def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def DistinctResults : Pass<"dlc-distinct-results", "mlir::func::FuncOp"> {
+  let summary = "give each returned buffer its own allocation";
+  let description = [{
+    Runs after bufferization, before `buffer-results-to-out-params`. A
+    buffer returned twice (two model outputs that compute the same value,
+    merged by CSE) would become two output parameters of one allocation,
+    which that pass does not support (it read the erased allocation). Each
+    repeat is copied into a fresh buffer of its own, so every output is
+    written where the caller wants it.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def CopyToLinalg : Pass<"dlc-copy-to-linalg", "mlir::func::FuncOp"> {
   let summary = "rewrite memref.copy as linalg.copy";
   let description = [{

@@ -17,7 +17,7 @@ static const char *kToLLVM =
     "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{{hoist-static-allocs=1 modify-public-functions=1},"
+    "func.func(dlc-distinct-results),buffer-results-to-out-params{{hoist-static-allocs=1 modify-public-functions=1},"
     "canonicalize,cse,dlc-memory-plan,canonicalize,"
     "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
     "func.func(dlc-cpu-openmp-threads,dlc-copy-to-linalg,convert-linalg-to-loops,dlc-cpu-lower-vectors,convert-vector-to-scf{{full-unroll=1},"

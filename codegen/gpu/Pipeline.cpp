@@ -24,7 +24,7 @@ static const char *kToKernels =
     "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{{hoist-static-allocs=1 modify-public-functions=1},"
+    "func.func(dlc-distinct-results),buffer-results-to-out-params{{hoist-static-allocs=1 modify-public-functions=1},"
     "canonicalize,cse,dlc-memory-plan,canonicalize,dlc-gpu-host-abi,"
     "func.func(dlc-gpu-map-forall,dlc-gpu-lower-warp-reductions,canonicalize,cse,"
     "dlc-gpu-hoist-accumulators,"
