@@ -96,9 +96,9 @@ bool GraphImporter::checkSupported(const onnx::GraphProto &graph) {
             if (attr.has_g())
               check(attr.g(), cast<NameLoc>(loc).getName().str() + "/" +
                                   attr.name() + "/");
-          bool known = (node.domain().empty() || node.domain() == "ai.onnx") &&
-                       (isGraphLevelOp(node.op_type()) ||
-                        dlc::lookupNodeImporter(node.op_type()));
+          bool known = dlc::lookupNodeImporter(node) ||
+                       ((node.domain().empty() || node.domain() == "ai.onnx") &&
+                        isGraphLevelOp(node.op_type()));
           if (known)
             continue;
           ++unsupported;
@@ -187,10 +187,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   nc.onnxTypes = &onnxElemTypes;
   if (options.evaluateConstants)
     nc.evaluate = [&](Value v) { return evaluateValue(v, loc); };
-  dlc::NodeImportFn importFn =
-      (node.domain().empty() || node.domain() == "ai.onnx")
-          ? dlc::lookupNodeImporter(node.op_type())
-          : nullptr;
+  dlc::NodeImportFn importFn = dlc::lookupNodeImporter(node);
   if (!importFn)
     return failure(); // reported by checkSupported
   FailureOr<SmallVector<Value>> results = importFn(nc);

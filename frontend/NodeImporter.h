@@ -88,6 +88,9 @@ using NodeImporterTable = llvm::StringMap<NodeImportFn>;
 
 /// The importer for ai.onnx op `opType`, or null when unsupported.
 NodeImportFn lookupNodeImporter(llvm::StringRef opType);
+/// The importer for `node` by its domain and op type (ai.onnx, and the
+/// optimizers of ai.onnx.preview.training), or null when unsupported.
+NodeImportFn lookupNodeImporter(const onnx::NodeProto &node);
 
 /// Op families add their importers to the table.
 void addElementwiseImporters(NodeImporterTable &table);
@@ -98,6 +101,7 @@ void addResizeImporters(NodeImporterTable &table);
 void addConvTransposeImporters(NodeImporterTable &table);
 void addRecurrentImporters(NodeImporterTable &table);
 void addQuantizationImporters(NodeImporterTable &table);
+void addTrainingImporters(NodeImporterTable &table);
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the op importers

@@ -380,16 +380,56 @@ static Results importGlobalAveragePool(NodeContext &nc) {
 static Results importBatchNormalization(NodeContext &nc) {
   if (failed(requireOperands(nc, 5)) || failed(requireFloat(nc, 5)))
     return failure();
-  if (nc.intAttr("training_mode", 0) || nc.numUsedOutputs() > 1)
-    return nc.error() << "training mode (running statistics outputs) is not "
-                         "supported",
+  bool training = nc.intAttr("training_mode", 0) != 0;
+  if (nc.opset < 14 && nc.numUsedOutputs() > 1)
+    return nc.error() << "the saved statistics outputs of opsets before 14 "
+                         "are not supported",
+           failure();
+  if (!training && nc.numUsedOutputs() > 1)
+    return nc.error() << "running statistics outputs need training_mode=1",
            failure();
   if (nc.opset < 9 && nc.intAttr("spatial", 1) == 0)
     return nc.error() << "spatial=0 is not supported", failure();
+  Value x = nc.operand(0), mean = nc.operand(3), var = nc.operand(4);
+  Value runningMean, runningVar;
+  if (training) {
+    // Statistics of this batch (population variance) normalize it; the
+    // running statistics move towards them by 1 - momentum.
+    RankedTensorType xt = typeOf(x);
+    if (xt.getRank() < 2)
+      return nc.error() << "input must have rank >= 2", failure();
+    SmallVector<int64_t> axes;
+    for (int64_t d = 0; d < xt.getRank(); ++d)
+      if (d != 1)
+        axes.push_back(d);
+    Type et = xt.getElementType();
+    Value batchMean = reduce(nc, x, "mean", axes);
+    Value centered = one(buildInferred<dlc::SubOp>(nc, {x, batchMean}));
+    Value squares = one(buildInferred<dlc::MulOp>(nc, {centered, centered}));
+    Value batchVar = reduce(nc, squares, "mean", axes);
+    SmallVector<int64_t> channels = {xt.getDimSize(1)};
+    batchMean = one(reshapeTo(nc, batchMean, channels));
+    batchVar = one(reshapeTo(nc, batchVar, channels));
+    if (!batchMean || !batchVar)
+      return failure();
+    double momentum = nc.floatAttr("momentum", 0.9f);
+    auto blend = [&](Value running, Value batch) {
+      Value kept = one(buildInferred<dlc::MulOp>(
+          nc, {running, scalarConstant(nc, et, momentum)}));
+      Value moved = one(buildInferred<dlc::MulOp>(
+          nc, {batch, scalarConstant(nc, et, 1 - momentum)}));
+      return one(buildInferred<dlc::AddOp>(nc, {kept, moved}));
+    };
+    runningMean = blend(mean, batchMean);
+    runningVar = blend(var, batchVar);
+    mean = batchMean;
+    var = batchVar;
+  }
   Value v = dlc::BatchNormOp::create(
-      nc.builder, nc.loc, typeOf(nc.operand(0)), nc.operand(0), nc.operand(1),
-      nc.operand(2), nc.operand(3), nc.operand(4),
+      nc.builder, nc.loc, typeOf(x), x, nc.operand(1), nc.operand(2), mean, var,
       nc.builder.getF32FloatAttr(nc.floatAttr("epsilon", 1e-5f)));
+  if (training)
+    return SmallVector<Value>{v, runningMean, runningVar};
   return SmallVector<Value>{v};
 }
 
@@ -597,8 +637,17 @@ dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
     addConvTransposeImporters(t);
     addRecurrentImporters(t);
     addQuantizationImporters(t);
+    addTrainingImporters(t);
     return t;
   }();
   auto it = table.find(opType);
   return it == table.end() ? nullptr : it->second;
+}
+
+dlc::NodeImportFn dlc::lookupNodeImporter(const onnx::NodeProto &node) {
+  if (node.domain().empty() || node.domain() == "ai.onnx")
+    return lookupNodeImporter(node.op_type());
+  if (node.domain() == "ai.onnx.preview.training")
+    return lookupNodeImporter(node.domain() + "." + node.op_type());
+  return nullptr;
 }
