@@ -95,7 +95,8 @@ static ElementsAttr attrFromBytes(RankedTensorType type, StringRef bytes) {
 
 FailureOr<SmallVector<Value>>
 dlc::evaluateToConstants(ArrayRef<Value> values,
-                         const ConstantEvaluator &evaluate, Location loc) {
+                         const ConstantEvaluator &evaluate, Location loc,
+                         llvm::SmallPtrSetImpl<Operation *> &read) {
   MLIRContext *ctx = loc.getContext();
   // The ops that compute the values, in program order (one block).
   llvm::SetVector<Operation *> slice;
@@ -109,6 +110,9 @@ dlc::evaluateToConstants(ArrayRef<Value> values,
     for (Value operand : op->getOperands())
       work.push_back(operand.getDefiningOp());
   }
+  for (Operation *op : slice)
+    if (isa<dlc::ConstantOp>(op))
+      read.insert(op);
   SmallVector<Operation *> ordered(slice.begin(), slice.end());
   llvm::sort(ordered,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });

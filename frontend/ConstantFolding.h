@@ -18,6 +18,7 @@
 
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace dlc {
@@ -30,10 +31,12 @@ bool isComputedFromConstants(mlir::Value v);
 /// Evaluates `values` (each computed from constants, static shapes) with
 /// `evaluate` and replaces all their uses with new dlc.constant ops, inserted
 /// before each value's defining op. The old ops stay in place without uses.
-/// Returns the constants, or failure after a diagnostic at `loc`.
+/// Adds the constants the values were computed from to `read`. Returns the
+/// new constants, or failure after a diagnostic at `loc`.
 mlir::FailureOr<llvm::SmallVector<mlir::Value>>
 evaluateToConstants(llvm::ArrayRef<mlir::Value> values,
-                    const ConstantEvaluator &evaluate, mlir::Location loc);
+                    const ConstantEvaluator &evaluate, mlir::Location loc,
+                    llvm::SmallPtrSetImpl<mlir::Operation *> &read);
 
 /// The values computed from constants in `block` that something else reads
 /// (an op that is not computed from constants, or the terminator), in

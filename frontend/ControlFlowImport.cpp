@@ -29,20 +29,6 @@ using namespace dlc;
 /// Iterations a Loop or Scan may unroll to.
 static constexpr int64_t kMaxUnrolledIterations = 4096;
 
-static onnx::AttributeProto intAttribute(StringRef name, int64_t value) {
-  onnx::AttributeProto a;
-  a.set_name(name.str());
-  a.set_type(onnx::AttributeProto::INT);
-  a.set_i(value);
-  return a;
-}
-
-static Value int64Constant(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                           ArrayRef<int64_t> values) {
-  auto type = RankedTensorType::get(shape, b.getI64Type());
-  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
-}
-
 static Value boolConstant(OpBuilder &b, Location loc, bool value) {
   auto type = RankedTensorType::get({}, b.getI1Type());
   return ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));

@@ -200,7 +200,7 @@ LogicalResult dlc::checkBatchSizeUses(
     // batch, other than by being repeated per sample.
     bool constantsOk = true;
     for (size_t k = 0; k < r1.constants.size(); ++k)
-      constantsOk &= r1.constantOps[k]->use_empty() ||
+      constantsOk &= (k < r1.constantRead.size() && !r1.constantRead[k]) ||
                      r1.constants[k] == r2.constants[k] ||
                      (isRepeated(r1.constants[k], r2.constants[k], 2) &&
                       k < r3.constants.size() &&

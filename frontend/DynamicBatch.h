@@ -41,6 +41,10 @@ struct NodeRecord {
   /// (masks, tables), with their ops.
   llvm::SmallVector<mlir::DenseElementsAttr> constants;
   llvm::SmallVector<mlir::Operation *> constantOps;
+  /// Per constant, whether the program reads it: directly, or through a
+  /// value evaluated at compile time from it (set at the end of the import;
+  /// an unread constant does not matter).
+  llvm::SmallVector<bool> constantRead;
   /// The slices it made: input shape and the axes whose bounds were cut.
   struct Slice {
     llvm::SmallVector<int64_t> input;

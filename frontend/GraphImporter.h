@@ -17,6 +17,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include "onnx/onnx_pb.h"
@@ -124,6 +125,8 @@ private:
   std::vector<std::unique_ptr<onnx::TensorProto>> ownedTensors;
   llvm::StringMap<const onnx::ValueInfoProto *> inferredTypes;
   llvm::StringMap<int> onnxElemTypes;
+  /// Constants that values evaluated at compile time were computed from.
+  llvm::SmallPtrSet<mlir::Operation *, 16> evaluatedFrom;
   /// Sequences whose elements are known at compile time.
   llvm::StringMap<llvm::SmallVector<mlir::Value>> sequences;
   /// Prefix of node locations inside subgraphs ("Loop_3/body/").

@@ -230,8 +230,8 @@ void GraphImporter::replaceValue(Value old, Value replacement) {
 /// Evaluates `v` (computed from constants) now, for a node at `loc` that
 /// needs its value; null after a diagnostic.
 Value GraphImporter::evaluateValue(Value v, Location loc) {
-  FailureOr<SmallVector<Value>> constants =
-      dlc::evaluateToConstants({v}, options.evaluateConstants, loc);
+  FailureOr<SmallVector<Value>> constants = dlc::evaluateToConstants(
+      {v}, options.evaluateConstants, loc, evaluatedFrom);
   if (failed(constants))
     return Value();
   replaceValue(v, (*constants)[0]);
@@ -244,8 +244,8 @@ Value GraphImporter::evaluateValue(Value v, Location loc) {
 LogicalResult GraphImporter::evaluateRemainingConstants(Block &block) {
   SmallVector<Value> frontier = dlc::constantFrontier(block);
   if (!frontier.empty()) {
-    FailureOr<SmallVector<Value>> constants =
-        dlc::evaluateToConstants(frontier, options.evaluateConstants, fileLoc);
+    FailureOr<SmallVector<Value>> constants = dlc::evaluateToConstants(
+        frontier, options.evaluateConstants, fileLoc, evaluatedFrom);
     if (failed(constants))
       return failure();
     for (auto [old, replacement] : llvm::zip(frontier, *constants))
@@ -421,6 +421,10 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
   func.setType(builder.getFunctionType(argTypes, resultTypes));
   if (options.evaluateConstants && failed(evaluateRemainingConstants(*entry)))
     return nullptr;
+  for (dlc::NodeRecord &record : records)
+    for (Operation *op : record.constantOps)
+      record.constantRead.push_back(!op->use_empty() ||
+                                    evaluatedFrom.contains(op));
   for (auto [i, name] : llvm::enumerate(names)) {
     func.setResultAttr(i, dlc::kNameAttr, builder.getStringAttr(name.first));
     func.setResultAttr(i, dlc::kDtypeAttr,

@@ -102,6 +102,7 @@ void addConvTransposeImporters(NodeImporterTable &table);
 void addRecurrentImporters(NodeImporterTable &table);
 void addQuantizationImporters(NodeImporterTable &table);
 void addTrainingImporters(NodeImporterTable &table);
+void addScatterImporters(NodeImporterTable &table);
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the op importers
@@ -148,6 +149,31 @@ NodeResults buildTyped(NodeContext &nc, mlir::Type resultType,
   state.addTypes(resultType);
   return finishOp(nc, state);
 }
+
+/// Imports `opType` (an ai.onnx op of the table, with its opset-13
+/// signature) as a node with `operands` and `attrs` at `loc` would be:
+/// decompositions build on the ops' own importers. `evaluate` is the
+/// constant evaluation hook (NodeContext::evaluate), possibly empty.
+NodeResults importWith(mlir::OpBuilder &builder, mlir::Location loc,
+                       const std::function<mlir::Value(mlir::Value)> &evaluate,
+                       llvm::StringRef opType,
+                       llvm::ArrayRef<mlir::Value> operands,
+                       llvm::ArrayRef<onnx::AttributeProto> attrs = {},
+                       size_t numOutputs = 1);
+/// importWith at `nc`'s node.
+inline NodeResults importAs(NodeContext &nc, llvm::StringRef opType,
+                            llvm::ArrayRef<mlir::Value> operands,
+                            llvm::ArrayRef<onnx::AttributeProto> attrs = {},
+                            size_t numOutputs = 1) {
+  return importWith(nc.builder, nc.loc, nc.evaluate, opType, operands, attrs,
+                    numOutputs);
+}
+/// An INT attribute `name` = `value`, for importWith.
+onnx::AttributeProto intAttribute(llvm::StringRef name, int64_t value);
+/// An int64 constant of `shape` holding `values`.
+mlir::Value int64Constant(mlir::OpBuilder &b, mlir::Location loc,
+                          llvm::ArrayRef<int64_t> shape,
+                          llvm::ArrayRef<int64_t> values);
 
 /// The first result of a builder call; null when it failed.
 inline mlir::Value one(NodeResults r) {

@@ -89,6 +89,42 @@ NodeResults dlc::finishOp(NodeContext &nc, OperationState &state) {
   return SmallVector<Value>(op->getResults());
 }
 
+NodeResults dlc::importWith(OpBuilder &builder, Location loc,
+                            const std::function<Value(Value)> &evaluate,
+                            StringRef opType, ArrayRef<Value> operands,
+                            ArrayRef<onnx::AttributeProto> attrs,
+                            size_t numOutputs) {
+  onnx::NodeProto node;
+  node.set_op_type(opType.str());
+  for (size_t i = 0; i < operands.size(); ++i)
+    node.add_input(operands[i] ? "in" + std::to_string(i) : "");
+  for (size_t i = 0; i < numOutputs; ++i)
+    node.add_output("out" + std::to_string(i));
+  for (const onnx::AttributeProto &a : attrs)
+    *node.add_attribute() = a;
+  SmallVector<Value> ops(operands.begin(), operands.end());
+  NodeContext inner(builder, loc, node, /*opset=*/13, ops,
+                    ArrayRef<const onnx::TensorProto *>());
+  inner.evaluate = evaluate;
+  NodeImportFn fn = lookupNodeImporter(opType);
+  assert(fn && "importWith builds ops of the table");
+  return fn(inner);
+}
+
+onnx::AttributeProto dlc::intAttribute(StringRef name, int64_t value) {
+  onnx::AttributeProto a;
+  a.set_name(name.str());
+  a.set_type(onnx::AttributeProto::INT);
+  a.set_i(value);
+  return a;
+}
+
+Value dlc::int64Constant(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                         ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get(shape, b.getI64Type());
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
+}
+
 Value dlc::scalarConstant(NodeContext &nc, Type et, double v) {
   OpBuilder &b = nc.builder;
   TypedAttr a = isa<FloatType>(et) ? TypedAttr(b.getFloatAttr(et, v))
@@ -638,6 +674,7 @@ dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
     addRecurrentImporters(t);
     addQuantizationImporters(t);
     addTrainingImporters(t);
+    addScatterImporters(t);
     return t;
   }();
   auto it = table.find(opType);

@@ -47,37 +47,11 @@ NodeResults GraphImporter::importSynthetic(StringRef opType,
                                            ArrayRef<Value> operands,
                                            ArrayRef<onnx::AttributeProto> attrs,
                                            size_t numOutputs, Location loc) {
-  onnx::NodeProto node;
-  node.set_op_type(opType.str());
-  for (size_t i = 0; i < operands.size(); ++i)
-    node.add_input(operands[i] ? "in" + std::to_string(i) : "");
-  for (size_t i = 0; i < numOutputs; ++i)
-    node.add_output("out" + std::to_string(i));
-  for (const onnx::AttributeProto &a : attrs)
-    *node.add_attribute() = a;
-  SmallVector<Value> ops(operands.begin(), operands.end());
-  NodeContext nc(builder, loc, node, /*opset=*/13, ops,
-                 ArrayRef<const onnx::TensorProto *>());
+  std::function<Value(Value)> evaluate;
   if (options.evaluateConstants)
-    nc.evaluate = [this, loc](Value v) { return evaluateValue(v, loc); };
-  NodeImportFn fn = lookupNodeImporter(opType);
-  assert(fn && "synthetic nodes use ops of the table");
-  return fn(nc);
-}
-
-static onnx::AttributeProto intAttribute(StringRef name, int64_t value) {
-  onnx::AttributeProto a;
-  a.set_name(name.str());
-  a.set_type(onnx::AttributeProto::INT);
-  a.set_i(value);
-  return a;
-}
-
-/// An int64 constant of shape `shape` holding `values`.
-static Value int64Constant(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                           ArrayRef<int64_t> values) {
-  auto type = RankedTensorType::get(shape, b.getI64Type());
-  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
+    evaluate = [this, loc](Value v) { return evaluateValue(v, loc); };
+  return importWith(builder, loc, evaluate, opType, operands, attrs,
+                    numOutputs);
 }
 
 LogicalResult GraphImporter::importSequenceNode(const onnx::NodeProto &node,
