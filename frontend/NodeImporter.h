@@ -103,6 +103,8 @@ void addRecurrentImporters(NodeImporterTable &table);
 void addQuantizationImporters(NodeImporterTable &table);
 void addTrainingImporters(NodeImporterTable &table);
 void addScatterImporters(NodeImporterTable &table);
+void addSignalImporters(NodeImporterTable &table);
+void addReverseSequenceImporter(NodeImporterTable &table);
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the op importers
@@ -170,6 +172,9 @@ inline NodeResults importAs(NodeContext &nc, llvm::StringRef opType,
 }
 /// An INT attribute `name` = `value`, for importWith.
 onnx::AttributeProto intAttribute(llvm::StringRef name, int64_t value);
+/// An INTS attribute `name` = `values`, for importWith.
+onnx::AttributeProto intsAttribute(llvm::StringRef name,
+                                   llvm::ArrayRef<int64_t> values);
 /// An int64 constant of `shape` holding `values`.
 mlir::Value int64Constant(mlir::OpBuilder &b, mlir::Location loc,
                           llvm::ArrayRef<int64_t> shape,

@@ -119,6 +119,16 @@ onnx::AttributeProto dlc::intAttribute(StringRef name, int64_t value) {
   return a;
 }
 
+onnx::AttributeProto dlc::intsAttribute(StringRef name,
+                                        ArrayRef<int64_t> values) {
+  onnx::AttributeProto a;
+  a.set_name(name.str());
+  a.set_type(onnx::AttributeProto::INTS);
+  for (int64_t v : values)
+    a.add_ints(v);
+  return a;
+}
+
 Value dlc::int64Constant(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                          ArrayRef<int64_t> values) {
   auto type = RankedTensorType::get(shape, b.getI64Type());
@@ -675,6 +685,8 @@ dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
     addQuantizationImporters(t);
     addTrainingImporters(t);
     addScatterImporters(t);
+    addSignalImporters(t);
+    addReverseSequenceImporter(t);
     return t;
   }();
   auto it = table.find(opType);

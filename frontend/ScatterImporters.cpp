@@ -27,15 +27,6 @@ using namespace dlc;
 
 namespace {
 
-onnx::AttributeProto intsAttribute(StringRef name, ArrayRef<int64_t> values) {
-  onnx::AttributeProto a;
-  a.set_name(name.str());
-  a.set_type(onnx::AttributeProto::INTS);
-  for (int64_t v : values)
-    a.add_ints(v);
-  return a;
-}
-
 /// ONNX-level op building for one node.
 struct Build {
   NodeContext &nc;

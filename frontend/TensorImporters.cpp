@@ -3,6 +3,8 @@
 #include "frontend/NodeImporter.h"
 #include "ir/DlcOps.h"
 
+#include <algorithm>
+
 #include <cstdint>
 #include <limits>
 
@@ -302,9 +304,9 @@ NodeResults importPad(NodeContext &nc) {
   auto t = typeOf(nc.operand(0));
   int64_t rank = t.getRank();
   std::string mode = nc.stringAttr("mode", "constant");
-  if (mode != "constant")
-    return nc.error() << "pad mode '" << mode << "' is not supported (only "
-                      << "constant)",
+  if (mode != "constant" && mode != "edge" && mode != "reflect")
+    return nc.error() << "pad mode '" << mode << "' is not supported "
+                      << "(constant, edge, reflect)",
            failure();
   SmallVector<int64_t> pads;
   double value = 0;
@@ -347,6 +349,35 @@ NodeResults importPad(NodeContext &nc) {
     if (pads[d] < 0 || pads[rank + d] < 0)
       return nc.error() << "negative pads are not supported", failure();
     shape.push_back(t.getDimSize(d) + pads[d] + pads[rank + d]);
+  }
+  if (mode != "constant") {
+    // Each padded axis is one Gather with a constant table of source
+    // positions: the nearest edge element, or the mirror image without the
+    // edge (reflect).
+    Value v = nc.operand(0);
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t before = pads[d], after = pads[rank + d], n = t.getDimSize(d);
+      if (!before && !after)
+        continue;
+      if (ShapedType::isDynamic(n) || n == 0 ||
+          (mode == "reflect" && (before > n - 1 || after > n - 1)))
+        return nc.error() << "pads " << before << " and " << after
+                          << " of dimension " << d << " (size " << n
+                          << ") do not fit " << mode << " mode",
+               failure();
+      SmallVector<int64_t> source;
+      for (int64_t i = -before; i < n + after; ++i)
+        source.push_back(mode == "edge" ? std::clamp<int64_t>(i, 0, n - 1)
+                         : i < 0        ? -i
+                         : i >= n       ? 2 * (n - 1) - i
+                                        : i);
+      Value table =
+          int64Constant(nc.builder, nc.loc, {(int64_t)source.size()}, source);
+      v = one(importAs(nc, "Gather", {v, table}, {intAttribute("axis", d)}));
+      if (!v)
+        return failure();
+    }
+    return SmallVector<Value>{v};
   }
   OpBuilder &b = nc.builder;
   return buildTyped<PadOp>(nc, RankedTensorType::get(shape, t.getElementType()),
