@@ -105,6 +105,7 @@ void addTrainingImporters(NodeImporterTable &table);
 void addScatterImporters(NodeImporterTable &table);
 void addSignalImporters(NodeImporterTable &table);
 void addReverseSequenceImporter(NodeImporterTable &table);
+void addGridSampleImporter(NodeImporterTable &table);
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the op importers

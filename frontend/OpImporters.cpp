@@ -687,6 +687,7 @@ dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
     addScatterImporters(t);
     addSignalImporters(t);
     addReverseSequenceImporter(t);
+    addGridSampleImporter(t);
     return t;
   }();
   auto it = table.find(opType);
