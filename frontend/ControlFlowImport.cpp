@@ -198,9 +198,7 @@ LogicalResult GraphImporter::importIf(NodeContext &nc) {
                                 nc.loc);
     if (failed(outputs))
       return failure();
-    for (auto [name, v] : llvm::zip(nc.node.output(), *outputs))
-      if (!name.empty())
-        bindOutput(name, v);
+    bindOutputs(nc.node, *outputs);
     return success();
   }
   if (typeOf(cond).getNumElements() != 1)
@@ -377,9 +375,7 @@ LogicalResult GraphImporter::importLoop(NodeContext &nc) {
       return failure();
     results.push_back(v);
   }
-  for (auto [name, v] : llvm::zip(nc.node.output(), results))
-    if (!name.empty())
-      bindOutput(name, v);
+  bindOutputs(nc.node, results);
   return success();
 }
 
@@ -537,8 +533,6 @@ LogicalResult GraphImporter::importScan(NodeContext &nc) {
       results.push_back(v);
     }
   }
-  for (auto [name, v] : llvm::zip(nc.node.output(), results))
-    if (!name.empty())
-      bindOutput(name, v);
+  bindOutputs(nc.node, results);
   return success();
 }

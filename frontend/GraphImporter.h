@@ -75,6 +75,13 @@ private:
   void replaceValue(mlir::Value old, mlir::Value replacement);
   /// Makes `name` (a node output) stand for `v`.
   void bindOutput(const std::string &name, mlir::Value v);
+  /// Binds the node's used outputs to `values`, in order.
+  void bindOutputs(const onnx::NodeProto &node,
+                   llvm::ArrayRef<mlir::Value> values) {
+    for (auto [name, v] : llvm::zip(node.output(), values))
+      if (!name.empty())
+        bindOutput(name, v);
+  }
 
   // Sequences and control flow, imported with access to the graph
   // (SequenceImport.cpp, ControlFlowImport.cpp).

@@ -18,25 +18,15 @@ using namespace dlc;
 
 namespace {
 
-struct Sampler {
-  NodeContext &nc;
+struct Sampler : OnnxOps {
   Value x; // [N, C, H, W]
   int64_t n, c, h, w, ho, wo;
   std::string padding;
   bool alignCorners;
   Value flat; // [N, C, H*W]
 
-  Value op(StringRef type, ArrayRef<Value> operands,
-           ArrayRef<onnx::AttributeProto> attrs = {}) {
-    if (llvm::is_contained(operands, Value()))
-      return Value();
-    return one(importAs(nc, type, operands, attrs));
-  }
   Value f(double v) {
     return scalarConstant(nc, typeOf(x).getElementType(), v);
-  }
-  Value i64(ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
-    return int64Constant(nc.builder, nc.loc, shape, values);
   }
   Value add(Value a, Value b) { return op("Add", {a, b}); }
   Value sub(Value a, Value b) { return op("Sub", {a, b}); }
@@ -129,7 +119,7 @@ NodeResults importGridSample(NodeContext &nc) {
   if (padding != "zeros" && padding != "border" && padding != "reflection")
     return nc.error() << "padding_mode '" << padding << "' is not supported",
            failure();
-  Sampler s{nc,
+  Sampler s{{nc},
             x,
             xt.getDimSize(0),
             xt.getDimSize(1),

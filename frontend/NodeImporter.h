@@ -181,6 +181,18 @@ mlir::Value int64Constant(mlir::OpBuilder &b, mlir::Location loc,
                           llvm::ArrayRef<int64_t> shape,
                           llvm::ArrayRef<int64_t> values);
 
+/// Builds ONNX-level ops at a node through the op table (importAs). Each
+/// returns null when an operand is null or the import failed (after its
+/// diagnostic), so a chain of them is checked once at its end.
+struct OnnxOps {
+  NodeContext &nc;
+  mlir::Value op(llvm::StringRef type, llvm::ArrayRef<mlir::Value> operands,
+                 llvm::ArrayRef<onnx::AttributeProto> attrs = {});
+  /// An int64 constant of `shape` holding `values`.
+  mlir::Value i64(llvm::ArrayRef<int64_t> shape,
+                  llvm::ArrayRef<int64_t> values);
+};
+
 /// The first result of a builder call; null when it failed.
 inline mlir::Value one(NodeResults r) {
   return mlir::succeeded(r) ? (*r)[0] : mlir::Value();

@@ -111,6 +111,17 @@ NodeResults dlc::importWith(OpBuilder &builder, Location loc,
   return fn(inner);
 }
 
+Value OnnxOps::op(StringRef type, ArrayRef<Value> operands,
+                  ArrayRef<onnx::AttributeProto> attrs) {
+  if (llvm::is_contained(operands, Value()))
+    return Value();
+  return one(importAs(nc, type, operands, attrs));
+}
+
+Value OnnxOps::i64(ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
+  return int64Constant(nc.builder, nc.loc, shape, values);
+}
+
 onnx::AttributeProto dlc::intAttribute(StringRef name, int64_t value) {
   onnx::AttributeProto a;
   a.set_name(name.str());

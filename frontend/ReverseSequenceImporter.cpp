@@ -36,28 +36,20 @@ static NodeResults importReverseSequence(NodeContext &nc) {
     return nc.error() << "sequence_lens " << typeOf(lens) << " must be ["
                       << batch << "]",
            failure();
-  auto op = [&](StringRef type, ArrayRef<Value> operands,
-                ArrayRef<onnx::AttributeProto> attrs = {}) {
-    return llvm::is_contained(operands, Value())
-               ? Value()
-               : one(importAs(nc, type, operands, attrs));
-  };
-  auto i64 = [&](ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
-    return int64Constant(nc.builder, nc.loc, shape, values);
-  };
+  OnnxOps b{nc};
   SmallVector<int64_t> timeShape(rank, 1), batchShape(rank, 1), steps0(steps);
   timeShape[*timeAxis] = steps;
   batchShape[*batchAxis] = batch;
   std::iota(steps0.begin(), steps0.end(), 0);
-  Value step = i64(timeShape, steps0);
+  Value step = b.i64(timeShape, steps0);
   Value len = castValue(nc, lens, nc.builder.getI64Type());
-  len = op("Min",
-           {op("Reshape", {len, i64({rank}, batchShape)}), i64({}, {steps})});
-  Value reversed = op("Sub", {op("Sub", {len, i64({}, {1})}), step});
+  len = b.op("Min",
+           {b.op("Reshape", {len, b.i64({rank}, batchShape)}), b.i64({}, {steps})});
+  Value reversed = b.op("Sub", {b.op("Sub", {len, b.i64({}, {1})}), step});
   Value index =
-      op("Where", {op("Less", {step, len}), reversed, step}); // [T|B, B|T, 1..]
-  index = op("Expand", {index, i64({rank}, t.getShape())});
-  Value y = op("GatherElements", {x, index}, {intAttribute("axis", *timeAxis)});
+      b.op("Where", {b.op("Less", {step, len}), reversed, step}); // [T|B, B|T, 1..]
+  index = b.op("Expand", {index, b.i64({rank}, t.getShape())});
+  Value y = b.op("GatherElements", {x, index}, {intAttribute("axis", *timeAxis)});
   if (!y)
     return failure();
   return SmallVector<Value>{y};

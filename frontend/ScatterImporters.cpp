@@ -28,18 +28,8 @@ using namespace dlc;
 namespace {
 
 /// ONNX-level op building for one node.
-struct Build {
-  NodeContext &nc;
+struct Build : OnnxOps {
 
-  Value op(StringRef type, ArrayRef<Value> operands,
-           ArrayRef<onnx::AttributeProto> attrs = {}) {
-    if (llvm::is_contained(operands, Value()))
-      return Value();
-    return one(importAs(nc, type, operands, attrs));
-  }
-  Value i64(ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
-    return int64Constant(nc.builder, nc.loc, shape, values);
-  }
   /// 0, 1, ..., n - 1 along dimension `dim` of a rank-`rank` tensor whose
   /// other dimensions are 1.
   Value iota(int64_t n, int64_t dim, int64_t rank) {
@@ -124,7 +114,7 @@ NodeResults importScatterElements(NodeContext &nc) {
       return nc.error() << "indices " << it << " are larger than the data "
                         << dt << " in dimension " << d,
              failure();
-  Build b{nc};
+  Build b{{nc}};
   Value idx = b.normalized(indices, b.i64({}, {dt.getDimSize(*axis)}));
   // Positions outside the indices (other dimensions smaller than the
   // data's) write nothing: pad with index -1.
@@ -200,7 +190,7 @@ NodeResults importScatterND(NodeContext &nc) {
   SmallVector<int64_t> sizes(dt.getShape().take_front(k)), strides(k, 1);
   for (int64_t d = k - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * sizes[d + 1];
-  Build b{nc};
+  Build b{{nc}};
   Value idx = b.op("Reshape", {indices, b.i64({2}, {n, k})});
   idx = b.normalized(idx, b.i64({1, k}, sizes));
   // The slice each update writes, as one offset; out-of-range indices

@@ -21,19 +21,9 @@ using namespace dlc;
 
 namespace {
 
-struct Signal {
-  NodeContext &nc;
+struct Signal : OnnxOps {
   Type et;
 
-  Value op(StringRef type, ArrayRef<Value> operands,
-           ArrayRef<onnx::AttributeProto> attrs = {}) {
-    if (llvm::is_contained(operands, Value()))
-      return Value();
-    return one(importAs(nc, type, operands, attrs));
-  }
-  Value i64(ArrayRef<int64_t> shape, ArrayRef<int64_t> values) {
-    return int64Constant(nc.builder, nc.loc, shape, values);
-  }
   /// A constant of the element type from doubles.
   Value floats(ArrayRef<int64_t> shape, ArrayRef<double> values) {
     auto type = RankedTensorType::get(shape, et);
@@ -127,7 +117,7 @@ NodeResults importDFT(NodeContext &nc) {
       return nc.error() << "dft_length must be a positive constant", failure();
     length = (*l)[0];
   }
-  Signal s{nc, t.getElementType()};
+  Signal s{{nc}, t.getElementType()};
   // [..., signal..., 1|2] -> parts with the signal axis last.
   SmallVector<int64_t> perm;
   for (int64_t d = 0; d < rank - 1; ++d)
@@ -197,7 +187,7 @@ NodeResults importSTFT(NodeContext &nc) {
   for (int64_t f = 0; f < frames; ++f)
     for (int64_t j = 0; j < frameLength; ++j)
       table.push_back(f * (*step)[0] + j);
-  Signal s{nc, t.getElementType()};
+  Signal s{{nc}, t.getElementType()};
   Value indices = s.i64({frames, frameLength}, table);
   auto framed = [&](Value part) { // [batch, length] -> [batch, F, frame]
     Value v = s.op("Gather", {part, indices}, {intAttribute("axis", 1)});
