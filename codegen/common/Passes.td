@@ -31,6 +31,21 @@ def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def ZeroSizeTensors : Pass<"dlc-zero-size-tensors", "mlir::func::FuncOp"> {
+  let summary = "drop the computation of tensors without elements";
+  let description = [{
+    Runs on linalg on tensors. A value with a static shape of no elements
+    (`tensor<3x0x5xf32>`: an empty slice, a split of size 0) carries no data,
+    so whatever computes it is replaced by `tensor.empty`; function
+    arguments and results of no elements become `tensor<0xT>` (their
+    memrefs would otherwise have degenerate strides that the bare-pointer
+    calling convention refuses). The model's declared shapes are kept in
+    its description; only the code stops touching memory that is not
+    there.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
 def DistinctResults : Pass<"dlc-distinct-results", "mlir::func::FuncOp"> {
   let summary = "give each returned buffer its own allocation";
   let description = [{

@@ -12,6 +12,8 @@ using namespace mlir;
 /// fold the index of a unit batch loop to 0.
 static const char *kToLinalg = "dlc-lower-to-linalg,"
                                "dlc-check-batch-independence,canonicalize,cse,"
+                               "func.func(dlc-zero-size-tensors),"
+                               "canonicalize,cse,"
                                "func.func(dlc-fuse-elementwise),"
                                "canonicalize,cse";
 
