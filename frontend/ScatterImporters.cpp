@@ -83,22 +83,36 @@ struct Build : OnnxOps {
   }
 };
 
-LogicalResult checkReduction(NodeContext &nc, StringRef reduction) {
-  if (reduction == "none" || reduction == "add" || reduction == "mul")
-    return success();
-  return nc.error() << "reduction '" << reduction
-                    << "' is not supported (none, add, mul)";
-}
+/// The operands of a scatter node (data, indices, updates) and its
+/// reduction, checked.
+struct Scatter {
+  Value data, indices, updates;
+  RankedTensorType dt, it, ut;
+  std::string reduction;
+
+  static FailureOr<Scatter> parse(NodeContext &nc) {
+    if (failed(requireOperands(nc, 3)))
+      return failure();
+    Scatter s{nc.operand(0),
+              nc.operand(1),
+              nc.operand(2),
+              typeOf(nc.operand(0)),
+              typeOf(nc.operand(1)),
+              typeOf(nc.operand(2)),
+              nc.stringAttr("reduction", "none")};
+    if (s.reduction != "none" && s.reduction != "add" && s.reduction != "mul")
+      return nc.error() << "reduction '" << s.reduction
+                        << "' is not supported (none, add, mul)",
+             failure();
+    return s;
+  }
+};
 
 NodeResults importScatterElements(NodeContext &nc) {
-  if (failed(requireOperands(nc, 3)))
+  FailureOr<Scatter> parsed = Scatter::parse(nc);
+  if (failed(parsed))
     return failure();
-  Value data = nc.operand(0), indices = nc.operand(1), updates = nc.operand(2);
-  RankedTensorType dt = typeOf(data), it = typeOf(indices),
-                   ut = typeOf(updates);
-  std::string reduction = nc.stringAttr("reduction", "none");
-  if (failed(checkReduction(nc, reduction)))
-    return failure();
+  auto [data, indices, updates, dt, it, ut, reduction] = *parsed;
   int64_t rank = dt.getRank();
   FailureOr<int64_t> axis = normalizeAxis(nc, nc.intAttr("axis", 0), rank);
   if (failed(axis))
@@ -160,14 +174,10 @@ NodeResults importScatterElements(NodeContext &nc) {
 }
 
 NodeResults importScatterND(NodeContext &nc) {
-  if (failed(requireOperands(nc, 3)))
+  FailureOr<Scatter> parsed = Scatter::parse(nc);
+  if (failed(parsed))
     return failure();
-  Value data = nc.operand(0), indices = nc.operand(1), updates = nc.operand(2);
-  RankedTensorType dt = typeOf(data), it = typeOf(indices),
-                   ut = typeOf(updates);
-  std::string reduction = nc.stringAttr("reduction", "none");
-  if (failed(checkReduction(nc, reduction)))
-    return failure();
+  auto [data, indices, updates, dt, it, ut, reduction] = *parsed;
   if (!dt.hasStaticShape() || !it.hasStaticShape() || !ut.hasStaticShape() ||
       it.getRank() < 1)
     return nc.error() << "needs static shapes", failure();
