@@ -6,13 +6,16 @@
 
 using namespace llvm;
 
+/// "[N,3,224,224]"; a data-dependent dimension shows its bound: "[2,<=6]".
 static std::string shapeString(const dlc::TensorInfo &t,
                                const std::string &batchDim) {
   std::string s = "[";
   for (size_t i = 0; i < t.shape.size(); ++i)
-    s += (i ? "," : "") + ((int64_t)i == t.batchAxis
-                               ? batchDim
-                               : std::to_string(t.shape[i]));
+    s += (i ? "," : "") +
+         ((int64_t)i == t.batchAxis ? batchDim
+          : t.shape[i] < 0 && i < t.maxShape.size()
+              ? "<=" + std::to_string(t.maxShape[i])
+              : std::to_string(t.shape[i]));
   return s + "]";
 }
 
@@ -47,6 +50,13 @@ std::string dlc::generateHeader(const ModelInfo &info) {
           " * treats samples apart: dlc proved it when compiling); with\n"
           " * num_threads > 1 that many samples run at once, each with its own\n"
           " * workspace (allocated at create).\n";
+  if (info.numDynamicDims)
+    os << " * Data-dependent outputs: dimensions shown as <=BOUND depend on the\n"
+          " * input values. Their shape holds DLC_DIM_DYNAMIC there and\n"
+          " * _output_max_shape the bounds; size_bytes is the size at the bounds,\n"
+          " * which the caller's buffer must have. Run writes the elements\n"
+          " * densely from the buffer's start (zeros after them);\n"
+          " * _output_run_shape gives the shape the last run produced.\n";
   if (info.batchSplit) {
     int64_t batch = info.splitBatch;
     os << formatv(
@@ -129,19 +139,24 @@ size_t {0}_num_outputs(void);
 size_t {0}_workspace_size(void);
 
 /* Input i (i < {0}_num_inputs()): name, dtype, rank, shape (rank entries;
- * DLC_DIM_DYNAMIC at a dynamic batch axis) and byte size (of one sample
- * when batched). Out of range: NULL, DLC_DTYPE_INVALID, 0. Borrowed. */
+ * DLC_DIM_DYNAMIC at a dynamic batch axis), upper bounds of the shape
+ * (equal to it where static) and byte size (of one sample when batched).
+ * Out of range: NULL, DLC_DTYPE_INVALID, 0. Borrowed. */
 const char *{0}_input_name(size_t i);
 dlc_dtype {0}_input_dtype(size_t i);
 int32_t {0}_input_rank(size_t i);
 const int64_t *{0}_input_shape(size_t i);
+const int64_t *{0}_input_max_shape(size_t i);
 size_t {0}_input_size_bytes(size_t i);
 
-/* Output i, as for inputs. */
+/* Output i, as for inputs; the shape holds DLC_DIM_DYNAMIC at
+ * data-dependent dimensions too, and size_bytes is the size at
+ * {0}_output_max_shape. */
 const char *{0}_output_name(size_t i);
 dlc_dtype {0}_output_dtype(size_t i);
 int32_t {0}_output_rank(size_t i);
 const int64_t *{0}_output_shape(size_t i);
+const int64_t *{0}_output_max_shape(size_t i);
 size_t {0}_output_size_bytes(size_t i);
 
 /* Creates an instance. `options` may be NULL (defaults). On success stores
@@ -155,6 +170,12 @@ dlc_status *{0}_create(const dlc_options *options, {0}_model **out_model);
 dlc_status *{0}_run({0}_model *model, const dlc_tensor *inputs,
                      size_t num_inputs, const dlc_tensor *outputs,
                      size_t num_outputs);
+
+/* The shape of output i as the last successful run of `model` produced it
+ * (data-dependent dimensions at their actual sizes, a dynamic batch at the
+ * run's); NULL before the first successful run or for i out of range.
+ * Borrowed from the instance, valid until its next run. */
+const int64_t *{0}_output_run_shape(const {0}_model *model, size_t i);
 
 /* Destroys an instance; NULL is accepted. */
 void {0}_destroy({0}_model *model);

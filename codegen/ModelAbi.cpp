@@ -22,9 +22,10 @@ static Constant *cString(Module &m, StringRef s, const Twine &symbol) {
 
 /// dlc_tensor_desc { const char *name; i32 dtype; i32 rank;
 ///                   const int64_t *shape; u64 size_bytes; i32 batch_axis;
-///                   u32 reserved }; the shape holds DLC_DIM_DYNAMIC (-1)
-/// at a dynamic batch axis. batch_axis is that axis, or the axis of a
-/// static batch split into sub-batches.
+///                   u32 reserved; const int64_t *max_shape }; the shape
+/// holds DLC_DIM_DYNAMIC (-1) at a dynamic batch axis and at data-dependent
+/// dimensions (whose bounds max_shape holds). batch_axis is the batch axis,
+/// or the axis of a static batch split into sub-batches.
 static Constant *tensorDescs(Module &m, StructType *descTy,
                              const std::vector<dlc::TensorInfo> &tensors,
                              StringRef prefix) {
@@ -41,14 +42,22 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
                                      GlobalValue::PrivateLinkage,
                                      ConstantArray::get(shapeTy, dims),
                                      base + "_shape");
+    Constant *maxShape = shape;
+    if (!t.maxShape.empty()) {
+      SmallVector<Constant *> bounds;
+      for (int64_t d : t.maxShape)
+        bounds.push_back(ConstantInt::get(i64, d));
+      maxShape = new GlobalVariable(
+          m, shapeTy, true, GlobalValue::PrivateLinkage,
+          ConstantArray::get(shapeTy, bounds), base + "_max_shape");
+    }
     elems.push_back(ConstantStruct::get(
-        descTy, {cString(m, t.name, base + "_name"),
-                 ConstantInt::get(i32, t.dtype),
-                 ConstantInt::get(i32, t.shape.size()), shape,
-                 ConstantInt::get(i64, t.sizeBytes),
-                 ConstantInt::get(i32, t.batchAxis >= 0 ? t.batchAxis
-                                                        : t.splitAxis),
-                 ConstantInt::get(i32, 0)}));
+        descTy,
+        {cString(m, t.name, base + "_name"), ConstantInt::get(i32, t.dtype),
+         ConstantInt::get(i32, t.shape.size()), shape,
+         ConstantInt::get(i64, t.sizeBytes),
+         ConstantInt::get(i32, t.batchAxis >= 0 ? t.batchAxis : t.splitAxis),
+         ConstantInt::get(i32, 0), maxShape}));
   }
   auto *arrTy = ArrayType::get(descTy, elems.size());
   return new GlobalVariable(m, arrTy, true, GlobalValue::PrivateLinkage,
@@ -57,7 +66,7 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
 
 /// DLC_MODEL_ABI_VERSION of runtime/include/dlc/dlc_model_abi.h, whose
 /// structs this file lays out (the runtime refuses any other version).
-static constexpr uint32_t kModelAbiVersion = 6;
+static constexpr uint32_t kModelAbiVersion = 7;
 
 /// dlc_cuda_desc { u32 num_images, num_kernels; const dlc_cuda_image *images;
 ///                 const char *const *kernel_names;
@@ -142,7 +151,10 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
   // the thread count as an i32 by value; the CUDA entry takes the
   // constants arena and the launch context, both pointers.
   bool cuda = info.cuda.has_value();
-  size_t numArgs = info.inputs.size() + info.outputs.size() + (cuda ? 3 : 1);
+  // Data-dependent output sizes come back in one more array after the
+  // outputs.
+  size_t numArgs = info.inputs.size() + info.outputs.size() +
+                   (info.numDynamicDims ? 1 : 0) + (cuda ? 3 : 1);
   size_t expected = cuda                ? numArgs
                     : info.cudaEmulated ? numArgs + 2 // constants, context
                                         : numArgs + 1; // thread count
@@ -186,8 +198,8 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
     b.CreateRetVoid();
   }
 
-  auto *tensorTy = StructType::create(ctx, {ptr, i32, i32, ptr, i64, i32, i32},
-                                      "dlc_tensor_desc");
+  auto *tensorTy = StructType::create(
+      ctx, {ptr, i32, i32, ptr, i64, i32, i32, ptr}, "dlc_tensor_desc");
   Constant *cudaDesc = ConstantPointerNull::get(cast<PointerType>(ptr));
   if (cuda) {
     GlobalVariable *constants = m.getNamedGlobal("dlc_constants");
@@ -197,18 +209,18 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
     cudaDesc = cudaDescriptor(m, *info.cuda, constants, name);
   }
   auto *descTy = StructType::create(
-      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr},
+      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr, i64},
       "dlc_model_desc");
   Constant *descInit = ConstantStruct::get(
-      descTy,
-      {ConstantInt::get(i32, kModelAbiVersion),
-       ConstantInt::get(i32, info.inputs.size()),
-       ConstantInt::get(i32, info.outputs.size()),
-       ConstantInt::get(i32, info.batchSplit),
-       cString(m, name, name + "_model_name"),
-       tensorDescs(m, tensorTy, info.inputs, name + "_inputs"),
-       tensorDescs(m, tensorTy, info.outputs, name + "_outputs"),
-       ConstantInt::get(i64, info.workspaceSize), entry, cudaDesc});
+      descTy, {ConstantInt::get(i32, kModelAbiVersion),
+               ConstantInt::get(i32, info.inputs.size()),
+               ConstantInt::get(i32, info.outputs.size()),
+               ConstantInt::get(i32, info.batchSplit),
+               cString(m, name, name + "_model_name"),
+               tensorDescs(m, tensorTy, info.inputs, name + "_inputs"),
+               tensorDescs(m, tensorTy, info.outputs, name + "_outputs"),
+               ConstantInt::get(i64, info.workspaceSize), entry, cudaDesc,
+               ConstantInt::get(i64, info.numDynamicDims)});
   auto *desc = new GlobalVariable(m, descTy, true, GlobalValue::ExternalLinkage,
                                   descInit, name + "_desc");
 
@@ -224,11 +236,14 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
     forward(m, pre + "_dtype", rt + "_dtype", i32, {sizeTy}, desc);
     forward(m, pre + "_rank", rt + "_rank", i32, {sizeTy}, desc);
     forward(m, pre + "_shape", rt + "_shape", ptr, {sizeTy}, desc);
+    forward(m, pre + "_max_shape", rt + "_max_shape", ptr, {sizeTy}, desc);
     forward(m, pre + "_size_bytes", rt + "_size_bytes", sizeTy, {sizeTy}, desc);
   }
   forward(m, name + "_create", "dlcrt_model_create", ptr, {ptr, ptr}, desc);
   forward(m, name + "_run", "dlcrt_model_run", ptr,
           {ptr, ptr, sizeTy, ptr, sizeTy}, nullptr);
   forward(m, name + "_destroy", "dlcrt_model_destroy", voidTy, {ptr}, nullptr);
+  forward(m, name + "_output_run_shape", "dlcrt_model_output_shape", ptr,
+          {ptr, sizeTy}, nullptr);
   return Error::success();
 }

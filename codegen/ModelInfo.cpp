@@ -2,6 +2,7 @@
 #include "codegen/ModelInfo.h"
 
 #include "ir/DlcDialect.h"
+#include "ir/DlcOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -36,15 +37,21 @@ const char *dlc::dtypeCName(int dtype) {
   }
 }
 
+/// Reads one input or output; `value` (an output's returned value) gives
+/// the upper bounds of a data-dependent shape.
 static LogicalResult readTensor(func::FuncOp func, Type type,
                                 DictionaryAttr attrs, StringRef kind,
-                                unsigned index, dlc::TensorInfo &info) {
+                                unsigned index, dlc::TensorInfo &info,
+                                Value value = {}) {
   auto tt = cast<RankedTensorType>(type);
   auto name = attrs ? attrs.getAs<StringAttr>("dlc.name") : StringAttr();
   auto dtype = attrs ? attrs.getAs<IntegerAttr>("dlc.dtype") : IntegerAttr();
   info.name = name ? name.str() : (kind + std::to_string(index)).str();
   info.dtype = dtype ? dtype.getInt() : 0;
-  if (!tt.hasStaticShape())
+  std::optional<SmallVector<int64_t>> bounds;
+  if (!tt.hasStaticShape() && value)
+    bounds = dlc::upperBoundShape(value);
+  if (!tt.hasStaticShape() && !bounds)
     return func.emitError() << kind << " '" << info.name << "' has type " << tt
                             << "; dynamic shapes are not supported yet";
   if (dlc::dtypeSize(info.dtype) == 0)
@@ -52,7 +59,18 @@ static LogicalResult readTensor(func::FuncOp func, Type type,
                             << "' has an unsupported element type "
                             << tt.getElementType();
   info.shape.assign(tt.getShape().begin(), tt.getShape().end());
-  info.sizeBytes = tt.getNumElements() * dlc::dtypeSize(info.dtype);
+  uint64_t elements = 1;
+  if (bounds) {
+    info.maxShape.assign(bounds->begin(), bounds->end());
+    for (int64_t &d : info.shape)
+      if (ShapedType::isDynamic(d))
+        d = -1;
+    for (int64_t d : *bounds)
+      elements *= d;
+  } else {
+    elements = tt.getNumElements();
+  }
+  info.sizeBytes = elements * dlc::dtypeSize(info.dtype);
   return success();
 }
 
@@ -71,11 +89,15 @@ FailureOr<dlc::ModelInfo> dlc::extractModelInfo(ModuleOp module,
       return failure();
     info.inputs.push_back(t);
   }
+  Operation *ret =
+      func.isExternal() ? nullptr : func.getBody().back().getTerminator();
   for (unsigned i = 0; i < type.getNumResults(); ++i) {
     TensorInfo t;
+    Value value = ret ? ret->getOperand(i) : Value();
     if (failed(readTensor(func, type.getResult(i), func.getResultAttrDict(i),
-                          "output", i, t)))
+                          "output", i, t, value)))
       return failure();
+    info.numDynamicDims += llvm::count(t.shape, -1);
     info.outputs.push_back(t);
   }
   module.walk([&](Operation *op) {

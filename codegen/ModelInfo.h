@@ -22,6 +22,11 @@ struct TensorInfo {
   /// the batch axis (`shape` and `sizeBytes` are of the whole batch); -1 for
   /// tensors without one.
   int64_t splitAxis = -1;
+  /// Outputs whose size depends on data (NonZero, NonMaxSuppression, ...):
+  /// `shape` holds -1 (DLC_DIM_DYNAMIC) at those dimensions, `maxShape` the
+  /// upper bounds there, and `sizeBytes` is that of `maxShape`. Empty for
+  /// other tensors.
+  std::vector<int64_t> maxShape;
 };
 
 /// What a CUDA model carries besides host code (see dlc_cuda_desc).
@@ -43,6 +48,10 @@ struct ModelInfo {
   /// --target cuda-emulator: the CUDA target's host ABI (workspace,
   /// constants arena, launch context), run on the CPU.
   bool cudaEmulated = false;
+  /// The number of data-dependent output dimensions (the -1 entries of the
+  /// outputs' shapes): the compiled code writes their sizes to one more
+  /// argument, an int64_t array of this many entries, after the outputs.
+  int64_t numDynamicDims = 0;
   /// The dynamic batch dimension's name; empty for static models.
   std::string batchDim;
   /// The static batch runs as this many sub-batches (one call of the

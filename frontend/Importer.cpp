@@ -135,6 +135,19 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                         size_t index) {
   Location loc = nodeLoc(node, index);
   ++importedNodes;
+  // Values of data-dependent shape (NonZero, Unique, ...) may only be graph
+  // outputs for now.
+  for (const std::string &name : node.input()) {
+    auto it = values.find(name);
+    if (name.empty() || it == values.end() || node.op_type() == "Identity")
+      continue;
+    auto type = dyn_cast<RankedTensorType>(it->second.getType());
+    if (type && !type.hasStaticShape() && dlc::upperBoundShape(it->second))
+      return emitError(loc)
+             << node.op_type() << ": input '" << name << "' has the "
+             << "data-dependent shape " << type
+             << "; dlc supports such values as graph outputs only so far";
+  }
   if ((node.domain().empty() || node.domain() == "ai.onnx") &&
       isGraphLevelOp(node.op_type()))
     return node.op_type() == "If" || node.op_type() == "Loop" ||
@@ -193,6 +206,14 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   FailureOr<SmallVector<Value>> results = importFn(nc);
   if (failed(results))
     return failure();
+  if (!plan.dim.empty())
+    for (Value v : *results)
+      if (!cast<RankedTensorType>(v.getType()).hasStaticShape())
+        return emitError(loc)
+               << node.op_type() << ": dynamic batch '" << plan.dim
+               << "': outputs of data-dependent shape are not supported "
+                  "with a dynamic batch; fix the batch with --dim "
+               << plan.dim << "=SIZE";
   for (auto [i, name] : llvm::enumerate(node.output())) {
     if (name.empty())
       continue;

@@ -106,6 +106,7 @@ void addScatterImporters(NodeImporterTable &table);
 void addSignalImporters(NodeImporterTable &table);
 void addReverseSequenceImporter(NodeImporterTable &table);
 void addGridSampleImporter(NodeImporterTable &table);
+void addDataDependentImporters(NodeImporterTable &table);
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the op importers

@@ -699,6 +699,7 @@ dlc::NodeImportFn dlc::lookupNodeImporter(StringRef opType) {
     addSignalImporters(t);
     addReverseSequenceImporter(t);
     addGridSampleImporter(t);
+    addDataDependentImporters(t);
     return t;
   }();
   auto it = table.find(opType);

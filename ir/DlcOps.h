@@ -25,6 +25,10 @@ llvm::LogicalResult inferBroadcast(std::optional<mlir::Location> loc,
                                    mlir::ValueRange operands,
                                    mlir::Type elementType,
                                    llvm::SmallVectorImpl<mlir::Type> &types);
+/// The largest shape `value` can take: its static shape, or the upper
+/// bounds of the data-dependent op (dlc.nonzero, ...) that computes it;
+/// nullopt when unknown.
+std::optional<llvm::SmallVector<int64_t>> upperBoundShape(mlir::Value value);
 } // namespace dlc
 
 #endif // DLC_IR_DLCOPS_H

@@ -289,5 +289,6 @@ def Dlc_ConcatOp : Dlc_Op<"concat",
 }
 
 include "ir/DlcTensorOps.td"
+include "ir/DlcDataDependentOps.td"
 
 #endif // DLC_OPS_TD

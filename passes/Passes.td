@@ -7,13 +7,16 @@ include "mlir/Pass/PassBase.td"
 def LowerToLinalg : Pass<"dlc-lower-to-linalg", "mlir::ModuleOp"> {
   let summary = "lower dlc ops to linalg, tensor, arith and math";
   let description = [{
-    Every dlc op becomes linalg named ops or `linalg.generic` on tensors.
-    Ops with dynamic shapes are rejected with an error at the op (ONNX node)
-    location.
+    Every dlc op becomes linalg named ops or `linalg.generic` on tensors;
+    the ops with data-dependent result shapes (dlc.nonzero, ...) become
+    sequential `scf` loops over tensors of their upper-bound shape, sliced
+    to the actual size. Other ops with dynamic shapes are rejected with an
+    error at the op (ONNX node) location.
   }];
   let dependentDialects = [
     "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
-    "mlir::arith::ArithDialect", "mlir::math::MathDialect"
+    "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+    "mlir::scf::SCFDialect"
   ];
 }
 

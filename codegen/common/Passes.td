@@ -46,6 +46,24 @@ def ZeroSizeTensors : Pass<"dlc-zero-size-tensors", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::tensor::TensorDialect"];
 }
 
+def BoundedResults : Pass<"dlc-bounded-results", "mlir::func::FuncOp"> {
+  let summary = "return results of data-dependent shape in bounded buffers";
+  let description = [{
+    Runs on the dlc dialect, before the lowering. A result of dynamic shape
+    (computed by an op whose result size depends on data, such as
+    `dlc.nonzero`) becomes a flat static tensor of its upper bound's
+    elements (`dlc::upperBoundShape`) that holds the actual elements densely
+    from its start, zeros after them; one more result, a `tensor<Kxi64>`,
+    holds the actual sizes of all the dynamic dimensions of the results, in
+    order. The function's interface is then static, so the calling
+    convention and the memory plan need no dynamic buffers. A dynamic result
+    without known bounds is an error at the return.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def DistinctResults : Pass<"dlc-distinct-results", "mlir::func::FuncOp"> {
   let summary = "give each returned buffer its own allocation";
   let description = [{

@@ -10,7 +10,8 @@ using namespace mlir;
 /// Graph level: dlc ops to linalg on tensors, fused elementwise.
 /// dlc-check-batch-independence runs before canonicalization, which would
 /// fold the index of a unit batch loop to 0.
-static const char *kToLinalg = "dlc-lower-to-linalg,"
+static const char *kToLinalg = "func.func(dlc-bounded-results),"
+                               "dlc-lower-to-linalg,"
                                "dlc-check-batch-independence,canonicalize,cse,"
                                "func.func(dlc-zero-size-tensors),"
                                "canonicalize,cse,"

@@ -18,12 +18,16 @@ namespace {
 struct LowerToLinalgPass
     : public dlc::impl::LowerToLinalgBase<LowerToLinalgPass> {
   void runOnOperation() override {
-    // The lowering is static-shape only for now: say so at the node.
+    // Operands are static; only the data-dependent ops (dlc.nonzero, ...)
+    // have dynamic results. Say so at the node otherwise.
     WalkResult walk = getOperation().walk([](Operation *op) {
       if (!isa<dlc::DlcDialect>(op->getDialect()))
         return WalkResult::advance();
-      for (Type t : llvm::concat<Type>(op->getOperandTypes(),
-                                       op->getResultTypes()))
+      bool dataDependent = isa<dlc::NonZeroOp, dlc::CompressOp, dlc::UniqueOp,
+                               dlc::NonMaxSuppressionOp>(op);
+      for (Type t : llvm::concat<Type>(
+               op->getOperandTypes(),
+               dataDependent ? TypeRange() : TypeRange(op->getResultTypes())))
         if (auto tt = dyn_cast<RankedTensorType>(t); tt && !tt.hasStaticShape()) {
           op->emitError("dynamic shapes are not supported yet: ") << tt;
           return WalkResult::interrupt();
@@ -42,6 +46,7 @@ struct LowerToLinalgPass
     dlc::populatePoolLoweringPatterns(patterns);
     dlc::populateSoftmaxLoweringPatterns(patterns);
     dlc::populateDataMovementLoweringPatterns(patterns);
+    dlc::populateDataDependentLoweringPatterns(patterns);
 
     ConversionTarget target(getContext());
     target.addIllegalDialect<dlc::DlcDialect>();

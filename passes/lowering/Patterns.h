@@ -13,6 +13,7 @@ void populateConvLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populatePoolLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populateSoftmaxLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementLoweringPatterns(mlir::RewritePatternSet &patterns);
+void populateDataDependentLoweringPatterns(mlir::RewritePatternSet &patterns);
 } // namespace dlc
 
 #endif

@@ -12,23 +12,28 @@ size_t dlcrt_workspace_size(const dlc_model_desc *desc) {
 }
 
 #define DLC_DESCRIBE(KIND)                                                     \
-  const char *dlcrt_##KIND##_name(const dlc_model_desc *desc, size_t i) {     \
+  const char *dlcrt_##KIND##_name(const dlc_model_desc *desc, size_t i) {      \
     const dlc_tensor_desc *t = dlcrt_##KIND##_desc(desc, i);                   \
     return t ? t->name : NULL;                                                 \
   }                                                                            \
-  dlc_dtype dlcrt_##KIND##_dtype(const dlc_model_desc *desc, size_t i) {      \
+  dlc_dtype dlcrt_##KIND##_dtype(const dlc_model_desc *desc, size_t i) {       \
     const dlc_tensor_desc *t = dlcrt_##KIND##_desc(desc, i);                   \
     return t ? (dlc_dtype)t->dtype : DLC_DTYPE_INVALID;                        \
   }                                                                            \
-  int32_t dlcrt_##KIND##_rank(const dlc_model_desc *desc, size_t i) {         \
+  int32_t dlcrt_##KIND##_rank(const dlc_model_desc *desc, size_t i) {          \
     const dlc_tensor_desc *t = dlcrt_##KIND##_desc(desc, i);                   \
     return t ? t->rank : 0;                                                    \
   }                                                                            \
-  const int64_t *dlcrt_##KIND##_shape(const dlc_model_desc *desc, size_t i) { \
+  const int64_t *dlcrt_##KIND##_shape(const dlc_model_desc *desc, size_t i) {  \
     const dlc_tensor_desc *t = dlcrt_##KIND##_desc(desc, i);                   \
     return t ? t->shape : NULL;                                                \
   }                                                                            \
-  size_t dlcrt_##KIND##_size_bytes(const dlc_model_desc *desc, size_t i) {    \
+  const int64_t *dlcrt_##KIND##_max_shape(const dlc_model_desc *desc,          \
+                                          size_t i) {                          \
+    const dlc_tensor_desc *t = dlcrt_##KIND##_desc(desc, i);                   \
+    return t ? t->max_shape : NULL;                                            \
+  }                                                                            \
+  size_t dlcrt_##KIND##_size_bytes(const dlc_model_desc *desc, size_t i) {     \
     const dlc_tensor_desc *t = dlcrt_##KIND##_desc(desc, i);                   \
     return t ? (size_t)t->size_bytes : 0;                                      \
   }

@@ -51,6 +51,13 @@ struct dlcrt_model {
   const dlc_tensor *run_inputs, *run_outputs;
   int64_t run_batch;
   int run_members;
+  /* The sizes of the data-dependent output dimensions the entry writes
+   * (dlc_model_desc.num_dynamic_dims of them), and every output's shape as
+   * the last successful run left it (run_shape[i] points into shapes). */
+  int64_t *dims;
+  int64_t *shapes;
+  const int64_t **run_shape;
+  int ran;
 };
 
 static const dlc_tensor_desc *io_desc(const dlc_model_desc *desc, size_t k) {
@@ -75,7 +82,7 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
                                  void *workspace) {
   const dlc_model_desc *desc = model->desc;
   size_t n = num_tensors(desc);
-  w->args = calloc(n + 3, sizeof(void *));
+  w->args = calloc(n + 4, sizeof(void *));
   w->staging = calloc(n ? n : 1, sizeof(void *));
   w->private_out = calloc(n ? n : 1, sizeof(void *));
   if (!w->args || !w->staging || !w->private_out)
@@ -164,6 +171,61 @@ const dlc_tensor_desc *dlcrt_output_desc(const dlc_model_desc *desc,
   return desc && i < desc->num_outputs ? &desc->outputs[i] : NULL;
 }
 
+/* Allocates the run shapes of the outputs (and the array of data-dependent
+ * sizes); NULL on success. */
+static dlc_status *create_shapes(dlcrt_model *model) {
+  const dlc_model_desc *desc = model->desc;
+  size_t total = 0;
+  for (uint32_t i = 0; i < desc->num_outputs; ++i)
+    total += (size_t)desc->outputs[i].rank;
+  model->shapes = calloc(total ? total : 1, sizeof(int64_t));
+  model->run_shape =
+      calloc(desc->num_outputs ? desc->num_outputs : 1, sizeof(int64_t *));
+  model->dims = calloc(desc->num_dynamic_dims ? desc->num_dynamic_dims : 1,
+                       sizeof(int64_t));
+  if (!model->shapes || !model->run_shape || !model->dims)
+    return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+  if (desc->num_dynamic_dims && (desc->cuda || model->batched))
+    return dlcrt_status_create(
+        DLC_INTERNAL,
+        "create: model '%s' has data-dependent output shapes, which this "
+        "runtime supports on the CPU without a batch only",
+        desc->model_name);
+  size_t at = 0;
+  for (uint32_t i = 0; i < desc->num_outputs; ++i) {
+    model->run_shape[i] = model->shapes + at;
+    at += (size_t)desc->outputs[i].rank;
+  }
+  return NULL;
+}
+
+/* Records the shapes of the outputs of the run that just succeeded:
+ * `batch` at a dynamic batch axis, the sizes the entry wrote at
+ * data-dependent dimensions. */
+static void record_shapes(dlcrt_model *model, int64_t batch) {
+  const dlc_model_desc *desc = model->desc;
+  size_t next = 0;
+  for (uint32_t i = 0; i < desc->num_outputs; ++i) {
+    const dlc_tensor_desc *t = &desc->outputs[i];
+    int64_t *shape = model->shapes + (model->run_shape[i] - model->shapes);
+    for (int32_t d = 0; d < t->rank; ++d) {
+      if (d == t->batch_axis && model->batched && !model->split)
+        shape[d] = batch;
+      else if (t->shape[d] == DLC_DIM_DYNAMIC)
+        shape[d] = model->dims[next++];
+      else
+        shape[d] = t->shape[d];
+    }
+  }
+  model->ran = 1;
+}
+
+const int64_t *dlcrt_model_output_shape(const dlcrt_model *model, size_t i) {
+  if (!model || !model->ran || i >= model->desc->num_outputs)
+    return NULL;
+  return model->run_shape[i];
+}
+
 dlc_status *dlcrt_model_create(const dlc_model_desc *desc,
                                const dlc_options *options,
                                dlcrt_model **out_model) {
@@ -224,6 +286,8 @@ dlc_status *dlcrt_model_create(const dlc_model_desc *desc,
                               "create: cannot start %d threads",
                               model->num_workers - 1);
   }
+  if (!s)
+    s = create_shapes(model);
   if (!s && desc->cuda)
     s = dlcrt_cuda_create(desc, options, &model->cuda);
   if (s) {
@@ -244,6 +308,9 @@ void dlcrt_model_destroy(dlcrt_model *model) {
   dlcrt_cuda_destroy(model->cuda);
   free(model->outer);
   free(model->sample);
+  free(model->dims);
+  free(model->shapes);
+  free(model->run_shape);
   free(model);
 }
 
@@ -277,10 +344,13 @@ static dlc_status *check_tensor(const char *kind, size_t index,
         kind, index, want->name, dlc_dtype_name(got->dtype),
         dlc_dtype_name((dlc_dtype)want->dtype));
   int shape_ok = got->rank == want->rank && (got->rank == 0 || got->shape);
+  /* A data-dependent output dimension takes any value: the caller may
+   * pass DLC_DIM_DYNAMIC or the upper bound. */
   for (int32_t d = 0; shape_ok && d < want->rank; ++d)
     shape_ok = dynamic && d == want->batch_axis
                    ? got->shape[d] >= 1
-                   : got->shape[d] == want->shape[d];
+                   : (want->shape[d] == DLC_DIM_DYNAMIC ||
+                      got->shape[d] == want->shape[d]);
   if (!shape_ok) {
     char have[160], need[160];
     format_shape(have, sizeof have, got->rank, got->shape);
@@ -325,8 +395,11 @@ static dlc_status *run_entry(dlcrt_model *model, worker *w,
   const dlc_model_desc *desc = model->desc;
   if (model->cuda)
     return dlcrt_cuda_run(model->cuda, desc, inputs, outputs, w->args);
-  w->args[num_tensors(desc)] = w->workspace;
-  w->args[num_tensors(desc) + 1] = &w->num_threads;
+  size_t at = num_tensors(desc);
+  if (desc->num_dynamic_dims)
+    w->args[at++] = model->dims;
+  w->args[at] = w->workspace;
+  w->args[at + 1] = &w->num_threads;
   desc->entry(w->args);
   return NULL;
 }
@@ -461,9 +534,15 @@ dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
       return s;
     w0->args[num_inputs + i] = outputs[i].data;
   }
-  if (model->batched)
-    return run_batched(model, inputs, outputs,
-                       model->split ? model->split : (batch < 0 ? 1 : batch));
-  w0->num_threads = model->num_threads;
-  return run_entry(model, w0, inputs, outputs);
+  dlc_status *s;
+  if (model->batched) {
+    s = run_batched(model, inputs, outputs,
+                    model->split ? model->split : (batch < 0 ? 1 : batch));
+  } else {
+    w0->num_threads = model->num_threads;
+    s = run_entry(model, w0, inputs, outputs);
+  }
+  if (!s)
+    record_shapes(model, batch);
+  return s;
 }

@@ -253,6 +253,15 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     return failure();
   if (split.parts && failed(applyBatchSplit(split, *info, fileLoc)))
     return failure();
+  bool gpuTarget = options.target != Target::Cpu;
+  if (info->numDynamicDims && (gpuTarget || split.parts))
+    for (const TensorInfo &t : info->outputs)
+      if (!t.maxShape.empty())
+        return emitError(fileLoc)
+               << "output '" << t.name
+               << "' has a data-dependent shape, which dlc supports "
+               << (gpuTarget ? "with --target cpu only for now"
+                             : "without a batch split only");
 
   PassManager pm(&context);
   TimingScope pipelineTimer = rootTimer.nest("MLIR pipeline");

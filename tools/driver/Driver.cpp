@@ -457,7 +457,27 @@ struct Session {
                                     outTensors.data(), outTensors.size());
     std::string msg = s ? dlc_status_message(s) : "";
     dlc_status_free(s);
+    if (msg.empty())
+      recordRunShapes();
     return msg;
+  }
+  /// Outputs of data-dependent shape: their info takes the shape and size
+  /// this run produced (the buffers keep the bound's size).
+  void recordRunShapes() {
+    for (size_t i = 0; i < outInfo.size(); ++i) {
+      dlc::TensorInfo &t = outInfo[i];
+      if (t.maxShape.empty())
+        continue;
+      const int64_t *shape = dlcrt_model_output_shape(model, i);
+      uint64_t elements = 1;
+      for (size_t d = 0; d < t.shape.size(); ++d)
+        elements *= (t.shape[d] = shape[d]);
+      t.sizeBytes = elements * dlc::dtypeSize(t.dtype);
+    }
+  }
+  /// The bytes of output i that the last run wrote.
+  std::string outputBytes(size_t i) const {
+    return outputs[i].substr(0, outInfo[i].sizeBytes);
   }
   /// Runs; prints the error and returns false on failure.
   bool runReporting() {
@@ -754,7 +774,7 @@ int runRun(const Args &args) {
       sys::path::append(path, "output_" + std::to_string(i) + ".pb");
       std::string error;
       if (!dlc::writeTensorFile(path.str().str(), session.outInfo[i],
-                                session.outputs[i], error)) {
+                                session.outputBytes(i), error)) {
         errs() << "dlc: error: " << error << "\n";
         return kExitFailure;
       }

@@ -14,14 +14,20 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 6
+#define DLC_MODEL_ABI_VERSION 7
 
 /* One input or output of a model. For a model with a dynamic batch, a
  * batched tensor has shape[batch_axis] == DLC_DIM_DYNAMIC and size_bytes is
  * the size of one sample; the entry point computes one sample per call.
  * For a model whose static batch is split (dlc_model_desc.batch_split), a
  * batched tensor has its whole shape and size; the entry point computes
- * 1/batch_split of it (along batch_axis) per call. */
+ * 1/batch_split of it (along batch_axis) per call.
+ * An output whose size depends on data (NonZero, NonMaxSuppression, ...)
+ * has shape[d] == DLC_DIM_DYNAMIC at such dimensions, max_shape their
+ * upper bounds and size_bytes the size at max_shape; the entry point writes
+ * the actual elements densely from the buffer's start (zeros after them)
+ * and the actual sizes of all such dimensions, output by output, to the
+ * int64_t array that follows the outputs in its arguments. */
 typedef struct dlc_tensor_desc {
   const char *name;
   int32_t dtype; /* dlc_dtype */
@@ -30,6 +36,7 @@ typedef struct dlc_tensor_desc {
   uint64_t size_bytes;
   int32_t batch_axis; /* -1: not batched */
   uint32_t reserved;
+  const int64_t *max_shape; /* upper bounds; equal to shape where static */
 } dlc_tensor_desc;
 
 /* The compiled entry point. `args` holds num_inputs input pointers, then
@@ -73,6 +80,10 @@ typedef struct dlc_model_desc {
   uint64_t workspace_size;
   dlc_entry_fn entry;
   const dlc_cuda_desc *cuda; /* NULL for CPU models */
+  /* Data-dependent output dimensions (DLC_DIM_DYNAMIC entries of the
+   * outputs' shapes); when not 0 the entry takes one more argument after
+   * the outputs, an int64_t array of this many sizes. */
+  uint64_t num_dynamic_dims;
 } dlc_model_desc;
 
 typedef struct dlcrt_model dlcrt_model;
@@ -84,6 +95,10 @@ dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
                             size_t num_inputs, const dlc_tensor *outputs,
                             size_t num_outputs);
 void dlcrt_model_destroy(dlcrt_model *model);
+/* The shape of output i as the last successful run of `model` wrote it
+ * (data-dependent dimensions at their actual sizes); NULL before the first
+ * successful run or for i out of range. */
+const int64_t *dlcrt_model_output_shape(const dlcrt_model *model, size_t i);
 
 /* Called by the host code of CUDA models, once per kernel launch, with the
  * `ctx` the entry received. Launches go to the model's stream with the
@@ -156,11 +171,13 @@ const char *dlcrt_input_name(const dlc_model_desc *desc, size_t i);
 dlc_dtype dlcrt_input_dtype(const dlc_model_desc *desc, size_t i);
 int32_t dlcrt_input_rank(const dlc_model_desc *desc, size_t i);
 const int64_t *dlcrt_input_shape(const dlc_model_desc *desc, size_t i);
+const int64_t *dlcrt_input_max_shape(const dlc_model_desc *desc, size_t i);
 size_t dlcrt_input_size_bytes(const dlc_model_desc *desc, size_t i);
 const char *dlcrt_output_name(const dlc_model_desc *desc, size_t i);
 dlc_dtype dlcrt_output_dtype(const dlc_model_desc *desc, size_t i);
 int32_t dlcrt_output_rank(const dlc_model_desc *desc, size_t i);
 const int64_t *dlcrt_output_shape(const dlc_model_desc *desc, size_t i);
+const int64_t *dlcrt_output_max_shape(const dlc_model_desc *desc, size_t i);
 size_t dlcrt_output_size_bytes(const dlc_model_desc *desc, size_t i);
 
 /* Creates a status; `code` must not be DLC_OK. Returns a static

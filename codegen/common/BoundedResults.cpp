@@ -1,0 +1,90 @@
+//===- BoundedResults.cpp - data-dependent results in bounded buffers -----===//
+#include "codegen/common/Passes.h"
+#include "ir/DlcOps.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_BOUNDEDRESULTS
+#include "codegen/common/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+
+namespace {
+struct BoundedResultsPass : dlc::impl::BoundedResultsBase<BoundedResultsPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal() || llvm::all_of(func.getResultTypes(), [](Type t) {
+          auto tt = dyn_cast<RankedTensorType>(t);
+          return !tt || tt.hasStaticShape();
+        }))
+      return;
+    auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+    OpBuilder b(ret);
+    Location loc = ret.getLoc();
+    SmallVector<Value> results(ret.getOperands()), dims;
+    for (auto [i, v] : llvm::enumerate(results)) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type || type.hasStaticShape())
+        continue;
+      std::optional<SmallVector<int64_t>> bounds = dlc::upperBoundShape(v);
+      if (!bounds) {
+        ret.emitError() << "result " << i << " has the dynamic shape " << type
+                        << " without an upper bound";
+        return signalPassFailure();
+      }
+      int64_t capacity = 1;
+      for (int64_t d : *bounds)
+        capacity *= d;
+      Type et = type.getElementType();
+      // Sizes of v, and its number of elements.
+      SmallVector<OpFoldResult> sizes;
+      Value numel = arith::ConstantIndexOp::create(b, loc, 1);
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        Value size = tensor::DimOp::create(b, loc, v, d);
+        sizes.push_back(type.isDynamicDim(d)
+                            ? OpFoldResult(size)
+                            : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+        numel = arith::MulIOp::create(b, loc, numel, size);
+        if (type.isDynamicDim(d))
+          dims.push_back(
+              arith::IndexCastOp::create(b, loc, b.getI64Type(), size));
+      }
+      // A zero-filled buffer of the bound; v densely at its start.
+      Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
+      Value buffer =
+          linalg::FillOp::create(
+              b, loc, zero,
+              ValueRange{
+                  tensor::EmptyOp::create(b, loc, capacity, et).getResult()})
+              .getResult(0);
+      SmallVector<OpFoldResult> offset{b.getIndexAttr(0)},
+          stride{b.getIndexAttr(1)}, extent{numel};
+      Value head = tensor::ExtractSliceOp::create(b, loc, buffer, offset,
+                                                  extent, stride);
+      SmallVector<ReassociationIndices> all(1);
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        all[0].push_back(d);
+      Value view =
+          tensor::ExpandShapeOp::create(b, loc, type, head, all, sizes);
+      Value copied = linalg::CopyOp::create(b, loc, v, view).getResult(0);
+      Value flat = tensor::CollapseShapeOp::create(b, loc, copied, all);
+      results[i] = tensor::InsertSliceOp::create(b, loc, flat, buffer, offset,
+                                                 extent, stride);
+    }
+    int64_t numDims = dims.size();
+    results.push_back(tensor::FromElementsOp::create(
+        b, loc, RankedTensorType::get({numDims}, b.getI64Type()), dims));
+    func::ReturnOp::create(b, loc, results);
+    ret.erase();
+    SmallVector<Type> types;
+    for (Value v : results)
+      types.push_back(v.getType());
+    SmallVector<DictionaryAttr> attrs;
+    func.getAllResultAttrs(attrs);
+    attrs.push_back(DictionaryAttr::get(&getContext()));
+    func.setType(
+        FunctionType::get(&getContext(), func.getArgumentTypes(), types));
+    func.setAllResultAttrs(attrs);
+  }
+};
+} // namespace

@@ -1,0 +1,523 @@
+//===- DataDependent.cpp - lowering of ops with data-dependent shapes -----===//
+//
+// NonZero, Compress, Unique and NonMaxSuppression. Each computes its results
+// into tensors of their upper-bound shape (static, so that the memory plan
+// still places them) with sequential scf loops, then returns the leading
+// `tensor.extract_slice` of the actual size: the only dynamic values in the
+// function. dlc-bounded-results copies such function results densely into
+// the caller's buffers.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/DlcOps.h"
+#include "passes/lowering/Patterns.h"
+#include "passes/lowering/Utils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Builders for the sequential loops of these lowerings.
+struct LoopBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value i64(Value index) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  }
+  Value index(Value i) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value orI(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value notI(Value x) {
+    Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    return arith::XOrIOp::create(b, loc, x, one);
+  }
+  Value boolean(bool v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI1Type(), v);
+  }
+  Value extract(Value t, ValueRange at) {
+    return tensor::ExtractOp::create(b, loc, t, at);
+  }
+  Value insert(Value v, Value t, ValueRange at) {
+    return tensor::InsertOp::create(b, loc, v, t, at);
+  }
+  /// A tensor of `shape` filled with zeros of `et`.
+  Value zeros(ArrayRef<int64_t> shape, Type et) {
+    return dlc::buildFilled(b, loc, RankedTensorType::get(shape, et),
+                            b.getZeroAttr(et));
+  }
+
+  using Body = function_ref<SmallVector<Value>(Value iv, ValueRange iterArgs)>;
+  /// scf.for lb..ub carrying `inits`; `body` returns the next values.
+  SmallVector<Value> loop(Value lb, Value ub, ValueRange inits, Body body) {
+    auto op = scf::ForOp::create(
+        b, loc, lb, ub, idx(1), inits,
+        [&](OpBuilder &nb, Location, Value iv, ValueRange args) {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
+          SmallVector<Value> next = body(iv, args);
+          scf::YieldOp::create(b, loc, next);
+        });
+    return SmallVector<Value>(op.getResults());
+  }
+  SmallVector<Value> loop(int64_t n, ValueRange inits, Body body) {
+    return loop(idx(0), idx(n), inits, body);
+  }
+  /// A nest of loops over `shape` (row-major order); `body` gets the ivs.
+  SmallVector<Value>
+  nest(ArrayRef<int64_t> shape, ValueRange inits,
+       function_ref<SmallVector<Value>(ValueRange ivs, ValueRange)> body,
+       SmallVector<Value> ivs = {}) {
+    if (ivs.size() == shape.size())
+      return body(ivs, inits);
+    return loop(shape[ivs.size()], inits, [&](Value iv, ValueRange args) {
+      SmallVector<Value> inner = ivs;
+      inner.push_back(iv);
+      return nest(shape, args, body, inner);
+    });
+  }
+  /// `current` unless `cond`, then what `then` computes.
+  SmallVector<Value> ifThen(Value cond, ValueRange current,
+                            function_ref<SmallVector<Value>()> then) {
+    auto op = scf::IfOp::create(b, loc, TypeRange(current), cond,
+                                /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(op.thenBlock());
+    scf::YieldOp::create(b, loc, then());
+    b.setInsertionPointToStart(op.elseBlock());
+    scf::YieldOp::create(b, loc, current);
+    return SmallVector<Value>(op.getResults());
+  }
+
+  /// x != 0 (NaN counts as non-zero, as in numpy).
+  Value isNonZero(Value x) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType()));
+    if (isa<FloatType>(x.getType()))
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
+    return cmp(arith::CmpIPredicate::ne, x, zero);
+  }
+  Value equal(Value x, Value y) {
+    if (isa<FloatType>(x.getType()))
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, y);
+    return cmp(arith::CmpIPredicate::eq, x, y);
+  }
+  Value less(Value x, Value y) {
+    if (isa<FloatType>(x.getType()))
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y);
+    return cmp(arith::CmpIPredicate::slt, x, y);
+  }
+
+  /// The leading part of `full` with `sizes` (null entries: whole).
+  Value prefix(Value full, ArrayRef<Value> sizes) {
+    auto type = cast<RankedTensorType>(full.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
+        strides(type.getRank(), b.getIndexAttr(1)), extents;
+    for (auto [d, size] : llvm::enumerate(sizes))
+      extents.push_back(size
+                            ? OpFoldResult(size)
+                            : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+    return tensor::ExtractSliceOp::create(b, loc, full, offsets, extents,
+                                          strides);
+  }
+};
+
+/// `out[o, p, i] = input[o, indices[p], i]` over the static [O, P, I]
+/// (input [O, A, I], indices [P] of i64 in [0, A)): the slices a Compress
+/// or Unique keeps, gathered into their upper-bound shape.
+Value gatherSlices(OpBuilder &b, Location loc, Value input, Value indices) {
+  auto in = cast<RankedTensorType>(input.getType());
+  int64_t p = cast<RankedTensorType>(indices.getType()).getDimSize(0);
+  auto type = RankedTensorType::get({in.getDimSize(0), p, in.getDimSize(2)},
+                                    in.getElementType());
+  MLIRContext *ctx = b.getContext();
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  SmallVector<utils::IteratorType> iters(3, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, type, indices, init,
+             ArrayRef<AffineMap>{AffineMap::get(3, 0, getAffineDimExpr(1, ctx)),
+                                 b.getMultiDimIdentityMap(3)},
+             iters,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value at = arith::IndexCastOp::create(nb, l, nb.getIndexType(),
+                                                     args[0]);
+               Value o = linalg::IndexOp::create(nb, l, 0);
+               Value i = linalg::IndexOp::create(nb, l, 2);
+               linalg::YieldOp::create(
+                   nb, l,
+                   Value(tensor::ExtractOp::create(nb, l, input,
+                                                   ValueRange{o, at, i})));
+             })
+      .getResult(0);
+}
+
+/// `input` as [outer, shape[axis], inner] (a static collapse).
+Value asThreeDims(OpBuilder &b, Location loc, Value input, int64_t axis) {
+  auto t = cast<RankedTensorType>(input.getType());
+  ArrayRef<int64_t> shape = t.getShape();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    (d < axis ? outer : inner) *= d == axis ? 1 : shape[d];
+  return dlc::buildReshape(
+      b, loc, input,
+      RankedTensorType::get({outer, shape[axis], inner}, t.getElementType()));
+}
+
+struct NonZeroLowering : OpRewritePattern<dlc::NonZeroOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::NonZeroOp op,
+                                PatternRewriter &rewriter) const override {
+    LoopBuilder lb{rewriter, op.getLoc()};
+    RankedTensorType in = op.getInput().getType();
+    SmallVector<int64_t> bounds = op.getUpperBounds(0);
+    Value out = lb.zeros(bounds, rewriter.getI64Type());
+    // Row-major over the input: each non-zero element appends its
+    // coordinates as column k.
+    SmallVector<Value> res = lb.nest(
+        in.getShape(), {out, lb.idx(0)},
+        [&](ValueRange ivs, ValueRange args) -> SmallVector<Value> {
+          Value x = lb.extract(op.getInput(), ivs);
+          return lb.ifThen(lb.isNonZero(x), args, [&]() -> SmallVector<Value> {
+            Value t = args[0];
+            for (auto [d, iv] : llvm::enumerate(ivs))
+              t = lb.insert(lb.i64(iv), t, {lb.idx(d), args[1]});
+            return {t, lb.add(args[1], lb.idx(1))};
+          });
+        });
+    rewriter.replaceOp(op, lb.prefix(res[0], {Value(), res[1]}));
+    return success();
+  }
+};
+
+struct CompressLowering : OpRewritePattern<dlc::CompressOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::CompressOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LoopBuilder lb{rewriter, loc};
+    RankedTensorType in = op.getInput().getType();
+    int64_t axis = op.getAxis(), size = in.getDimSize(axis);
+    int64_t len = std::min(size, op.getCondition().getType().getDimSize(0));
+    // The indices of the kept slices, in order (zeros past the count, so
+    // that the gather below stays in bounds).
+    Value kept = lb.zeros({size}, rewriter.getI64Type());
+    SmallVector<Value> res =
+        lb.loop(len, {kept, lb.idx(0)},
+                [&](Value j, ValueRange args) -> SmallVector<Value> {
+                  Value keep = lb.extract(op.getCondition(), j);
+                  return lb.ifThen(keep, args, [&]() -> SmallVector<Value> {
+                    return {lb.insert(lb.i64(j), args[0], args[1]),
+                            lb.add(args[1], lb.idx(1))};
+                  });
+                });
+    Value gathered = gatherSlices(
+        rewriter, loc, asThreeDims(rewriter, loc, op.getInput(), axis), res[0]);
+    Value full = dlc::buildReshape(rewriter, loc, gathered, in);
+    SmallVector<Value> sizes(in.getRank());
+    sizes[axis] = res[1];
+    rewriter.replaceOp(op, lb.prefix(full, sizes));
+    return success();
+  }
+};
+
+/// Compares slices `a` and `b` of `x` ([O, A, I]) in row-major order:
+/// (equal, a < b lexicographically).
+std::pair<Value, Value> compareSlices(LoopBuilder &lb, Value x, Value a,
+                                      Value b) {
+  auto t = cast<RankedTensorType>(x.getType());
+  SmallVector<Value> res =
+      lb.nest({t.getDimSize(0), t.getDimSize(2)},
+              {lb.boolean(false), lb.boolean(false)},
+              [&](ValueRange ivs, ValueRange args) -> SmallVector<Value> {
+                Value va = lb.extract(x, {ivs[0], a, ivs[1]});
+                Value vb = lb.extract(x, {ivs[0], b, ivs[1]});
+                Value differ = lb.notI(lb.equal(va, vb));
+                // The first difference decides.
+                Value lt = lb.select(args[0], args[1],
+                                     lb.andI(differ, lb.less(va, vb)));
+                return {lb.orI(args[0], differ), lt};
+              });
+  return {lb.notI(res[0]), res[1]};
+}
+
+struct UniqueLowering : OpRewritePattern<dlc::UniqueOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::UniqueOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LoopBuilder lb{rewriter, loc};
+    using P = arith::CmpIPredicate;
+    RankedTensorType in = op.getInput().getType();
+    int64_t axis = op.getAxis(), n = in.getDimSize(axis);
+    Type i64 = rewriter.getI64Type();
+    Value x = asThreeDims(rewriter, loc, op.getInput(), axis);
+    // first[i]: the first slice equal to slice i.
+    Value first =
+        lb.loop(n, {lb.zeros({n}, i64)},
+                [&](Value i, ValueRange args) -> SmallVector<Value> {
+                  Value end = lb.add(i, lb.idx(1));
+                  Value found =
+                      lb.loop(lb.idx(0), end, {i},
+                              [&](Value j, ValueRange f) -> SmallVector<Value> {
+                                Value unset = lb.cmp(P::eq, f[0], i);
+                                Value eq = compareSlices(lb, x, j, i).first;
+                                return {lb.select(lb.andI(unset, eq), j, f[0])};
+                              })[0];
+                  return {lb.insert(lb.i64(found), args[0], i)};
+                })[0];
+    // The distinct slices in order of first occurrence.
+    SmallVector<Value> distinct =
+        lb.loop(n, {lb.zeros({n}, i64), lb.idx(0)},
+                [&](Value i, ValueRange args) -> SmallVector<Value> {
+                  Value isFirst =
+                      lb.cmp(P::eq, lb.index(lb.extract(first, i)), i);
+                  return lb.ifThen(isFirst, args, [&]() -> SmallVector<Value> {
+                    return {lb.insert(lb.i64(i), args[0], args[1]),
+                            lb.add(args[1], lb.idx(1))};
+                  });
+                });
+    Value order = distinct[0], count = distinct[1];
+    if (op.getSorted()) {
+      // Each distinct slice goes to the number of distinct slices below it.
+      order = lb.loop(
+          lb.idx(0), count, {lb.zeros({n}, i64)},
+          [&](Value t, ValueRange args) -> SmallVector<Value> {
+            Value u = lb.index(lb.extract(distinct[0], t));
+            Value rank = lb.loop(
+                lb.idx(0), count, {lb.idx(0)},
+                [&](Value s, ValueRange r) -> SmallVector<Value> {
+                  Value v = lb.index(lb.extract(distinct[0], s));
+                  Value below = compareSlices(lb, x, v, u).second;
+                  return {lb.select(below, lb.add(r[0], lb.idx(1)), r[0])};
+                })[0];
+            return {lb.insert(lb.i64(u), args[0], rank)};
+          })[0];
+    }
+    // position[u]: where distinct slice u goes in the output.
+    Value position =
+        lb.loop(lb.idx(0), count, {lb.zeros({n}, i64)},
+                [&](Value t, ValueRange args) -> SmallVector<Value> {
+                  Value u = lb.index(lb.extract(order, t));
+                  return {lb.insert(lb.i64(t), args[0], u)};
+                })[0];
+    SmallVector<Value> inverseAndCounts =
+        lb.loop(n, {lb.zeros({n}, i64), lb.zeros({n}, i64)},
+                [&](Value i, ValueRange args) -> SmallVector<Value> {
+                  Value p =
+                      lb.extract(position, lb.index(lb.extract(first, i)));
+                  Value pi = lb.index(p);
+                  Value c = arith::AddIOp::create(
+                      rewriter, loc, lb.extract(args[1], pi),
+                      arith::ConstantIntOp::create(rewriter, loc, i64, 1));
+                  return {lb.insert(p, args[0], i), lb.insert(c, args[1], pi)};
+                });
+    Value full = dlc::buildReshape(rewriter, loc,
+                                   gatherSlices(rewriter, loc, x, order), in);
+    SmallVector<Value> sizes(in.getRank());
+    sizes[axis] = count;
+    rewriter.replaceOp(op, {lb.prefix(full, sizes), lb.prefix(order, count),
+                            inverseAndCounts[0],
+                            lb.prefix(inverseAndCounts[1], count)});
+    return success();
+  }
+};
+
+struct NonMaxSuppressionLowering : OpRewritePattern<dlc::NonMaxSuppressionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// (xmin, ymin, xmax, ymax) of box `j` of batch `b`.
+  static std::array<Value, 4> corners(OpBuilder &rb, Location loc,
+                                      LoopBuilder &lb, Value boxes, Value b,
+                                      Value j, bool centered) {
+    std::array<Value, 4> v;
+    for (int64_t k = 0; k < 4; ++k)
+      v[k] = lb.extract(boxes, {b, j, lb.idx(k)});
+    auto minf = [&](Value x, Value y) {
+      return arith::MinimumFOp::create(rb, loc, x, y).getResult();
+    };
+    auto maxf = [&](Value x, Value y) {
+      return arith::MaximumFOp::create(rb, loc, x, y).getResult();
+    };
+    if (centered) {
+      // [x_center, y_center, width, height]
+      Value half = arith::ConstantOp::create(
+          rb, loc, rb.getFloatAttr(v[0].getType(), 0.5));
+      Value hw = arith::MulFOp::create(rb, loc, v[2], half);
+      Value hh = arith::MulFOp::create(rb, loc, v[3], half);
+      return {arith::SubFOp::create(rb, loc, v[0], hw),
+              arith::SubFOp::create(rb, loc, v[1], hh),
+              arith::AddFOp::create(rb, loc, v[0], hw),
+              arith::AddFOp::create(rb, loc, v[1], hh)};
+    }
+    // [y1, x1, y2, x2], either diagonal.
+    return {minf(v[1], v[3]), minf(v[0], v[2]), maxf(v[1], v[3]),
+            maxf(v[0], v[2])};
+  }
+
+  /// Whether the intersection over union of `p` and `q` exceeds
+  /// `threshold` (ONNX Runtime's rules: empty boxes never suppress).
+  static Value iouExceeds(OpBuilder &rb, Location loc, std::array<Value, 4> p,
+                          std::array<Value, 4> q, Value threshold) {
+    auto minf = [&](Value x, Value y) -> Value {
+      return arith::MinimumFOp::create(rb, loc, x, y);
+    };
+    auto maxf = [&](Value x, Value y) -> Value {
+      return arith::MaximumFOp::create(rb, loc, x, y);
+    };
+    auto sub = [&](Value x, Value y) -> Value {
+      return arith::SubFOp::create(rb, loc, x, y);
+    };
+    auto mul = [&](Value x, Value y) -> Value {
+      return arith::MulFOp::create(rb, loc, x, y);
+    };
+    auto gt = [&](Value x, Value y) -> Value {
+      return arith::CmpFOp::create(rb, loc, arith::CmpFPredicate::OGT, x, y);
+    };
+    Value zero =
+        arith::ConstantOp::create(rb, loc, rb.getZeroAttr(p[0].getType()));
+    Value iw = maxf(sub(minf(p[2], q[2]), maxf(p[0], q[0])), zero);
+    Value ih = maxf(sub(minf(p[3], q[3]), maxf(p[1], q[1])), zero);
+    Value inter = mul(iw, ih);
+    Value areaP = mul(sub(p[2], p[0]), sub(p[3], p[1]));
+    Value areaQ = mul(sub(q[2], q[0]), sub(q[3], q[1]));
+    Value uni = sub(arith::AddFOp::create(rb, loc, areaP, areaQ), inter);
+    Value valid = arith::AndIOp::create(
+        rb, loc,
+        arith::AndIOp::create(rb, loc, gt(inter, zero), gt(areaP, zero)),
+        arith::AndIOp::create(rb, loc, gt(areaQ, zero), gt(uni, zero)));
+    Value iou = arith::DivFOp::create(rb, loc, inter, uni);
+    return arith::AndIOp::create(rb, loc, valid, gt(iou, threshold));
+  }
+
+  LogicalResult matchAndRewrite(dlc::NonMaxSuppressionOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LoopBuilder lb{rewriter, loc};
+    using P = arith::CmpIPredicate;
+    RankedTensorType scores = op.getScores().getType();
+    int64_t batches = scores.getDimSize(0), classes = scores.getDimSize(1),
+            boxes = scores.getDimSize(2);
+    Type ft = scores.getElementType(), i64 = rewriter.getI64Type();
+    if (op.getIouThreshold().getType().getElementType() != ft ||
+        op.getScoreThreshold().getType().getElementType() != ft)
+      return rewriter.notifyMatchFailure(op, "thresholds of another type");
+    auto scalar = [&](Value t) {
+      auto type = cast<RankedTensorType>(t.getType());
+      SmallVector<Value> zeros(type.getRank(), lb.idx(0));
+      return lb.extract(t, zeros);
+    };
+    // The per-class maximum, clamped to [0, max_boxes_bound].
+    Value maxBoxes = lb.index(scalar(op.getMaxOutputBoxesPerClass()));
+    maxBoxes = arith::MaxSIOp::create(
+        rewriter, loc,
+        arith::MinSIOp::create(rewriter, loc, maxBoxes,
+                               lb.idx(op.getMaxBoxesBound())),
+        lb.idx(0));
+    Value iou = scalar(op.getIouThreshold());
+    Value minScore = scalar(op.getScoreThreshold());
+    bool centered = op.getCenterPointBox();
+    Value out = lb.zeros(op.getUpperBounds(0), i64);
+    // taken[j] holds the number (from 1) of the last class that took or
+    // dropped box j, so that it needs no reset between classes.
+    Value taken = lb.zeros({boxes}, i64);
+    Value negInf = arith::ConstantOp::create(
+        rewriter, loc,
+        rewriter.getFloatAttr(ft, -std::numeric_limits<double>::infinity()));
+    SmallVector<Value> res = lb.nest(
+        {batches, classes}, {out, lb.idx(0), taken},
+        [&](ValueRange bc, ValueRange state) -> SmallVector<Value> {
+          Value b = bc[0], c = bc[1];
+          Value tag = lb.i64(lb.add(
+              lb.add(arith::MulIOp::create(rewriter, loc, b, lb.idx(classes)),
+                     c),
+              lb.idx(1)));
+          Value start = state[1];
+          // At most one box is taken or dropped per step.
+          SmallVector<Value> steps = lb.loop(
+              boxes, {state[0], state[1], state[2], lb.boolean(false)},
+              [&](Value, ValueRange s) -> SmallVector<Value> {
+                Value full = lb.cmp(
+                    P::sge, arith::SubIOp::create(rewriter, loc, s[1], start),
+                    maxBoxes);
+                Value active = lb.andI(lb.notI(s[3]), lb.notI(full));
+                SmallVector<Value> current(s.begin(), s.end());
+                current[3] = lb.orI(s[3], full);
+                return lb.ifThen(active, current, [&]() -> SmallVector<Value> {
+                  // The best remaining box: the highest score above the
+                  // threshold, the lowest index among equals.
+                  SmallVector<Value> best = lb.loop(
+                      boxes, {lb.idx(boxes), negInf},
+                      [&](Value j, ValueRange bs) -> SmallVector<Value> {
+                        Value score = lb.extract(op.getScores(), {b, c, j});
+                        Value free = lb.cmp(P::ne, lb.extract(s[2], j), tag);
+                        auto gt = [&](Value x, Value y) -> Value {
+                          return arith::CmpFOp::create(
+                              rewriter, loc, arith::CmpFPredicate::OGT, x, y);
+                        };
+                        Value none = lb.cmp(P::eq, bs[0], lb.idx(boxes));
+                        Value better =
+                            lb.andI(lb.andI(free, gt(score, minScore)),
+                                    lb.orI(none, gt(score, bs[1])));
+                        return {lb.select(better, j, bs[0]),
+                                lb.select(better, score, bs[1])};
+                      });
+                  Value found = lb.cmp(P::ne, best[0], lb.idx(boxes));
+                  SmallVector<Value> next(s.begin(), s.end());
+                  next[3] = lb.notI(found);
+                  return lb.ifThen(found, next, [&]() -> SmallVector<Value> {
+                    Value j = best[0];
+                    Value taken = lb.insert(tag, s[2], j);
+                    auto box = corners(rewriter, loc, lb, op.getBoxes(), b, j,
+                                       centered);
+                    Value suppressed = lb.loop(
+                        start, s[1], {lb.boolean(false)},
+                        [&](Value q, ValueRange sup) -> SmallVector<Value> {
+                          Value other =
+                              lb.index(lb.extract(s[0], {q, lb.idx(2)}));
+                          auto obox = corners(rewriter, loc, lb, op.getBoxes(),
+                                              b, other, centered);
+                          return {lb.orI(sup[0], iouExceeds(rewriter, loc, box,
+                                                            obox, iou))};
+                        })[0];
+                    SmallVector<Value> dropped = {s[0], s[1], taken,
+                                                  lb.boolean(false)};
+                    return lb.ifThen(
+                        lb.notI(suppressed), dropped,
+                        [&]() -> SmallVector<Value> {
+                          Value row = s[0];
+                          row = lb.insert(lb.i64(b), row, {s[1], lb.idx(0)});
+                          row = lb.insert(lb.i64(c), row, {s[1], lb.idx(1)});
+                          row = lb.insert(lb.i64(j), row, {s[1], lb.idx(2)});
+                          return {row, lb.add(s[1], lb.idx(1)), taken,
+                                  lb.boolean(false)};
+                        });
+                  });
+                });
+              });
+          return {steps[0], steps[1], steps[2]};
+        });
+    rewriter.replaceOp(op, lb.prefix(res[0], {res[1], Value()}));
+    return success();
+  }
+};
+
+} // namespace
+
+void dlc::populateDataDependentLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<NonZeroLowering, CompressLowering, UniqueLowering,
+               NonMaxSuppressionLowering>(patterns.getContext());
+}

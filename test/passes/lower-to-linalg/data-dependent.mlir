@@ -1,0 +1,62 @@
+// RUN: dlc-opt %s -split-input-file --dlc-lower-to-linalg --canonicalize --mlir-print-local-scope | FileCheck %s
+
+// NonZero: a loop nest over the input appends the coordinates of each
+// non-zero element (NaN counts) as a column of the [rank, elements] bound;
+// the result is its leading slice.
+// CHECK-LABEL: func.func @nonzero
+// CHECK:         %[[BOUND:.+]] = linalg.fill {{.+}} -> tensor<2x6xi64>
+// CHECK:         %[[R:.+]]:2 = scf.for {{.+}} iter_args(%{{.+}} = %[[BOUND]], %{{.+}} = %c0)
+// CHECK:           scf.for
+// CHECK:             %[[X:.+]] = tensor.extract
+// CHECK:             %[[NZ:.+]] = arith.cmpf une, %[[X]]
+// CHECK:             scf.if %[[NZ]]
+// CHECK-COUNT-2:       tensor.insert
+// CHECK:         tensor.extract_slice %[[R]]#0[0, 0] [2, %[[R]]#1] [1, 1] : tensor<2x6xi64> to tensor<2x?xi64>
+func.func @nonzero(%x: tensor<2x3xf32>) -> tensor<2x?xi64> {
+  %0 = dlc.nonzero %x : tensor<2x3xf32> -> tensor<2x?xi64>
+  return %0 : tensor<2x?xi64>
+}
+
+// -----
+
+// Compress: the indices of the kept slices (only the condition's 2 entries
+// are read), then a gather of the slices into the input's shape, sliced.
+// CHECK-LABEL: func.func @compress
+// CHECK:         %[[KEPT:.+]]:2 = scf.for %{{.+}} = %c0 to %c2
+// CHECK:         %[[G:.+]] = linalg.generic {{.+}} ins(%[[KEPT]]#0 : tensor<3xi64>)
+// CHECK:           tensor.extract %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] : tensor<2x3x1xf32>
+// CHECK:         %[[C:.+]] = tensor.collapse_shape %[[G]]
+// CHECK:         tensor.extract_slice %[[C]][0, 0] [2, %[[KEPT]]#1] [1, 1] : tensor<2x3xf32> to tensor<2x?xf32>
+func.func @compress(%x: tensor<2x3xf32>, %c: tensor<2xi1>) -> tensor<2x?xf32> {
+  %0 = dlc.compress %x, %c {axis = 1 : i64} : tensor<2x3xf32>, tensor<2xi1> -> tensor<2x?xf32>
+  return %0 : tensor<2x?xf32>
+}
+
+// -----
+
+// Unique: inverse_indices keeps the static bound; the others are sliced to
+// the number of distinct slices.
+// CHECK-LABEL: func.func @unique
+// CHECK-SAME:    -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>)
+// CHECK-COUNT-3: tensor.extract_slice
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         return
+func.func @unique(%x: tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>) {
+  %0:4 = dlc.unique %x {axis = 0 : i64, sorted = true} : (tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>)
+  return %0#0, %0#1, %0#2, %0#3 : tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>
+}
+
+// -----
+
+// NonMaxSuppression: rows of (batch, class, box) in a bound of
+// batches * classes * max_boxes_bound rows.
+// CHECK-LABEL: func.func @nms
+// The data's maximum is clamped to the bound.
+// CHECK:         arith.minsi %{{.+}}, %c2
+// CHECK:         linalg.fill {{.+}} -> tensor<4x3xi64>
+// CHECK:         tensor.extract_slice %{{.+}}[0, 0] [%{{.+}}, 3] [1, 1] : tensor<4x3xi64> to tensor<?x3xi64>
+func.func @nms(%b: tensor<1x6x4xf32>, %s: tensor<1x2x6xf32>, %m: tensor<1xi64>, %t: tensor<1xf32>) -> tensor<?x3xi64> {
+  %0 = dlc.non_max_suppression %b, %s, %m, %t, %t {center_point_box = false, max_boxes_bound = 2 : i64}
+      : (tensor<1x6x4xf32>, tensor<1x2x6xf32>, tensor<1xi64>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3xi64>
+  return %0 : tensor<?x3xi64>
+}
