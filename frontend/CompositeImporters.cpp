@@ -365,6 +365,73 @@ NodeResults importLRN(NodeContext &nc) {
 
 /// Einsum: the equation made explicit (ellipses expanded to letters, the
 /// implicit output spelled out), then one dlc.einsum.
+/// RoiAlign (opsets 10 and 16) with a fixed sampling_ratio.
+NodeResults importRoiAlign(NodeContext &nc) {
+  if (failed(requireOperands(nc, 3)))
+    return failure();
+  RankedTensorType x = typeOf(nc.operand(0)), rois = typeOf(nc.operand(1));
+  if (x.getRank() != 4 || !x.hasStaticShape() || rois.getRank() != 2 ||
+      !rois.hasStaticShape() || rois.getDimSize(1) != 4 ||
+      !isa<FloatType>(x.getElementType()) ||
+      rois.getElementType() != x.getElementType())
+    return nc.error() << "expects float X [N, C, H, W] and rois [R, 4] of its "
+                         "type, got "
+                      << x << " and " << rois,
+           failure();
+  std::string mode = nc.stringAttr("mode", "avg");
+  if (mode != "avg" && mode != "max")
+    return nc.error() << "mode '" << mode << "' is not supported", failure();
+  int64_t sampling = nc.intAttr("sampling_ratio", 0);
+  if (sampling <= 0)
+    return nc.error() << "sampling_ratio " << sampling
+                      << " (adaptive sampling, a grid sized by each region) "
+                         "is not supported",
+           failure();
+  // Opset 10 has no coordinate_transformation_mode and behaves as
+  // output_half_pixel.
+  std::string transform =
+      nc.stringAttr("coordinate_transformation_mode",
+                    nc.opset >= 16 ? "half_pixel" : "output_half_pixel");
+  if (transform != "half_pixel" && transform != "output_half_pixel")
+    return nc.error() << "coordinate_transformation_mode '" << transform
+                      << "' is not supported",
+           failure();
+  Value indices = nc.operand(2);
+  RankedTensorType it = typeOf(indices);
+  Type i64 = nc.builder.getI64Type();
+  if (it.getElementType() != i64)
+    indices = castValue(nc, indices, i64);
+  int64_t outH = nc.intAttr("output_height", 1),
+          outW = nc.intAttr("output_width", 1);
+  OpBuilder &b = nc.builder;
+  return buildTyped<RoiAlignOp>(
+      nc,
+      RankedTensorType::get({rois.getDimSize(0), x.getDimSize(1), outH, outW},
+                            x.getElementType()),
+      ValueRange{nc.operand(0), nc.operand(1), indices},
+      {b.getNamedAttr("mode", b.getStringAttr(mode)),
+       b.getNamedAttr("sampling_ratio", b.getI64IntegerAttr(sampling)),
+       b.getNamedAttr("spatial_scale",
+                      b.getF64FloatAttr(nc.floatAttr("spatial_scale", 1.0f))),
+       b.getNamedAttr("half_pixel", b.getBoolAttr(transform == "half_pixel"))});
+}
+
+/// Det: dlc.det over the last two (square) dimensions.
+NodeResults importDet(NodeContext &nc) {
+  if (failed(requireOperands(nc, 1)) || failed(requireFloat(nc, 1)))
+    return failure();
+  RankedTensorType t = typeOf(nc.operand(0));
+  int64_t rank = t.getRank();
+  if (rank < 2 || !t.hasStaticShape() ||
+      t.getDimSize(rank - 1) != t.getDimSize(rank - 2))
+    return nc.error() << "the input must be square matrices [..., M, M], got "
+                      << t,
+           failure();
+  return buildTyped<DetOp>(
+      nc, RankedTensorType::get(t.getShape().drop_back(2), t.getElementType()),
+      nc.operand(0));
+}
+
 NodeResults importEinsum(NodeContext &nc) {
   std::string eq;
   for (char c : nc.stringAttr("equation", ""))
@@ -462,30 +529,36 @@ NodeResults importEinsum(NodeContext &nc) {
       {nc.builder.getNamedAttr("equation", nc.builder.getStringAttr(canonical))});
 }
 
-/// GatherND (batch_dims = 0): flatten the indexed dims and gather by the
-/// linear index sum(idx[j] * stride[j]).
+/// GatherND: flatten the batch dimensions and the indexed ones and gather
+/// by the linear index batch * (indexed volume) + sum(idx[j] * stride[j]).
 NodeResults importGatherND(NodeContext &nc) {
   if (failed(requireOperands(nc, 2)))
     return failure();
-  if (nc.intAttr("batch_dims", 0) != 0)
-    return nc.error() << "batch_dims > 0 is not supported", failure();
   Value data = nc.operand(0), idx = nc.operand(1);
   auto dt = typeOf(data), it = typeOf(idx);
+  int64_t batchDims = nc.intAttr("batch_dims", 0);
+  if (!dt.hasStaticShape() || !it.hasStaticShape() || it.getRank() < 1)
+    return nc.error() << "needs static shapes", failure();
   int64_t r = it.getDimSize(it.getRank() - 1);
-  if (!dt.hasStaticShape() || !it.hasStaticShape() || r > dt.getRank())
-    return nc.error() << "needs static shapes and index depth <= data rank",
+  if (batchDims < 0 || batchDims >= std::min(dt.getRank(), it.getRank()) ||
+      batchDims + r > dt.getRank() ||
+      dt.getShape().take_front(batchDims) !=
+          it.getShape().take_front(batchDims))
+    return nc.error() << "batch_dims " << batchDims << " and index depth " << r
+                      << " do not fit data " << dt << " and indices " << it,
            failure();
   Type i64 = nc.builder.getI64Type();
   if (it.getElementType() != i64)
     idx = one(buildTyped<CastOp>(nc, RankedTensorType::get(it.getShape(), i64), {idx}));
   // Linear index = idx @ strides (negative indices wrap per dimension).
+  ArrayRef<int64_t> indexed = dt.getShape().slice(batchDims, r);
   SmallVector<int64_t> strides(r);
   int64_t flat = 1;
   for (int64_t j = r - 1; j >= 0; --j) {
     strides[j] = flat;
-    flat *= dt.getDimSize(j);
+    flat *= indexed[j];
   }
-  SmallVector<int64_t> dims(dt.getShape().take_front(r));
+  SmallVector<int64_t> dims(indexed);
   Value dimSizes = constant(nc, DenseElementsAttr::get(
                                     RankedTensorType::get({r}, i64),
                                     ArrayRef<int64_t>(dims)));
@@ -498,10 +571,28 @@ NodeResults importGatherND(NodeContext &nc) {
   Value weighted = one(buildInferred<MulOp>(nc, {idx, strideVec}));
   Value linear = reduce(nc, weighted, "sum", {it.getRank() - 1},
                         /*keepdims=*/false);
+  int64_t batch = 1;
+  for (int64_t d : dt.getShape().take_front(batchDims))
+    batch *= d;
+  if (batchDims > 0 && linear) {
+    // Each index tuple's position in the batch, broadcast over the index
+    // dimensions after the batch ones.
+    SmallVector<int64_t> offsets(batch),
+        shape(dt.getShape().take_front(batchDims));
+    for (int64_t i = 0; i < batch; ++i)
+      offsets[i] = i * flat;
+    shape.append(it.getRank() - 1 - batchDims, 1);
+    Value base =
+        constant(nc, DenseElementsAttr::get(RankedTensorType::get(shape, i64),
+                                            ArrayRef<int64_t>(offsets)));
+    linear = one(buildInferred<AddOp>(nc, {linear, base}));
+  }
   OpBuilder &b = nc.builder;
-  SmallVector<int64_t> flatShape{flat};
-  llvm::append_range(flatShape, dt.getShape().drop_front(r));
+  SmallVector<int64_t> flatShape{batch * flat};
+  llvm::append_range(flatShape, dt.getShape().drop_front(batchDims + r));
   Value flatData = one(reshapeTo(nc, data, flatShape));
+  if (!linear || !flatData)
+    return failure();
   return buildInferred<GatherOp>(
       nc, {flatData, linear}, {b.getNamedAttr("axis", b.getI64IntegerAttr(0))});
 }
@@ -510,6 +601,8 @@ NodeResults importGatherND(NodeContext &nc) {
 
 void dlc::addCompositeImporters(NodeImporterTable &t) {
   t["Einsum"] = importEinsum;
+  t["Det"] = importDet;
+  t["RoiAlign"] = importRoiAlign;
   t["GatherND"] = importGatherND;
   t["TopK"] = importTopK;
   t["LRN"] = importLRN;

@@ -68,6 +68,31 @@ bool dlc::isComputedFromConstants(Value v) {
   return true;
 }
 
+std::optional<SmallVector<BlockArgument>> dlc::argumentsOfComputation(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || isa<dlc::ConstantOp>(def))
+    return std::nullopt;
+  SmallVector<Operation *> work{def};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  llvm::SetVector<BlockArgument> args;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (isa<dlc::ConstantOp>(op) || !seen.insert(op).second)
+      continue;
+    if (!isEvaluable(op))
+      return std::nullopt;
+    for (Value operand : op->getOperands()) {
+      if (auto arg = dyn_cast<BlockArgument>(operand))
+        args.insert(arg);
+      else
+        work.push_back(operand.getDefiningOp());
+    }
+  }
+  if (args.empty())
+    return std::nullopt;
+  return SmallVector<BlockArgument>(args.begin(), args.end());
+}
+
 /// The constant holding `bytes` (row-major, booleans one byte each) of
 /// `type`: a splat when all elements are equal.
 static ElementsAttr attrFromBytes(RankedTensorType type, StringRef bytes) {

@@ -28,6 +28,12 @@ namespace dlc {
 /// constant itself is not "computed".
 bool isComputedFromConstants(mlir::Value v);
 
+/// The block arguments (graph inputs) that `v` is computed from when it is
+/// computed from constants and those arguments only (each once); nullopt
+/// otherwise, or when it reads no argument.
+std::optional<llvm::SmallVector<mlir::BlockArgument>>
+argumentsOfComputation(mlir::Value v);
+
 /// Evaluates `values` (each computed from constants, static shapes) with
 /// `evaluate` and replaces all their uses with new dlc.constant ops, inserted
 /// before each value's defining op. The old ops stay in place without uses.

@@ -71,6 +71,11 @@ private:
                                      mlir::Location loc);
   mlir::LogicalResult importNode(const onnx::NodeProto &node, size_t index);
   mlir::Value evaluateValue(mlir::Value v, mlir::Location loc);
+  /// Makes `v` computed from constants only when it reads nothing but
+  /// constants and graph inputs with known values: those inputs' uses in
+  /// its computation become constants (the model is specialized to them,
+  /// as ImportOptions::knownInputs allows). True when it did.
+  bool specializeKnownInputs(mlir::Value v);
   mlir::LogicalResult evaluateRemainingConstants(mlir::Block &block);
   void replaceValue(mlir::Value old, mlir::Value replacement);
   /// Makes `name` (a node output) stand for `v`.
@@ -128,6 +133,8 @@ private:
   const ImportOptions &options;
   mlir::Location fileLoc;
   llvm::StringMap<mlir::Value> values;
+  /// Graph inputs with known values (see specializeKnownInputs).
+  llvm::DenseMap<mlir::Value, const onnx::TensorProto *> knownArguments;
   llvm::StringMap<const onnx::TensorProto *> constants;
   std::vector<std::unique_ptr<onnx::TensorProto>> ownedTensors;
   llvm::StringMap<const onnx::ValueInfoProto *> inferredTypes;

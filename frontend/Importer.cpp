@@ -200,6 +200,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   nc.onnxTypes = &onnxElemTypes;
   if (options.evaluateConstants)
     nc.evaluate = [&](Value v) { return evaluateValue(v, loc); };
+  nc.specialize = [&](Value v) { return specializeKnownInputs(v); };
   dlc::NodeImportFn importFn = dlc::lookupNodeImporter(node);
   if (!importFn)
     return failure(); // reported by checkSupported
@@ -257,6 +258,38 @@ Value GraphImporter::evaluateValue(Value v, Location loc) {
     return Value();
   replaceValue(v, (*constants)[0]);
   return (*constants)[0];
+}
+
+bool GraphImporter::specializeKnownInputs(Value v) {
+  std::optional<SmallVector<BlockArgument>> args =
+      dlc::argumentsOfComputation(v);
+  if (!args || !llvm::all_of(*args, [&](BlockArgument a) {
+        return knownArguments.count(a);
+      }))
+    return false;
+  OpBuilder::InsertionGuard guard(builder);
+  for (BlockArgument arg : *args) {
+    std::string error;
+    auto attr = dyn_cast_or_null<DenseElementsAttr>(
+        dlc::convertTensor(&ctx, *knownArguments[arg], error));
+    if (!attr || attr.getType() != arg.getType())
+      return false;
+    builder.setInsertionPointToStart(arg.getOwner());
+    Value known = dlc::ConstantOp::create(builder, arg.getLoc(), attr);
+    // Only the computation of `v` reads the constant; other uses of the
+    // input stay data.
+    SmallVector<Operation *> work{v.getDefiningOp()};
+    llvm::SmallPtrSet<Operation *, 16> seen;
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      if (!op || isa<dlc::ConstantOp>(op) || !seen.insert(op).second)
+        continue;
+      op->replaceUsesOfWith(arg, known);
+      for (Value operand : op->getOperands())
+        work.push_back(operand.getDefiningOp());
+    }
+  }
+  return dlc::isComputedFromConstants(v);
 }
 
 /// Evaluates, in one batch, every value left that is computed from
@@ -331,8 +364,10 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
   for (auto [i, input] : llvm::enumerate(inputs)) {
     values[input->name()] = entry->getArgument(i);
     if (i < options.knownInputs.size() && options.knownInputs[i] &&
-        (i >= plan.inputAxes.size() || plan.inputAxes[i] < 0))
+        (i >= plan.inputAxes.size() || plan.inputAxes[i] < 0)) {
       constants[input->name()] = options.knownInputs[i];
+      knownArguments[entry->getArgument(i)] = options.knownInputs[i];
+    }
     func.setArgAttr(i, dlc::kNameAttr, builder.getStringAttr(input->name()));
     func.setArgAttr(i, dlc::kDtypeAttr,
                     builder.getI32IntegerAttr(dlc::toDlcDtype(

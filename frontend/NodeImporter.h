@@ -63,6 +63,11 @@ public:
   /// frontend/ConstantFolding.h) and returns the dlc.constant that replaced
   /// it, or null after a diagnostic.
   std::function<mlir::Value(mlir::Value)> evaluate;
+  /// Set by the importer when graph inputs have known values (`dlc run`'s
+  /// data, ImportOptions::knownInputs): makes `v`, computed from constants
+  /// and such inputs, computed from constants only by specializing those
+  /// inputs; false when it cannot.
+  std::function<bool(mlir::Value)> specialize;
   /// Operand i, evaluated to a constant first when it is computed from
   /// constants only (an Expand shape computed by Where over constants).
   mlir::Value constantOperandValue(size_t i) const;

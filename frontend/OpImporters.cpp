@@ -206,8 +206,9 @@ FailureOr<int64_t> dlc::normalizeAxis(NodeContext &nc, int64_t axis,
 
 Value NodeContext::constantOperandValue(size_t i) const {
   Value v = operand(i);
-  if (!v || !evaluate || v.getDefiningOp<ConstantOp>() ||
-      !isComputedFromConstants(v))
+  if (!v || !evaluate || v.getDefiningOp<ConstantOp>())
+    return v;
+  if (!isComputedFromConstants(v) && !(specialize && specialize(v)))
     return v;
   if (Value c = evaluate(v)) {
     operands[i] = c;
@@ -395,13 +396,32 @@ static Results importConv(NodeContext &nc) {
 
 template <typename OpTy>
 static Results importPool(NodeContext &nc) {
-  if (failed(requireOperands(nc, 1)) || failed(requireFloat(nc, 1)))
+  if (failed(requireOperands(nc, 1)))
     return failure();
-  if (nc.numUsedOutputs() > 1)
-    return nc.error() << "the Indices output of MaxPool is not supported",
-           failure();
-  if (nc.intAttr("storage_order", 0) != 0)
-    return nc.error() << "storage_order=1 is not supported", failure();
+  // MaxPool of 8-bit integers (opset 12): exact in f32, so pooled there
+  // (unsigned values convert as such) and converted back.
+  Type et = typeOf(nc.operand(0)).getElementType();
+  if (std::is_same_v<OpTy, dlc::MaxPoolOp> && et.isInteger(8)) {
+    bool isUnsigned = nc.isUnsigned(0);
+    Value x = castValue(nc, nc.operand(0), nc.builder.getF32Type(), isUnsigned);
+    if (!x)
+      return failure();
+    SmallVector<Value> operands{x};
+    NodeContext fc(nc.builder, nc.loc, nc.node, nc.opset, operands, {});
+    fc.onnxTypes = nc.onnxTypes;
+    fc.evaluate = nc.evaluate;
+    Results pooled = importPool<OpTy>(fc);
+    if (failed(pooled))
+      return failure();
+    Value y = castValue(nc, (*pooled)[0], et, false, isUnsigned);
+    if (!y)
+      return failure();
+    (*pooled)[0] = y;
+    return pooled;
+  }
+  if (failed(requireFloat(nc, 1)))
+    return failure();
+  bool indices = nc.node.output_size() > 1 && !nc.node.output(1).empty();
   RankedTensorType x = typeOf(nc.operand(0));
   std::optional<SmallVector<int64_t>> kernel = nc.intsAttr("kernel_shape");
   if (!kernel)
@@ -421,7 +441,18 @@ static Results importPool(NodeContext &nc) {
       b.getNamedAttr("ceil_mode", b.getBoolAttr(ceilMode)),
       b.getNamedAttr("count_include_pad",
                      b.getBoolAttr(nc.intAttr("count_include_pad", 0)))};
-  return buildInferred<OpTy>(nc, {nc.operand(0)}, attrs);
+  Results pooled = buildInferred<OpTy>(nc, {nc.operand(0)}, attrs);
+  if (failed(pooled) || !indices)
+    return pooled;
+  // MaxPool's Indices output (storage_order 1: column-major).
+  attrs.pop_back();
+  attrs.push_back(b.getNamedAttr(
+      "column_major", b.getBoolAttr(nc.intAttr("storage_order", 0) != 0)));
+  Results where =
+      buildInferred<dlc::MaxPoolIndicesOp>(nc, {nc.operand(0)}, attrs);
+  if (failed(where))
+    return failure();
+  return SmallVector<Value>{(*pooled)[0], (*where)[0]};
 }
 
 static Results importGlobalAveragePool(NodeContext &nc) {

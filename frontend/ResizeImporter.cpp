@@ -49,15 +49,29 @@ SmallVector<double> coefficients(const ResizeMode &m, double ratio,
           ((a * (s + 1) - 5 * a) * (s + 1) + 8 * a) * (s + 1) - 4 * a};
 }
 
-/// Row-major (out x in) interpolation weights for one axis.
+/// Row-major (out x in) interpolation weights for one axis. With
+/// tf_crop_and_resize, `roi` is the axis' crop window (start, end) and
+/// `outside` marks the outputs outside the input, whose rows stay zero
+/// (they take the extrapolation value).
 FailureOr<SmallVector<double>> axisWeights(NodeContext &nc, const ResizeMode &m,
                                            int64_t in, int64_t out,
-                                           double scale) {
+                                           double scale,
+                                           std::pair<double, double> roi,
+                                           SmallVectorImpl<bool> &outside) {
   SmallVector<double> w(out * in, 0.0);
+  outside.assign(out, false);
   double outWidth = scale * in;
   for (int64_t x = 0; x < out; ++x) {
     double xo;
-    if (m.transform == "align_corners")
+    if (m.transform == "tf_crop_and_resize") {
+      auto [start, end] = roi;
+      xo = out > 1 ? start * (in - 1) + x * (end - start) * (in - 1) / (out - 1)
+                   : 0.5 * (start + end) * (in - 1);
+      if (xo < 0 || xo > in - 1) {
+        outside[x] = true;
+        continue;
+      }
+    } else if (m.transform == "align_corners")
       xo = outWidth == 1 ? 0 : x * double(in - 1) / (outWidth - 1);
     else if (m.transform == "asymmetric")
       xo = x / scale;
@@ -165,6 +179,27 @@ NodeResults importResize(NodeContext &nc) {
   }
   if (sizes.empty() && (int64_t)scales.size() != rank)
     return nc.error() << "needs " << rank << " scales or sizes", failure();
+  // tf_crop_and_resize: the crop window of each axis (a constant roi, or an
+  // input `dlc run` specializes) and the value outside the input.
+  SmallVector<double> roi;
+  double extrapolation = nc.floatAttr("extrapolation_value", 0.0f);
+  if (m.transform == "tf_crop_and_resize") {
+    const onnx::TensorProto *proto = nc.constantOperand(1);
+    DenseElementsAttr attr;
+    std::string error;
+    if (proto)
+      attr = dyn_cast_or_null<DenseElementsAttr>(
+          convertTensor(nc.builder.getContext(), *proto, error));
+    else if (nc.operand(1))
+      matchPattern(nc.constantOperandValue(1), m_Constant(&attr));
+    if (!attr || !isa<FloatType>(attr.getElementType()) ||
+        attr.getNumElements() != 2 * rank)
+      return nc.error() << "tf_crop_and_resize needs a constant float roi of "
+                        << 2 * rank << " values",
+             failure();
+    for (const APFloat &v : attr.getValues<APFloat>())
+      roi.push_back(v.convertToDouble());
+  }
   if (!sizes.empty() && (int64_t)sizes.size() != rank)
     return nc.error() << "needs " << rank << " sizes", failure();
 
@@ -175,9 +210,14 @@ NodeResults importResize(NodeContext &nc) {
     int64_t out = sizes.empty() ? (int64_t)std::floor(in * scales[axis])
                                 : sizes[axis];
     double scale = sizes.empty() ? scales[axis] : double(out) / in;
-    if (out == in && scale == 1.0)
+    std::pair<double, double> window{0.0, 1.0};
+    if (!roi.empty())
+      window = {roi[axis], roi[rank + axis]};
+    if (out == in && scale == 1.0 && window == std::make_pair(0.0, 1.0))
       continue;
-    FailureOr<SmallVector<double>> w = axisWeights(nc, m, in, out, scale);
+    SmallVector<bool> outside;
+    FailureOr<SmallVector<double>> w =
+        axisWeights(nc, m, in, out, scale, window, outside);
     if (failed(w))
       return failure();
     // Transposed weights (in x out) for x[..., in] @ W^T.
@@ -209,7 +249,26 @@ NodeResults importResize(NodeContext &nc) {
     auto mm = buildInferred<MatMulOp>(nc, {moved, weights});
     if (failed(mm))
       return failure();
-    x = axis == rank - 1 ? (*mm)[0] : tr((*mm)[0], inverse);
+    Value resized = (*mm)[0];
+    if (llvm::is_contained(outside, true)) {
+      // Outputs outside the input: their zero row plus the extrapolation
+      // value (later axes mix such rows with weights that sum to 1).
+      SmallVector<APFloat> bias;
+      for (bool o : outside) {
+        APFloat v(o ? extrapolation : 0.0);
+        bool lost;
+        v.convert(cast<FloatType>(et).getFloatSemantics(),
+                  APFloat::rmNearestTiesToEven, &lost);
+        bias.push_back(v);
+      }
+      Value biasValue = ConstantOp::create(
+          b, nc.loc,
+          DenseElementsAttr::get(RankedTensorType::get({out}, et), bias));
+      resized = one(buildInferred<AddOp>(nc, {resized, biasValue}));
+      if (!resized)
+        return failure();
+    }
+    x = axis == rank - 1 ? resized : tr(resized, inverse);
   }
   return SmallVector<Value>{x};
 }

@@ -244,7 +244,78 @@ NodeResults importScatterND(NodeContext &nc) {
 
 } // namespace
 
+/// MaxUnpool: the values of X scattered at their MaxPool indices (flat
+/// over the whole output) into zeros of the shape the attributes give; an
+/// output_shape input (a constant) pads that with zeros at the ends, as
+/// ONNX's reference does.
+static NodeResults importMaxUnpool(NodeContext &nc) {
+  if (!nc.operand(0) || !nc.operand(1))
+    return nc.error() << "X and I are required", failure();
+  RankedTensorType x = typeOf(nc.operand(0)), idx = typeOf(nc.operand(1));
+  int64_t spatial = x.getRank() - 2;
+  std::optional<SmallVector<int64_t>> kernel = nc.intsAttr("kernel_shape");
+  if (x.getRank() < 3 || !x.hasStaticShape() || idx.getShape() != x.getShape())
+    return nc.error()
+               << "X must be static of rank >= 3 and I of its shape, got " << x
+               << " and " << idx,
+           failure();
+  if (!kernel || static_cast<int64_t>(kernel->size()) != spatial)
+    return nc.error() << "kernel_shape needs one entry per spatial dimension",
+           failure();
+  SmallVector<int64_t> strides(spatial, 1), pads(2 * spatial, 0);
+  if (auto s = nc.intsAttr("strides"))
+    strides = *s;
+  if (auto p = nc.intsAttr("pads"))
+    pads = *p;
+  if (static_cast<int64_t>(strides.size()) != spatial ||
+      static_cast<int64_t>(pads.size()) != 2 * spatial)
+    return nc.error() << "strides and pads must match the spatial rank",
+           failure();
+  SmallVector<int64_t> shape(x.getShape());
+  for (int64_t i = 0; i < spatial; ++i)
+    shape[2 + i] = (x.getDimSize(2 + i) - 1) * strides[i] - pads[i] -
+                   pads[spatial + i] + (*kernel)[i];
+  SmallVector<int64_t> padded = shape;
+  if (nc.operand(2)) {
+    std::optional<SmallVector<int64_t>> given = nc.constantInts(2);
+    if (!given || given->size() != shape.size())
+      return nc.error() << "output_shape must be a constant of rank "
+                        << shape.size(),
+             failure();
+    padded = *given;
+    for (auto [want, have] : llvm::zip(padded, shape))
+      if (want < have)
+        return nc.error() << "output_shape is below the unpooled shape",
+               failure();
+  }
+  int64_t total = 1;
+  for (int64_t d : shape)
+    total *= d;
+  OpBuilder &b = nc.builder;
+  Type et = x.getElementType();
+  auto zerosType = RankedTensorType::get({total}, et);
+  Value zeros = ConstantOp::create(
+      b, nc.loc, DenseElementsAttr::get(zerosType, b.getZeroAttr(et)));
+  OnnxOps ops{nc};
+  Value flatX = ops.op("Reshape", {nc.operand(0), ops.i64({1}, {-1})});
+  Value flatI = ops.op("Reshape", {nc.operand(1), ops.i64({1}, {-1})});
+  Value scattered = ops.op("ScatterElements", {zeros, flatI, flatX},
+                           {intAttribute("axis", 0)});
+  int64_t rank = shape.size();
+  Value y = ops.op("Reshape", {scattered, ops.i64({rank}, shape)});
+  if (padded != shape) {
+    SmallVector<int64_t> pads(rank, 0);
+    for (auto [want, have] : llvm::zip(padded, shape))
+      pads.push_back(want - have);
+    y = ops.op("Pad", {y, ops.i64({2 * rank}, pads)});
+  }
+  if (!y)
+    return failure();
+  return SmallVector<Value>{y};
+}
+
 void dlc::addScatterImporters(NodeImporterTable &table) {
+  table["MaxUnpool"] = importMaxUnpool;
   table["ScatterElements"] = importScatterElements;
   table["Scatter"] = importScatterElements;
   table["ScatterND"] = importScatterND;

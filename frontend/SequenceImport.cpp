@@ -40,6 +40,7 @@ GraphImporter::graphLevelContext(const onnx::NodeProto &node, Location loc,
   nc->onnxTypes = &onnxElemTypes;
   if (options.evaluateConstants)
     nc->evaluate = [this, loc](Value v) { return evaluateValue(v, loc); };
+  nc->specialize = [this](Value v) { return specializeKnownInputs(v); };
   return nc;
 }
 

@@ -301,6 +301,16 @@ LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *,
   return inferPool(loc, "MaxPool", adaptor, types);
 }
 
+LogicalResult MaxPoolIndicesOp::inferReturnTypes(MLIRContext *ctx,
+                                                 std::optional<Location> loc,
+                                                 Adaptor adaptor,
+                                                 SmallVectorImpl<Type> &types) {
+  if (failed(inferPool(loc, "MaxPool", adaptor, types)))
+    return failure();
+  types[0] = cast<RankedTensorType>(types[0]).clone(IntegerType::get(ctx, 64));
+  return success();
+}
+
 LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *,
                                           std::optional<Location> loc,
                                           Adaptor adaptor,

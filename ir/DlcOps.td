@@ -185,6 +185,27 @@ class Dlc_PoolOp<string mnemonic, string onnxName>
 def Dlc_MaxPoolOp : Dlc_PoolOp<"max_pool", "MaxPool">;
 def Dlc_AvgPoolOp : Dlc_PoolOp<"avg_pool", "AveragePool">;
 
+def Dlc_MaxPoolIndicesOp : Dlc_Op<"max_pool_indices", [InferTypeOpAdaptor]> {
+  let summary = "where each MaxPool maximum lies (MaxPool's Indices output)";
+  let description = [{
+    For each output of the `dlc.max_pool` with the same attributes, the
+    flat index in `input` (over all its dimensions, batch and channel
+    included; the spatial ones in reverse order with `column_major`, ONNX's
+    storage_order 1) of the window's first largest element.
+
+    ```mlir
+    %i = dlc.max_pool_indices %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : tensor<1x1x4x4xf32> -> tensor<1x1x2x2xi64>
+    ```
+  }];
+  let arguments = (ins Dlc_FloatTensor:$input, DenseI64ArrayAttr:$kernel_shape,
+      DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+      DenseI64ArrayAttr:$dilations,
+      DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+      DefaultValuedAttr<BoolAttr, "false">:$column_major);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
 def Dlc_GlobalAvgPoolOp : Dlc_Op<"global_avg_pool",
     [InferTypeOpAdaptor]> {
   let summary = "mean over all spatial dimensions (ONNX GlobalAveragePool)";

@@ -262,3 +262,39 @@ LogicalResult GatherElementsOp::verify() {
                        "element type");
   return success();
 }
+
+LogicalResult DetOp::verify() {
+  RankedTensorType in = getInput().getType(), out = getResult().getType();
+  int64_t rank = in.getRank();
+  if (rank < 2 || !in.hasStaticShape() ||
+      in.getDimSize(rank - 1) != in.getDimSize(rank - 2))
+    return emitOpError("input must be static square matrices [..., M, M], got ")
+           << in;
+  if (out.getShape() != in.getShape().drop_back(2) ||
+      out.getElementType() != in.getElementType())
+    return emitOpError("result must have the input's leading dimensions and "
+                       "element type");
+  return success();
+}
+
+LogicalResult RoiAlignOp::verify() {
+  RankedTensorType x = getInput().getType(), rois = getRois().getType(),
+                   idx = getBatchIndices().getType(), out = getType();
+  if (x.getRank() != 4 || !x.hasStaticShape() || rois.getRank() != 2 ||
+      rois.getDimSize(1) != 4 || idx.getRank() != 1 ||
+      idx.getDimSize(0) != rois.getDimSize(0) ||
+      !idx.getElementType().isInteger(64))
+    return emitOpError("expects input [N, C, H, W], rois [R, 4] and i64 "
+                       "batch_indices [R]");
+  if (out.getRank() != 4 || out.getDimSize(0) != rois.getDimSize(0) ||
+      out.getDimSize(1) != x.getDimSize(1) ||
+      out.getElementType() != x.getElementType() ||
+      rois.getElementType() != x.getElementType())
+    return emitOpError("result must be [R, C, output_height, output_width] "
+                       "of the input's element type");
+  if (getMode() != "avg" && getMode() != "max")
+    return emitOpError("mode must be avg or max");
+  if (static_cast<int64_t>(getSamplingRatio()) < 1)
+    return emitOpError("sampling_ratio must be at least 1");
+  return success();
+}

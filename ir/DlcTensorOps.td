@@ -159,3 +159,42 @@ def Dlc_EinsumOp : Dlc_Op<"einsum"> {
   let results = (outs Dlc_Tensor:$result);
   let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, results)";
 }
+
+def Dlc_DetOp : Dlc_Op<"det"> {
+  let summary = "determinants of square matrices (ONNX Det)";
+  let description = [{
+    The determinant of each [M, M] matrix in the last two dimensions of
+    `input`; the result has the leading dimensions.
+
+    ```mlir
+    %d = dlc.det %x : tensor<3x2x2xf32> -> tensor<3xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_FloatTensor:$input);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Dlc_RoiAlignOp : Dlc_Op<"roi_align"> {
+  let summary = "bilinear pooling of regions of interest (ONNX RoiAlign)";
+  let description = [{
+    For each region `r` (`rois[r]` = [x1, y1, x2, y2] in input coordinates
+    times `spatial_scale`, less half a pixel with `half_pixel`) of image
+    `batch_indices[r]`, each of the output_height x output_width bins is
+    the mean (`mode` "avg") or maximum ("max") of sampling_ratio x
+    sampling_ratio bilinear samples, as ONNX Runtime computes them.
+
+    ```mlir
+    %y = dlc.roi_align %x, %rois, %idx {mode = "avg", sampling_ratio = 2 : i64, spatial_scale = 1.0 : f64, half_pixel = true}
+        : (tensor<1x1x10x10xf32>, tensor<3x4xf32>, tensor<3xi64>) -> tensor<3x1x5x5xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_FloatTensor:$input, Dlc_FloatTensor:$rois,
+                   Dlc_Tensor:$batch_indices, StrAttr:$mode,
+                   I64Attr:$sampling_ratio, F64Attr:$spatial_scale,
+                   BoolAttr:$half_pixel);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}

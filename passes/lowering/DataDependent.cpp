@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/DlcOps.h"
+#include "passes/lowering/LoopBuilder.h"
 #include "passes/lowering/Patterns.h"
 #include "passes/lowering/Utils.h"
 
@@ -18,122 +19,9 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
+using dlc::LoopBuilder;
 
 namespace {
-
-/// Builders for the sequential loops of these lowerings.
-struct LoopBuilder {
-  OpBuilder &b;
-  Location loc;
-
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value i64(Value index) {
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-  }
-  Value index(Value i) {
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  }
-  Value select(Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, c, x, y);
-  }
-  Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
-  Value orI(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
-  Value notI(Value x) {
-    Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-    return arith::XOrIOp::create(b, loc, x, one);
-  }
-  Value boolean(bool v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI1Type(), v);
-  }
-  Value extract(Value t, ValueRange at) {
-    return tensor::ExtractOp::create(b, loc, t, at);
-  }
-  Value insert(Value v, Value t, ValueRange at) {
-    return tensor::InsertOp::create(b, loc, v, t, at);
-  }
-  /// A tensor of `shape` filled with zeros of `et`.
-  Value zeros(ArrayRef<int64_t> shape, Type et) {
-    return dlc::buildFilled(b, loc, RankedTensorType::get(shape, et),
-                            b.getZeroAttr(et));
-  }
-
-  using Body = function_ref<SmallVector<Value>(Value iv, ValueRange iterArgs)>;
-  /// scf.for lb..ub carrying `inits`; `body` returns the next values.
-  SmallVector<Value> loop(Value lb, Value ub, ValueRange inits, Body body) {
-    auto op = scf::ForOp::create(
-        b, loc, lb, ub, idx(1), inits,
-        [&](OpBuilder &nb, Location, Value iv, ValueRange args) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-          SmallVector<Value> next = body(iv, args);
-          scf::YieldOp::create(b, loc, next);
-        });
-    return SmallVector<Value>(op.getResults());
-  }
-  SmallVector<Value> loop(int64_t n, ValueRange inits, Body body) {
-    return loop(idx(0), idx(n), inits, body);
-  }
-  /// A nest of loops over `shape` (row-major order); `body` gets the ivs.
-  SmallVector<Value>
-  nest(ArrayRef<int64_t> shape, ValueRange inits,
-       function_ref<SmallVector<Value>(ValueRange ivs, ValueRange)> body,
-       SmallVector<Value> ivs = {}) {
-    if (ivs.size() == shape.size())
-      return body(ivs, inits);
-    return loop(shape[ivs.size()], inits, [&](Value iv, ValueRange args) {
-      SmallVector<Value> inner = ivs;
-      inner.push_back(iv);
-      return nest(shape, args, body, inner);
-    });
-  }
-  /// `current` unless `cond`, then what `then` computes.
-  SmallVector<Value> ifThen(Value cond, ValueRange current,
-                            function_ref<SmallVector<Value>()> then) {
-    auto op = scf::IfOp::create(b, loc, TypeRange(current), cond,
-                                /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(op.thenBlock());
-    scf::YieldOp::create(b, loc, then());
-    b.setInsertionPointToStart(op.elseBlock());
-    scf::YieldOp::create(b, loc, current);
-    return SmallVector<Value>(op.getResults());
-  }
-
-  /// x != 0 (NaN counts as non-zero, as in numpy).
-  Value isNonZero(Value x) {
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType()));
-    if (isa<FloatType>(x.getType()))
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
-    return cmp(arith::CmpIPredicate::ne, x, zero);
-  }
-  Value equal(Value x, Value y) {
-    if (isa<FloatType>(x.getType()))
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x, y);
-    return cmp(arith::CmpIPredicate::eq, x, y);
-  }
-  Value less(Value x, Value y) {
-    if (isa<FloatType>(x.getType()))
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y);
-    return cmp(arith::CmpIPredicate::slt, x, y);
-  }
-
-  /// The leading part of `full` with `sizes` (null entries: whole).
-  Value prefix(Value full, ArrayRef<Value> sizes) {
-    auto type = cast<RankedTensorType>(full.getType());
-    SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
-        strides(type.getRank(), b.getIndexAttr(1)), extents;
-    for (auto [d, size] : llvm::enumerate(sizes))
-      extents.push_back(size
-                            ? OpFoldResult(size)
-                            : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
-    return tensor::ExtractSliceOp::create(b, loc, full, offsets, extents,
-                                          strides);
-  }
-};
 
 /// `out[o, p, i] = input[o, indices[p], i]` over the static [O, P, I]
 /// (input [O, A, I], indices [P] of i64 in [0, A)): the slices a Compress

@@ -85,6 +85,13 @@ struct SliceLowering : OpRewritePattern<dlc::SliceOp> {
     MLIRContext *ctx = rewriter.getContext();
     Location loc = op.getLoc();
     int64_t rank = type.getRank();
+    // A slice without elements (a split of size 0 of an empty axis) reads
+    // nothing: tensor.extract_slice would reject its offset.
+    if (type.getNumElements() == 0) {
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, type.getShape(),
+                                                   type.getElementType());
+      return success();
+    }
     SmallVector<OpFoldResult> offsets, sizes, strides;
     SmallVector<AffineExpr> exprs;
     bool reverse = false;

@@ -47,6 +47,7 @@ struct LowerToLinalgPass
     dlc::populateSoftmaxLoweringPatterns(patterns);
     dlc::populateDataMovementLoweringPatterns(patterns);
     dlc::populateDataDependentLoweringPatterns(patterns);
+    dlc::populateLinearAlgebraLoweringPatterns(patterns);
 
     ConversionTarget target(getContext());
     target.addIllegalDialect<dlc::DlcDialect>();

@@ -14,6 +14,7 @@ void populatePoolLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populateSoftmaxLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populateDataDependentLoweringPatterns(mlir::RewritePatternSet &patterns);
+void populateLinearAlgebraLoweringPatterns(mlir::RewritePatternSet &patterns);
 } // namespace dlc
 
 #endif

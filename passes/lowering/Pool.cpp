@@ -107,6 +107,275 @@ struct MaxPoolLowering : OpRewritePattern<dlc::MaxPoolOp> {
   }
 };
 
+/// The flat input index of each window's first maximum: a window
+/// reduction carrying (max, index) over the input padded with -inf.
+struct MaxPoolIndicesLowering : OpRewritePattern<dlc::MaxPoolIndicesOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::MaxPoolIndicesOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType inType = op.getInput().getType();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto et = cast<FloatType>(inType.getElementType());
+    int64_t rank = inType.getRank(), spatial = rank - 2;
+    ArrayRef<int64_t> k = op.getKernelShape(), s = op.getStrides(),
+                      dil = op.getDilations(), pads = op.getPads();
+    SmallVector<int64_t> low(rank, 0), high(rank, 0);
+    for (int64_t i = 0; i < spatial; ++i) {
+      int64_t in = inType.getDimSize(2 + i), out = resultType.getDimSize(2 + i);
+      low[2 + i] = pads[i];
+      int64_t needed =
+          (out - 1) * s[i] + (k[i] - 1) * dil[i] + 1 - in - pads[i];
+      high[2 + i] = std::max(pads[spatial + i], needed);
+    }
+    auto negInf =
+        rewriter.getFloatAttr(et, -std::numeric_limits<double>::infinity());
+    Value input =
+        dlc::buildPad(rewriter, loc, op.getInput(), low, high, negInf);
+    auto maxType = resultType.clone(et);
+    Value maxInit = dlc::buildFilled(rewriter, loc, maxType, negInf);
+    Value idxInit = dlc::buildFilled(rewriter, loc, resultType,
+                                     rewriter.getI64IntegerAttr(0));
+    Value window = tensor::EmptyOp::create(rewriter, loc, k, et);
+    unsigned numLoops = rank + spatial;
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> inExprs{d(0), d(1)}, winExprs, outExprs{d(0), d(1)};
+    for (int64_t i = 0; i < spatial; ++i) {
+      AffineExpr o = d(2 + i), w = d(rank + i);
+      inExprs.push_back(o * s[i] + w * dil[i]);
+      winExprs.push_back(w);
+      outExprs.push_back(o);
+    }
+    SmallVector<utils::IteratorType> iters(numLoops,
+                                           utils::IteratorType::parallel);
+    for (unsigned i = rank; i < numLoops; ++i)
+      iters[i] = utils::IteratorType::reduction;
+    AffineMap outMap = AffineMap::get(numLoops, 0, outExprs, ctx);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{maxType, resultType},
+        ValueRange{input, window}, ValueRange{maxInit, idxInit},
+        ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, inExprs, ctx),
+                            AffineMap::get(numLoops, 0, winExprs, ctx), outMap,
+                            outMap},
+        iters, [&](OpBuilder &b, Location l, ValueRange args) {
+          // Row-major index in the unpadded input.
+          auto index = [&](int64_t v) -> Value {
+            return arith::ConstantIndexOp::create(b, l, v);
+          };
+          Value flat = linalg::IndexOp::create(b, l, 0);
+          flat = arith::AddIOp::create(
+              b, l,
+              arith::MulIOp::create(b, l, flat, index(inType.getDimSize(1))),
+              linalg::IndexOp::create(b, l, 1));
+          for (int64_t j = 0; j < spatial; ++j) {
+            int64_t i = op.getColumnMajor() ? spatial - 1 - j : j;
+            Value pos = arith::AddIOp::create(
+                b, l,
+                arith::MulIOp::create(
+                    b, l, linalg::IndexOp::create(b, l, 2 + i), index(s[i])),
+                arith::MulIOp::create(b, l,
+                                      linalg::IndexOp::create(b, l, rank + i),
+                                      index(dil[i])));
+            pos = arith::SubIOp::create(b, l, pos, index(pads[i]));
+            flat = arith::AddIOp::create(
+                b, l,
+                arith::MulIOp::create(b, l, flat,
+                                      index(inType.getDimSize(2 + i))),
+                pos);
+          }
+          Value take = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
+                                             args[0], args[2]);
+          Value idx = arith::IndexCastOp::create(b, l, b.getI64Type(), flat);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, take, args[0], args[2]),
+                         arith::SelectOp::create(b, l, take, idx, args[3])});
+        });
+    rewriter.replaceOp(op, generic.getResult(1));
+    return success();
+  }
+};
+
+/// RoiAlign: a window reduction over (region, channel, bin row, bin column,
+/// sample row, sample column) whose body finds the sample's position from
+/// the region and reads its four bilinear neighbours (ONNX Runtime's
+/// rules: samples more than a pixel outside read 0, others clamp to the
+/// image).
+struct RoiAlignLowering : OpRewritePattern<dlc::RoiAlignOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::RoiAlignOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType x = op.getInput().getType();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto ft = cast<FloatType>(type.getElementType());
+    int64_t grid = op.getSamplingRatio();
+    int64_t height = x.getDimSize(2), width = x.getDimSize(3);
+    int64_t outH = type.getDimSize(2), outW = type.getDimSize(3);
+    bool isMax = op.getMode() == "max";
+    double scale = op.getSpatialScale().convertToDouble();
+    bool halfPixel = op.getHalfPixel();
+    Value init = dlc::buildFilled(
+        rewriter, loc, type,
+        rewriter.getFloatAttr(
+            ft, isMax ? -std::numeric_limits<double>::infinity() : 0.0));
+    Value window = tensor::EmptyOp::create(rewriter, loc,
+                                           ArrayRef<int64_t>{grid, grid}, ft);
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<utils::IteratorType> iters(6, utils::IteratorType::parallel);
+    iters[4] = iters[5] = utils::IteratorType::reduction;
+    Value input = op.getInput(), rois = op.getRois(),
+          batchIndices = op.getBatchIndices();
+    Value result = linalg::GenericOp::
+                       create(
+                           rewriter, loc, type, ValueRange{window}, init,
+                           ArrayRef<AffineMap>{
+                               AffineMap::get(6, 0, {d(4), d(5)}, ctx),
+                               AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)},
+                                              ctx)},
+                           iters,
+                           [&](OpBuilder &b, Location l, ValueRange args) {
+                             auto f = [&](double v) -> Value {
+                               return arith::ConstantOp::create(
+                                   b, l, b.getFloatAttr(ft, v));
+                             };
+                             auto idx = [&](int64_t v) -> Value {
+                               return arith::ConstantIndexOp::create(b, l, v);
+                             };
+                             auto toF = [&](Value i) -> Value {
+                               Value i64 = arith::IndexCastOp::create(
+                                   b, l, b.getI64Type(), i);
+                               return arith::SIToFPOp::create(b, l, ft, i64);
+                             };
+                             auto add = [&](Value p, Value q) -> Value {
+                               return arith::AddFOp::create(b, l, p, q);
+                             };
+                             auto sub = [&](Value p, Value q) -> Value {
+                               return arith::SubFOp::create(b, l, p, q);
+                             };
+                             auto mul = [&](Value p, Value q) -> Value {
+                               return arith::MulFOp::create(b, l, p, q);
+                             };
+                             Value r = linalg::IndexOp::create(b, l, 0);
+                             Value c = linalg::IndexOp::create(b, l, 1);
+                             Value img = arith::IndexCastOp::create(
+                                 b, l, b.getIndexType(),
+                                 tensor::ExtractOp::create(b, l, batchIndices,
+                                                           r));
+                             auto corner = [&](int64_t k) -> Value {
+                               Value v = tensor::ExtractOp::create(
+                                   b, l, rois, ValueRange{r, idx(k)});
+                               return sub(mul(v, f(scale)),
+                                          f(halfPixel ? 0.5 : 0.0));
+                             };
+                             // Along one axis: the sample's coordinate for bin
+                             // `bin` and sample `s`.
+                             auto coordinate = [&](Value start, Value end,
+                                                   unsigned binDim,
+                                                   unsigned sampleDim,
+                                                   int64_t bins) {
+                               Value extent = sub(end, start);
+                               if (!halfPixel)
+                                 extent = arith::MaximumFOp::create(
+                                     b, l, extent, f(1.0));
+                               Value binSize = arith::DivFOp::create(
+                                   b, l, extent, f((double)bins));
+                               Value bin =
+                                   toF(linalg::IndexOp::create(b, l, binDim));
+                               Value sample = add(toF(linalg::IndexOp::create(
+                                                      b, l, sampleDim)),
+                                                  f(0.5));
+                               return add(add(start, mul(bin, binSize)),
+                                          mul(sample, arith::DivFOp::create(
+                                                          b, l, binSize,
+                                                          f((double)grid))));
+                             };
+                             Value y =
+                                 coordinate(corner(1), corner(3), 2, 4, outH);
+                             Value xc =
+                                 coordinate(corner(0), corner(2), 3, 5, outW);
+                             auto olt = [&](Value p, Value q) -> Value {
+                               return arith::CmpFOp::create(
+                                   b, l, arith::CmpFPredicate::OLT, p, q);
+                             };
+                             Value outside = arith::OrIOp::create(
+                                 b, l,
+                                 arith::OrIOp::create(
+                                     b, l, olt(y, f(-1.0)),
+                                     olt(f((double)height), y)),
+                                 arith::OrIOp::create(
+                                     b, l, olt(xc, f(-1.0)),
+                                     olt(f((double)width), xc)));
+                             // (low, high, fraction) along one axis of `size`.
+                             auto neighbours = [&](Value v, int64_t size) {
+                               v = arith::MaximumFOp::create(b, l, v, f(0.0));
+                               Value low = arith::FPToSIOp::create(
+                                   b, l, b.getI64Type(), v);
+                               low = arith::IndexCastOp::create(
+                                   b, l, b.getIndexType(), low);
+                               Value last = idx(size - 1);
+                               Value atEnd = arith::CmpIOp::create(
+                                   b, l, arith::CmpIPredicate::sge, low, last);
+                               low = arith::SelectOp::create(b, l, atEnd, last,
+                                                             low);
+                               Value high = arith::SelectOp::create(
+                                   b, l, atEnd, last,
+                                   arith::AddIOp::create(b, l, low, idx(1)));
+                               v = arith::SelectOp::create(b, l, atEnd,
+                                                           toF(last), v);
+                               return std::array<Value, 3>{low, high,
+                                                           sub(v, toF(low))};
+                             };
+                             auto [yl, yh, ly] = neighbours(y, height);
+                             auto [xl, xh, lx] = neighbours(xc, width);
+                             Value hy = sub(f(1.0), ly), hx = sub(f(1.0), lx);
+                             auto at = [&](Value i, Value j) -> Value {
+                               return tensor::ExtractOp::create(
+                                   b, l, input, ValueRange{img, c, i, j});
+                             };
+                             std::array<Value, 4> terms = {
+                                 mul(mul(hy, hx), at(yl, xl)),
+                                 mul(mul(hy, lx), at(yl, xh)),
+                                 mul(mul(ly, hx), at(yh, xl)),
+                                 mul(mul(ly, lx), at(yh, xh))};
+                             Value sample;
+                             if (isMax) {
+                               // ONNX Runtime's max mode: the largest weighted
+                               // term.
+                               sample = terms[0];
+                               for (int k = 1; k < 4; ++k)
+                                 sample = arith::MaximumFOp::create(
+                                     b, l, sample, terms[k]);
+                             } else {
+                               sample = add(add(terms[0], terms[1]),
+                                            add(terms[2], terms[3]));
+                             }
+                             sample = arith::SelectOp::create(b, l, outside,
+                                                              f(0.0), sample);
+                             Value acc = isMax
+                                             ? Value(arith::MaximumFOp::create(
+                                                   b, l, args[1], sample))
+                                             : add(args[1], sample);
+                             linalg::YieldOp::create(b, l, acc);
+                           })
+                           .getResult(0);
+    if (!isMax) {
+      // The mean of the grid x grid samples.
+      Value count = arith::ConstantOp::create(
+          rewriter, loc, rewriter.getFloatAttr(ft, (double)(grid * grid)));
+      result = dlc::buildElementwise(
+          rewriter, loc, type, result,
+          [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+            return arith::DivFOp::create(b, l, v[0], count);
+          });
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// Number of input (or padded, with count_include_pad) elements each output
 /// position of one spatial dim averages.
 SmallVector<int64_t> windowCounts(int64_t in, int64_t out, int64_t k,
@@ -224,6 +493,6 @@ struct GlobalAvgPoolLowering : OpRewritePattern<dlc::GlobalAvgPoolOp> {
 } // namespace
 
 void dlc::populatePoolLoweringPatterns(RewritePatternSet &patterns) {
-  patterns.add<MaxPoolLowering, AvgPoolLowering, GlobalAvgPoolLowering>(
-      patterns.getContext());
+  patterns.add<MaxPoolLowering, MaxPoolIndicesLowering, AvgPoolLowering,
+               GlobalAvgPoolLowering, RoiAlignLowering>(patterns.getContext());
 }

@@ -166,3 +166,37 @@ func.func @pad_entries(%x: tensor<2x2xf32>) -> tensor<2x4xf32> {
   %0 = dlc.pad %x {pads = array<i64: 1, 1>, value = 0.0 : f64} : tensor<2x2xf32> -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+func.func @det_not_square(%x: tensor<2x3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{input must be static square matrices [..., M, M], got 'tensor<2x3xf32>'}}
+  %0 = dlc.det %x : tensor<2x3xf32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @det_result(%x: tensor<4x2x2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{result must have the input's leading dimensions and element type}}
+  %0 = dlc.det %x : tensor<4x2x2xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @roi_align_mode(%x: tensor<1x1x4x4xf32>, %r: tensor<2x4xf32>, %i: tensor<2xi64>) -> tensor<2x1x2x2xf32> {
+  // expected-error @+1 {{mode must be avg or max}}
+  %0 = dlc.roi_align %x, %r, %i {mode = "min", sampling_ratio = 2 : i64, spatial_scale = 1.0 : f64, half_pixel = true}
+      : (tensor<1x1x4x4xf32>, tensor<2x4xf32>, tensor<2xi64>) -> tensor<2x1x2x2xf32>
+  return %0 : tensor<2x1x2x2xf32>
+}
+
+// -----
+
+func.func @roi_align_rois(%x: tensor<1x1x4x4xf32>, %r: tensor<2x5xf32>, %i: tensor<2xi64>) -> tensor<2x1x2x2xf32> {
+  // expected-error @+1 {{expects input [N, C, H, W], rois [R, 4] and i64 batch_indices [R]}}
+  %0 = dlc.roi_align %x, %r, %i {mode = "avg", sampling_ratio = 2 : i64, spatial_scale = 1.0 : f64, half_pixel = true}
+      : (tensor<1x1x4x4xf32>, tensor<2x5xf32>, tensor<2xi64>) -> tensor<2x1x2x2xf32>
+  return %0 : tensor<2x1x2x2xf32>
+}
