@@ -64,6 +64,23 @@ def BoundedResults : Pass<"dlc-bounded-results", "mlir::func::FuncOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def BoundDynamicTensors
+    : Pass<"dlc-bound-dynamic-tensors", "mlir::func::FuncOp"> {
+  let summary = "allocate dynamic tensors at their upper bounds";
+  let description = [{
+    Runs on tensors just before bufferization. Each `tensor.empty` with
+    dynamic sizes becomes the leading `tensor.extract_slice` of a
+    `tensor.empty` of static upper bounds, so that bufferization allocates
+    only static buffers, which the memory plan places in the workspace and
+    `run` does not allocate. The bounds come from the value-bounds analysis
+    (`affine.min` tiles, clamped sizes, `tensor.dim` of bounded values) and,
+    for products and quotients of bounded sizes that it does not handle,
+    from interval arithmetic over `arith` ops. A size without a bound is an
+    error at the op.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
 def DistinctResults : Pass<"dlc-distinct-results", "mlir::func::FuncOp"> {
   let summary = "give each returned buffer its own allocation";
   let description = [{

@@ -14,7 +14,7 @@ static const char *kToLLVM =
     "func.func(dlc-cpu-pack-matmul-operands{{vector-width={0}},dlc-cpu-pointwise-convs{{vector-width={0}},canonicalize,dlc-cpu-select-tiling{{vector-width={0} vector-registers={1}},dlc-cpu-tile-and-fuse,"
     "canonicalize,cse,dlc-cpu-vectorize,dlc-cpu-pack-constant-reads,canonicalize,cse,"
     "loop-invariant-subset-hoisting,dlc-cpu-fold-loop-transposes{{vector-width={0}},canonicalize,dlc-cpu-decompose-pads),"
-    "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
+    "eliminate-empty-tensors,func.func(dlc-bound-dynamic-tensors),empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},"
     "func.func(dlc-distinct-results),buffer-results-to-out-params{{hoist-static-allocs=1 modify-public-functions=1},"

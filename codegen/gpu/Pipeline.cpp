@@ -21,7 +21,7 @@ static const char *kToKernels =
     "canonicalize,cse,dlc-gpu-select-strategy,"
     "dlc-gpu-tile-and-fuse,dlc-gpu-vectorize,"
     "canonicalize,cse),"
-    "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
+    "eliminate-empty-tensors,func.func(dlc-bound-dynamic-tensors),empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},"
     "func.func(dlc-distinct-results),buffer-results-to-out-params{{hoist-static-allocs=1 modify-public-functions=1},"
