@@ -363,8 +363,6 @@ NodeResults importLRN(NodeContext &nc) {
   return buildInferred<DivOp>(nc, {x, den});
 }
 
-/// Einsum: the equation made explicit (ellipses expanded to letters, the
-/// implicit output spelled out), then one dlc.einsum.
 /// RoiAlign (opsets 10 and 16) with a fixed sampling_ratio.
 NodeResults importRoiAlign(NodeContext &nc) {
   if (failed(requireOperands(nc, 3)))
@@ -403,6 +401,11 @@ NodeResults importRoiAlign(NodeContext &nc) {
     indices = castValue(nc, indices, i64);
   int64_t outH = nc.intAttr("output_height", 1),
           outW = nc.intAttr("output_width", 1);
+  if (outH < 1 || outW < 1)
+    return nc.error() << "output_height and output_width must be at least 1, "
+                         "got "
+                      << outH << " and " << outW,
+           failure();
   OpBuilder &b = nc.builder;
   return buildTyped<RoiAlignOp>(
       nc,
@@ -432,6 +435,8 @@ NodeResults importDet(NodeContext &nc) {
       nc.operand(0));
 }
 
+/// Einsum: the equation made explicit (ellipses expanded to letters, the
+/// implicit output spelled out), then one dlc.einsum.
 NodeResults importEinsum(NodeContext &nc) {
   std::string eq;
   for (char c : nc.stringAttr("equation", ""))

@@ -290,8 +290,13 @@ LogicalResult GraphImporter::importLoop(NodeContext &nc) {
              failure();
     trip = (*m)[0];
   }
-  Value cond = nc.operand(1) ? nc.constantOperandValue(1)
-                             : boolConstant(builder, nc.loc, true);
+  // With scan outputs the condition must be known at compile time (their
+  // length follows it): it may read inputs `dlc run` specializes. Without,
+  // a data condition masks the carried values instead.
+  Value cond =
+      nc.operand(1)
+          ? nc.constantOperandValue(1, /*specializeKnown=*/numScans > 0)
+          : boolConstant(builder, nc.loc, true);
   SmallVector<Value> carried;
   for (size_t i = 2; i < nc.numOperands(); ++i) {
     if (!nc.operand(i))

@@ -100,6 +100,8 @@ static NodeResults importUnique(NodeContext &nc) {
   state.addOperands(input);
   state.addAttribute("axis", nc.builder.getI64IntegerAttr(axis));
   state.addAttribute("sorted", nc.builder.getBoolAttr(nc.intAttr("sorted", 1)));
+  state.addAttribute("unsigned_order",
+                     nc.builder.getBoolAttr(nc.isUnsigned(0)));
   state.addTypes(
       {RankedTensorType::get(shape, flat.getElementType()), dynIndices,
        RankedTensorType::get({flat.getDimSize(axis)}, i64), dynIndices});

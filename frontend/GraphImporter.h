@@ -71,11 +71,10 @@ private:
                                      mlir::Location loc);
   mlir::LogicalResult importNode(const onnx::NodeProto &node, size_t index);
   mlir::Value evaluateValue(mlir::Value v, mlir::Location loc);
-  /// Makes `v` computed from constants only when it reads nothing but
-  /// constants and graph inputs with known values: those inputs' uses in
-  /// its computation become constants (the model is specialized to them,
-  /// as ImportOptions::knownInputs allows). True when it did.
-  bool specializeKnownInputs(mlir::Value v);
+  /// When `v` is computed from constants and graph inputs with known values
+  /// only: a copy of its computation that reads those values as constants
+  /// (NodeContext::specialize). Null otherwise.
+  mlir::Value specializeKnownInputs(mlir::Value v);
   mlir::LogicalResult evaluateRemainingConstants(mlir::Block &block);
   void replaceValue(mlir::Value old, mlir::Value replacement);
   /// Makes `name` (a node output) stand for `v`.

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -260,36 +261,43 @@ Value GraphImporter::evaluateValue(Value v, Location loc) {
   return (*constants)[0];
 }
 
-bool GraphImporter::specializeKnownInputs(Value v) {
+Value GraphImporter::specializeKnownInputs(Value v) {
   std::optional<SmallVector<BlockArgument>> args =
       dlc::argumentsOfComputation(v);
   if (!args || !llvm::all_of(*args, [&](BlockArgument a) {
         return knownArguments.count(a);
       }))
-    return false;
-  OpBuilder::InsertionGuard guard(builder);
+    return Value();
+  // The computation of `v`, in program order (one block: subgraphs are
+  // imported in place).
+  Block *block = v.getDefiningOp()->getBlock();
+  llvm::SmallPtrSet<Operation *, 16> slice;
+  SmallVector<Operation *> work{v.getDefiningOp()};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!op || isa<dlc::ConstantOp>(op) || !slice.insert(op).second)
+      continue;
+    if (op->getBlock() != block)
+      return Value();
+    for (Value operand : op->getOperands())
+      work.push_back(operand.getDefiningOp());
+  }
+  IRMapping map;
   for (BlockArgument arg : *args) {
     std::string error;
     auto attr = dyn_cast_or_null<DenseElementsAttr>(
         dlc::convertTensor(&ctx, *knownArguments[arg], error));
     if (!attr || attr.getType() != arg.getType())
-      return false;
-    builder.setInsertionPointToStart(arg.getOwner());
-    Value known = dlc::ConstantOp::create(builder, arg.getLoc(), attr);
-    // Only the computation of `v` reads the constant; other uses of the
-    // input stay data.
-    SmallVector<Operation *> work{v.getDefiningOp()};
-    llvm::SmallPtrSet<Operation *, 16> seen;
-    while (!work.empty()) {
-      Operation *op = work.pop_back_val();
-      if (!op || isa<dlc::ConstantOp>(op) || !seen.insert(op).second)
-        continue;
-      op->replaceUsesOfWith(arg, known);
-      for (Value operand : op->getOperands())
-        work.push_back(operand.getDefiningOp());
-    }
+      return Value();
+    map.map(arg, dlc::ConstantOp::create(builder, arg.getLoc(), attr));
   }
-  return dlc::isComputedFromConstants(v);
+  SmallVector<Operation *> ordered;
+  for (Operation &op : *block)
+    if (slice.contains(&op))
+      ordered.push_back(&op);
+  for (Operation *op : ordered)
+    builder.clone(*op, map);
+  return map.lookup(v);
 }
 
 /// Evaluates, in one batch, every value left that is computed from

@@ -64,13 +64,18 @@ public:
   /// it, or null after a diagnostic.
   std::function<mlir::Value(mlir::Value)> evaluate;
   /// Set by the importer when graph inputs have known values (`dlc run`'s
-  /// data, ImportOptions::knownInputs): makes `v`, computed from constants
-  /// and such inputs, computed from constants only by specializing those
-  /// inputs; false when it cannot.
-  std::function<bool(mlir::Value)> specialize;
+  /// data, ImportOptions::knownInputs): a copy of the computation of `v`
+  /// (from constants and such inputs) that reads those inputs' values as
+  /// constants, for a node that needs `v` at compile time; the original
+  /// stays for other uses. Null when it cannot.
+  std::function<mlir::Value(mlir::Value)> specialize;
   /// Operand i, evaluated to a constant first when it is computed from
   /// constants only (an Expand shape computed by Where over constants).
-  mlir::Value constantOperandValue(size_t i) const;
+  /// With `specializeKnown` (for operands that must be constants), also
+  /// when it is computed from inputs with known values (see `specialize`):
+  /// the node then reads the values of those inputs.
+  mlir::Value constantOperandValue(size_t i,
+                                   bool specializeKnown = false) const;
 
   /// Integer values of operand i when it is a compile-time constant (an
   /// initializer, a Constant node, a folded or evaluated expression or a

@@ -204,12 +204,16 @@ FailureOr<int64_t> dlc::normalizeAxis(NodeContext &nc, int64_t axis,
   return axis < 0 ? axis + rank : axis;
 }
 
-Value NodeContext::constantOperandValue(size_t i) const {
+Value NodeContext::constantOperandValue(size_t i, bool specializeKnown) const {
   Value v = operand(i);
   if (!v || !evaluate || v.getDefiningOp<ConstantOp>())
     return v;
-  if (!isComputedFromConstants(v) && !(specialize && specialize(v)))
-    return v;
+  if (!isComputedFromConstants(v)) {
+    Value copy = specializeKnown && specialize ? specialize(v) : Value();
+    if (!copy)
+      return v;
+    v = copy;
+  }
   if (Value c = evaluate(v)) {
     operands[i] = c;
     return c;
@@ -223,7 +227,7 @@ std::optional<SmallVector<int64_t>> NodeContext::constantInts(size_t i) const {
     if (readIntTensor(*proto, values))
       return values;
   DenseIntElementsAttr attr;
-  if (Value v = constantOperandValue(i);
+  if (Value v = constantOperandValue(i, /*specializeKnown=*/true);
       v && matchPattern(v, m_Constant(&attr))) {
     for (const APInt &x : attr.getValues<APInt>())
       values.push_back(x.getSExtValue());
@@ -401,23 +405,26 @@ static Results importPool(NodeContext &nc) {
   // MaxPool of 8-bit integers (opset 12): exact in f32, so pooled there
   // (unsigned values convert as such) and converted back.
   Type et = typeOf(nc.operand(0)).getElementType();
-  if (std::is_same_v<OpTy, dlc::MaxPoolOp> && et.isInteger(8)) {
-    bool isUnsigned = nc.isUnsigned(0);
-    Value x = castValue(nc, nc.operand(0), nc.builder.getF32Type(), isUnsigned);
-    if (!x)
-      return failure();
-    SmallVector<Value> operands{x};
-    NodeContext fc(nc.builder, nc.loc, nc.node, nc.opset, operands, {});
-    fc.onnxTypes = nc.onnxTypes;
-    fc.evaluate = nc.evaluate;
-    Results pooled = importPool<OpTy>(fc);
-    if (failed(pooled))
-      return failure();
-    Value y = castValue(nc, (*pooled)[0], et, false, isUnsigned);
-    if (!y)
-      return failure();
-    (*pooled)[0] = y;
-    return pooled;
+  if constexpr (std::is_same_v<OpTy, dlc::MaxPoolOp>) {
+    if (et.isInteger(8)) {
+      bool isUnsigned = nc.isUnsigned(0);
+      Value x =
+          castValue(nc, nc.operand(0), nc.builder.getF32Type(), isUnsigned);
+      if (!x)
+        return failure();
+      SmallVector<Value> operands{x};
+      NodeContext fc(nc.builder, nc.loc, nc.node, nc.opset, operands, {});
+      fc.onnxTypes = nc.onnxTypes;
+      fc.evaluate = nc.evaluate;
+      Results pooled = importPool<OpTy>(fc);
+      if (failed(pooled))
+        return failure();
+      Value y = castValue(nc, (*pooled)[0], et, false, isUnsigned);
+      if (!y)
+        return failure();
+      (*pooled)[0] = y;
+      return pooled;
+    }
   }
   if (failed(requireFloat(nc, 1)))
     return failure();

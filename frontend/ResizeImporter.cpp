@@ -207,8 +207,11 @@ NodeResults importResize(NodeContext &nc) {
   OpBuilder &b = nc.builder;
   for (int64_t axis = 0; axis < rank; ++axis) {
     int64_t in = t.getDimSize(axis);
-    int64_t out = sizes.empty() ? (int64_t)std::floor(in * scales[axis])
-                                : sizes[axis];
+    // tf_crop_and_resize scales the crop window, not the whole axis.
+    double extent = roi.empty() ? 1.0 : roi[rank + axis] - roi[axis];
+    int64_t out = sizes.empty()
+                      ? (int64_t)std::floor(in * extent * scales[axis])
+                      : sizes[axis];
     double scale = sizes.empty() ? scales[axis] : double(out) / in;
     std::pair<double, double> window{0.0, 1.0};
     if (!roi.empty())

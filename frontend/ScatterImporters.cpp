@@ -247,7 +247,9 @@ NodeResults importScatterND(NodeContext &nc) {
 /// MaxUnpool: the values of X scattered at their MaxPool indices (flat
 /// over the whole output) into zeros of the shape the attributes give; an
 /// output_shape input (a constant) pads that with zeros at the ends, as
-/// ONNX's reference does.
+/// ONNX's reference does. Through ScatterElements, so quadratic in the
+/// sizes (output elements x input elements): fine for small maps, not for
+/// SegNet-sized layers yet.
 static NodeResults importMaxUnpool(NodeContext &nc) {
   if (!nc.operand(0) || !nc.operand(1))
     return nc.error() << "X and I are required", failure();
@@ -272,9 +274,19 @@ static NodeResults importMaxUnpool(NodeContext &nc) {
     return nc.error() << "strides and pads must match the spatial rank",
            failure();
   SmallVector<int64_t> shape(x.getShape());
-  for (int64_t i = 0; i < spatial; ++i)
+  for (int64_t i = 0; i < spatial; ++i) {
+    if ((*kernel)[i] < 1 || strides[i] < 1 || pads[i] < 0 ||
+        pads[spatial + i] < 0)
+      return nc.error() << "kernel_shape and strides must be positive and "
+                           "pads non-negative",
+             failure();
     shape[2 + i] = (x.getDimSize(2 + i) - 1) * strides[i] - pads[i] -
                    pads[spatial + i] + (*kernel)[i];
+    if (shape[2 + i] < 1)
+      return nc.error() << "the unpooled dimension " << 2 + i << " would be "
+                        << shape[2 + i],
+             failure();
+  }
   SmallVector<int64_t> padded = shape;
   if (nc.operand(2)) {
     std::optional<SmallVector<int64_t>> given = nc.constantInts(2);
@@ -304,10 +316,10 @@ static NodeResults importMaxUnpool(NodeContext &nc) {
   int64_t rank = shape.size();
   Value y = ops.op("Reshape", {scattered, ops.i64({rank}, shape)});
   if (padded != shape) {
-    SmallVector<int64_t> pads(rank, 0);
+    SmallVector<int64_t> ends(rank, 0);
     for (auto [want, have] : llvm::zip(padded, shape))
-      pads.push_back(want - have);
-    y = ops.op("Pad", {y, ops.i64({2 * rank}, pads)});
+      ends.push_back(want - have);
+    y = ops.op("Pad", {y, ops.i64({2 * rank}, ends)});
   }
   if (!y)
     return failure();

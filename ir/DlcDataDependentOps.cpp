@@ -136,7 +136,14 @@ LogicalResult NonMaxSuppressionOp::verify() {
       return emitOpError("the thresholds must have one element each");
   if (!getMaxOutputBoxesPerClass().getType().getElementType().isInteger(64))
     return emitOpError("max_output_boxes_per_class must be i64");
-  if (static_cast<int64_t>(getMaxBoxesBound()) > boxes.getDimSize(1))
+  Type ft = boxes.getElementType();
+  if (scores.getElementType() != ft ||
+      getIouThreshold().getType().getElementType() != ft ||
+      getScoreThreshold().getType().getElementType() != ft)
+    return emitOpError("boxes, scores and thresholds must have one element "
+                       "type");
+  int64_t bound = static_cast<int64_t>(getMaxBoxesBound());
+  if (bound < 0 || bound > boxes.getDimSize(1))
     return emitOpError("max_boxes_bound must be in [0, number of boxes]");
   if (!isIndexType(getType()))
     return emitOpError("result must hold i64 indices");

@@ -55,15 +55,17 @@ def Dlc_UniqueOp : Dlc_Op<"unique"> {
     The distinct slices of `input` along `axis`, in ascending lexicographic
     order when `sorted`, else in order of first occurrence; with the index
     of each one's first occurrence, the index in `output` of every input
-    slice, and each one's count. The importer flattens the input when ONNX's
-    axis is absent.
+    slice, and each one's count. Integers compare as unsigned with
+    `unsigned_order` (ONNX's unsigned types; booleans always). The importer
+    flattens the input when ONNX's axis is absent.
 
     ```mlir
     %y, %first, %inverse, %counts = dlc.unique %x {axis = 0 : i64, sorted = true}
         : (tensor<6xf32>) -> (tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>)
     ```
   }];
-  let arguments = (ins Dlc_Tensor:$input, I64Attr:$axis, BoolAttr:$sorted);
+  let arguments = (ins Dlc_Tensor:$input, I64Attr:$axis, BoolAttr:$sorted,
+                   DefaultValuedAttr<BoolAttr, "false">:$unsigned_order);
   let results = (outs Dlc_Tensor:$output, Dlc_Tensor:$indices,
                   Dlc_Tensor:$inverse_indices, Dlc_Tensor:$counts);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";

@@ -10,6 +10,14 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace dlc::OpTrait {
+/// Ops whose lowering sizes dynamic dimensions at run time from their
+/// operands (Dlc_LowersDynamicShapes).
+template <typename ConcreteType>
+class LowersDynamicShapes
+    : public mlir::OpTrait::TraitBase<ConcreteType, LowersDynamicShapes> {};
+} // namespace dlc::OpTrait
+
 #define GET_OP_CLASSES
 #include "ir/DlcOps.h.inc"
 

@@ -12,6 +12,12 @@ class Dlc_Op<string mnemonic, list<Trait> traits = []>
     : Op<Dlc_Dialect, mnemonic, !listconcat(traits, [Pure])>;
 
 def Dlc_Tensor : RankedTensorOf<[AnyFloat, AnySignlessInteger, I1]>;
+
+// Ops whose lowering sizes dynamic (`?`) dimensions at run time from their
+// operands; dlc-lower-to-linalg rejects dynamic shapes on other ops.
+def Dlc_LowersDynamicShapes : NativeOpTrait<"LowersDynamicShapes"> {
+  let cppNamespace = "::dlc::OpTrait";
+}
 def Dlc_FloatTensor : RankedTensorOf<[AnyFloat]>;
 
 //===----------------------------------------------------------------------===//
@@ -58,7 +64,7 @@ def Dlc_BatchAxisOp : Dlc_Op<"batch_axis", [SameOperandsAndResultType]> {
 //===----------------------------------------------------------------------===//
 
 class Dlc_BinaryOp<string mnemonic, string onnxName>
-    : Dlc_Op<mnemonic, [InferTypeOpAdaptor]> {
+    : Dlc_Op<mnemonic, [InferTypeOpAdaptor, Dlc_LowersDynamicShapes]> {
   let summary = "elementwise " # onnxName # " with numpy broadcasting";
   let description = [{
     ONNX `}] # onnxName # [{` (opset 7+ multidirectional broadcasting).
@@ -79,7 +85,7 @@ def Dlc_MulOp : Dlc_BinaryOp<"mul", "Mul"> { let hasFolder = 1; }
 def Dlc_DivOp : Dlc_BinaryOp<"div", "Div"> { let hasFolder = 1; }
 
 class Dlc_UnaryOp<string mnemonic, string onnxName>
-    : Dlc_Op<mnemonic, [SameOperandsAndResultType]> {
+    : Dlc_Op<mnemonic, [SameOperandsAndResultType, Dlc_LowersDynamicShapes]> {
   let summary = "elementwise " # onnxName;
   let description = [{
     ONNX `}] # onnxName # [{`.
@@ -104,7 +110,7 @@ include "ir/DlcElementwiseOps.td"
 //===----------------------------------------------------------------------===//
 
 def Dlc_MatMulOp : Dlc_Op<"matmul",
-    [InferTypeOpAdaptor]> {
+    [InferTypeOpAdaptor, Dlc_LowersDynamicShapes]> {
   let summary = "numpy matmul (ONNX MatMul)";
   let description = [{
     1-D operands are promoted as in numpy; batch dimensions broadcast.

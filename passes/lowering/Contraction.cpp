@@ -52,8 +52,18 @@ struct MatMulLowering : OpRewritePattern<dlc::MatMulOp> {
     if (at.getRank() == 2 && bt.getRank() == 2) {
       auto outType = RankedTensorType::get(
           {at.getDimSize(0), bt.getDimSize(1)}, et);
-      Value acc = dlc::buildFilled(rewriter, loc, outType,
-                                   rewriter.getZeroAttr(et));
+      // Dynamic sizes: M from A, N from B (dynamicSizes aligns dims from
+      // the right, so B's columns come first).
+      SmallVector<Value> sizes;
+      if (outType.isDynamicDim(0))
+        sizes.push_back(tensor::DimOp::create(rewriter, loc, a, 0));
+      if (outType.isDynamicDim(1))
+        sizes.push_back(tensor::DimOp::create(rewriter, loc, b, 1));
+      Value empty = tensor::EmptyOp::create(rewriter, loc, outType, sizes);
+      Value zero =
+          arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(et));
+      Value acc =
+          linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
       Value mm = linalg::MatmulOp::create(rewriter, loc, ValueRange{a, b}, acc)
                      .getResult(0);
       rewriter.replaceOp(op, dlc::buildReshape(rewriter, loc, mm, resultType));

@@ -125,7 +125,7 @@ struct CompressLowering : OpRewritePattern<dlc::CompressOp> {
 /// Compares slices `a` and `b` of `x` ([O, A, I]) in row-major order:
 /// (equal, a < b lexicographically).
 std::pair<Value, Value> compareSlices(LoopBuilder &lb, Value x, Value a,
-                                      Value b) {
+                                      Value b, bool isUnsigned = false) {
   auto t = cast<RankedTensorType>(x.getType());
   SmallVector<Value> res =
       lb.nest({t.getDimSize(0), t.getDimSize(2)},
@@ -135,8 +135,9 @@ std::pair<Value, Value> compareSlices(LoopBuilder &lb, Value x, Value a,
                 Value vb = lb.extract(x, {ivs[0], b, ivs[1]});
                 Value differ = lb.notI(lb.equal(va, vb));
                 // The first difference decides.
-                Value lt = lb.select(args[0], args[1],
-                                     lb.andI(differ, lb.less(va, vb)));
+                Value lt =
+                    lb.select(args[0], args[1],
+                              lb.andI(differ, lb.less(va, vb, isUnsigned)));
                 return {lb.orI(args[0], differ), lt};
               });
   return {lb.notI(res[0]), res[1]};
@@ -189,7 +190,8 @@ struct UniqueLowering : OpRewritePattern<dlc::UniqueOp> {
                 lb.idx(0), count, {lb.idx(0)},
                 [&](Value s, ValueRange r) -> SmallVector<Value> {
                   Value v = lb.index(lb.extract(distinct[0], s));
-                  Value below = compareSlices(lb, x, v, u).second;
+                  Value below =
+                      compareSlices(lb, x, v, u, op.getUnsignedOrder()).second;
                   return {lb.select(below, lb.add(r[0], lb.idx(1)), r[0])};
                 })[0];
             return {lb.insert(lb.i64(u), args[0], rank)};
@@ -300,9 +302,6 @@ struct NonMaxSuppressionLowering : OpRewritePattern<dlc::NonMaxSuppressionOp> {
     int64_t batches = scores.getDimSize(0), classes = scores.getDimSize(1),
             boxes = scores.getDimSize(2);
     Type ft = scores.getElementType(), i64 = rewriter.getI64Type();
-    if (op.getIouThreshold().getType().getElementType() != ft ||
-        op.getScoreThreshold().getType().getElementType() != ft)
-      return rewriter.notifyMatchFailure(op, "thresholds of another type");
     auto scalar = [&](Value t) {
       auto type = cast<RankedTensorType>(t.getType());
       SmallVector<Value> zeros(type.getRank(), lb.idx(0));

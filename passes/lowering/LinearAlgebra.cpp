@@ -39,12 +39,23 @@ struct DetLowering : OpRewritePattern<dlc::DetOp> {
     Value dets = lb.loop(
         batch, {lb.zeros({batch}, ft)},
         [&](Value b, ValueRange res) -> SmallVector<Value> {
-          // Steps k = 0..M-1 on the working copy w, carrying det.
+          // Steps k = 0..M-1 on a working copy w of matrix b, carrying
+          // det.
+          SmallVector<OpFoldResult> offsets{b, rewriter.getIndexAttr(0),
+                                            rewriter.getIndexAttr(0)};
+          SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(1),
+                                          rewriter.getIndexAttr(m),
+                                          rewriter.getIndexAttr(m)};
+          SmallVector<OpFoldResult> strides(3, rewriter.getIndexAttr(1));
+          Value matrix = tensor::ExtractSliceOp::create(
+              rewriter, loc, RankedTensorType::get({m, m}, ft), a, offsets,
+              sizes, strides);
           SmallVector<Value> state = lb.loop(
-              m, {a, cst(1)}, [&](Value k, ValueRange s) -> SmallVector<Value> {
+              m, {matrix, cst(1)},
+              [&](Value k, ValueRange s) -> SmallVector<Value> {
                 Value w = s[0], det = s[1];
                 auto at = [&](Value t, Value i, Value j) {
-                  return lb.extract(t, {b, i, j});
+                  return lb.extract(t, {i, j});
                 };
                 // The pivot: the largest magnitude in column k from row k.
                 Value pivotRow = lb.loop(
@@ -68,8 +79,8 @@ struct DetLowering : OpRewritePattern<dlc::DetOp> {
                           [&](Value j, ValueRange ws) -> SmallVector<Value> {
                             Value rk = at(ws[0], k, j);
                             Value rp = at(ws[0], pivotRow, j);
-                            Value t = lb.insert(rp, ws[0], {b, k, j});
-                            return {lb.insert(rk, t, {b, pivotRow, j})};
+                            Value t = lb.insert(rp, ws[0], {k, j});
+                            return {lb.insert(rk, t, {pivotRow, j})};
                           })[0];
                       return {t, arith::NegFOp::create(rewriter, loc, det)};
                     });
@@ -95,7 +106,7 @@ struct DetLowering : OpRewritePattern<dlc::DetOp> {
                                   Value v = arith::SubFOp::create(
                                       rewriter, loc, at(cols[0], i, j),
                                       mul(f, at(cols[0], k, j)));
-                                  return {lb.insert(v, cols[0], {b, i, j})};
+                                  return {lb.insert(v, cols[0], {i, j})};
                                 });
                           });
                     })[0];

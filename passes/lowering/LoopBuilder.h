@@ -1,5 +1,4 @@
-//===- LoopBuilder.h - sequential scf loops over tensors ---------*- C++
-//-*-===//
+//===- LoopBuilder.h - sequential scf loops over tensors --------*- C++ -*-===//
 //
 // Internal to the lowering: builders for the ops computed by sequential
 // loops (data-dependent shapes, determinants), carrying tensors through
@@ -131,11 +130,14 @@ struct LoopBuilder {
                                          mlir::arith::CmpFPredicate::OEQ, x, y);
     return cmp(mlir::arith::CmpIPredicate::eq, x, y);
   }
-  mlir::Value less(mlir::Value x, mlir::Value y) {
+  mlir::Value less(mlir::Value x, mlir::Value y, bool isUnsigned = false) {
     if (llvm::isa<mlir::FloatType>(x.getType()))
       return mlir::arith::CmpFOp::create(b, loc,
                                          mlir::arith::CmpFPredicate::OLT, x, y);
-    return cmp(mlir::arith::CmpIPredicate::slt, x, y);
+    return cmp(isUnsigned || x.getType().isInteger(1)
+                   ? mlir::arith::CmpIPredicate::ult
+                   : mlir::arith::CmpIPredicate::slt,
+               x, y);
   }
 
   /// The leading part of `full` with `sizes` (null entries: whole).

@@ -264,6 +264,18 @@ struct RoiAlignLowering : OpRewritePattern<dlc::RoiAlignOp> {
                                  b, l, b.getIndexType(),
                                  tensor::ExtractOp::create(b, l, batchIndices,
                                                            r));
+                             // An image index out of range reads image 0
+                             // rather than outside the input.
+                             Value valid = arith::AndIOp::create(
+                                 b, l,
+                                 arith::CmpIOp::create(
+                                     b, l, arith::CmpIPredicate::sge, img,
+                                     idx(0)),
+                                 arith::CmpIOp::create(
+                                     b, l, arith::CmpIPredicate::slt, img,
+                                     idx(x.getDimSize(0))));
+                             img = arith::SelectOp::create(b, l, valid, img,
+                                                           idx(0));
                              auto corner = [&](int64_t k) -> Value {
                                Value v = tensor::ExtractOp::create(
                                    b, l, rois, ValueRange{r, idx(k)});

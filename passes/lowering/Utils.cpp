@@ -32,8 +32,7 @@ Value dlc::buildElementwise(OpBuilder &b, Location loc,
   maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
   SmallVector<utils::IteratorType> iters(resultType.getRank(),
                                          utils::IteratorType::parallel);
-  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
-                                       resultType.getElementType());
+  Value init = buildEmpty(b, loc, resultType, inputs);
   auto generic = linalg::GenericOp::create(
       b, loc, resultType, inputs, init, maps, iters,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
@@ -43,10 +42,38 @@ Value dlc::buildElementwise(OpBuilder &b, Location loc,
   return generic.getResult(0);
 }
 
+SmallVector<Value> dlc::dynamicSizes(OpBuilder &b, Location loc,
+                                     RankedTensorType type,
+                                     ValueRange sources) {
+  SmallVector<Value> sizes;
+  int64_t rank = type.getRank();
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!type.isDynamicDim(d))
+      continue;
+    Value size;
+    for (Value s : sources) {
+      auto st = cast<RankedTensorType>(s.getType());
+      int64_t sd = d - (rank - st.getRank());
+      if (sd >= 0 && st.isDynamicDim(sd)) {
+        size = tensor::DimOp::create(b, loc, s, sd);
+        break;
+      }
+    }
+    assert(size && "a dynamic result dimension without a dynamic source");
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+
+Value dlc::buildEmpty(OpBuilder &b, Location loc, RankedTensorType type,
+                      ValueRange sources) {
+  return tensor::EmptyOp::create(b, loc, type,
+                                 dynamicSizes(b, loc, type, sources));
+}
+
 Value dlc::buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
-                       TypedAttr value) {
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+                       TypedAttr value, ValueRange sources) {
+  Value init = buildEmpty(b, loc, type, sources);
   Value scalar = arith::ConstantOp::create(b, loc, value);
   return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
 }

@@ -24,9 +24,24 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::RankedTensorType resultType,
                              mlir::ValueRange inputs, const BodyBuilder &body);
 
-/// A tensor of `type` filled with `value`.
+/// Sizes of the dynamic dimensions of `type` (a result of numpy
+/// broadcasting of `sources`): each from the first source whose
+/// right-aligned dimension there is dynamic too. Empty for static types.
+llvm::SmallVector<mlir::Value> dynamicSizes(mlir::OpBuilder &b,
+                                            mlir::Location loc,
+                                            mlir::RankedTensorType type,
+                                            mlir::ValueRange sources);
+
+/// A tensor.empty of `type`, dynamic dimensions sized as dynamicSizes.
+mlir::Value buildEmpty(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::RankedTensorType type,
+                       mlir::ValueRange sources = {});
+
+/// A tensor of `type` filled with `value` (dynamic dimensions sized from
+/// `sources` as dynamicSizes).
 mlir::Value buildFilled(mlir::OpBuilder &b, mlir::Location loc,
-                        mlir::RankedTensorType type, mlir::TypedAttr value);
+                        mlir::RankedTensorType type, mlir::TypedAttr value,
+                        mlir::ValueRange sources = {});
 
 /// Pads `input` with `value`; `low`/`high` hold one entry per dimension.
 mlir::Value buildPad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,

@@ -56,7 +56,7 @@ struct dlcrt_model {
    * the last successful run left it (run_shape[i] points into shapes). */
   int64_t *dims;
   int64_t *shapes;
-  const int64_t **run_shape;
+  int64_t **run_shape;
   int ran;
 };
 
@@ -207,10 +207,10 @@ static void record_shapes(dlcrt_model *model, int64_t batch) {
   size_t next = 0;
   for (uint32_t i = 0; i < desc->num_outputs; ++i) {
     const dlc_tensor_desc *t = &desc->outputs[i];
-    int64_t *shape = model->shapes + (model->run_shape[i] - model->shapes);
+    int64_t *shape = model->run_shape[i];
     for (int32_t d = 0; d < t->rank; ++d) {
       if (d == t->batch_axis && model->batched && !model->split)
-        shape[d] = batch;
+        shape[d] = batch < 0 ? 1 : batch;
       else if (t->shape[d] == DLC_DIM_DYNAMIC)
         shape[d] = model->dims[next++];
       else

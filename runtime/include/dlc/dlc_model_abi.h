@@ -40,7 +40,9 @@ typedef struct dlc_tensor_desc {
 } dlc_tensor_desc;
 
 /* The compiled entry point. `args` holds num_inputs input pointers, then
- * num_outputs output pointers, then the workspace pointer (64-byte aligned),
+ * num_outputs output pointers, then (when num_dynamic_dims is not 0) the
+ * int64_t array of data-dependent sizes the entry writes, then the
+ * workspace pointer (64-byte aligned),
  * then, for the CPU, a pointer to the int32_t thread count (>= 1) of the
  * OpenMP regions; for CUDA, the device pointer of the constants arena and
  * the launch context passed to dlcrt_cuda_launch. For CUDA every tensor

@@ -7,7 +7,8 @@
 // CHECK-LABEL: func.func @det
 // CHECK:         %[[A:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2], [3]] : tensor<2x3x3x3xf32> into tensor<6x3x3xf32>
 // CHECK:         scf.for %[[B:.+]] = %c0 to %c6 step %c1 iter_args(%{{.+}} = %{{.+}}) -> (tensor<6xf32>)
-// CHECK:           scf.for %[[K:.+]] = %c0 to %c3 step %c1 iter_args(%{{.+}} = %[[A]], %{{.+}} = %cst{{.*}}) -> (tensor<6x3x3xf32>, f32)
+// CHECK:           %[[MAT:.+]] = tensor.extract_slice %[[A]][%[[B]], 0, 0] [1, 3, 3] [1, 1, 1] : tensor<6x3x3xf32> to tensor<3x3xf32>
+// CHECK:           scf.for %[[K:.+]] = %c0 to %c3 step %c1 iter_args(%{{.+}} = %[[MAT]], %{{.+}} = %cst{{.*}}) -> (tensor<3x3xf32>, f32)
 // CHECK:             math.absf
 // CHECK:             arith.cmpf ogt
 // CHECK:             scf.if
