@@ -95,6 +95,10 @@ private:
   mlir::LogicalResult importControlFlowNode(const onnx::NodeProto &node,
                                             mlir::Location loc);
   mlir::LogicalResult importIf(NodeContext &nc);
+  /// Gradient (ai.onnx.preview.training) of the main graph's node `index`
+  /// (GradientImport.cpp).
+  mlir::LogicalResult importGradient(const onnx::NodeProto &node, size_t index,
+                                     mlir::Location loc);
   mlir::LogicalResult importLoop(NodeContext &nc);
   mlir::LogicalResult importScan(NodeContext &nc);
   /// Imports `body` in place with its inputs bound to `inputs` (outer
@@ -132,6 +136,8 @@ private:
   const ImportOptions &options;
   mlir::Location fileLoc;
   llvm::StringMap<mlir::Value> values;
+  /// The graph being imported (its nodes, for Gradient).
+  const onnx::GraphProto *mainGraph = nullptr;
   /// Graph inputs with known values (see specializeKnownInputs).
   llvm::DenseMap<mlir::Value, const onnx::TensorProto *> knownArguments;
   llvm::StringMap<const onnx::TensorProto *> constants;

@@ -99,7 +99,9 @@ bool GraphImporter::checkSupported(const onnx::GraphProto &graph) {
                                   attr.name() + "/");
           bool known = dlc::lookupNodeImporter(node) ||
                        ((node.domain().empty() || node.domain() == "ai.onnx") &&
-                        isGraphLevelOp(node.op_type()));
+                        isGraphLevelOp(node.op_type())) ||
+                       (node.domain() == "ai.onnx.preview.training" &&
+                        node.op_type() == "Gradient");
           if (known)
             continue;
           ++unsupported;
@@ -149,6 +151,9 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
              << "data-dependent shape " << type
              << "; dlc supports such values as graph outputs only so far";
   }
+  if (node.domain() == "ai.onnx.preview.training" &&
+      node.op_type() == "Gradient")
+    return importGradient(node, index, loc);
   if ((node.domain().empty() || node.domain() == "ai.onnx") &&
       isGraphLevelOp(node.op_type()))
     return node.op_type() == "If" || node.op_type() == "Loop" ||
@@ -409,6 +414,7 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
                                         fileLoc))))
       return nullptr;
   unsigned failedNodes = 0;
+  mainGraph = &graph;
   records.assign(graph.node_size(), {});
   for (auto [i, node] : llvm::enumerate(graph.node())) {
     Block *block = builder.getInsertionBlock();
