@@ -22,6 +22,7 @@
 
 #include "onnx/onnx_pb.h"
 
+#include <list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -136,6 +137,9 @@ private:
   const ImportOptions &options;
   mlir::Location fileLoc;
   llvm::StringMap<mlir::Value> values;
+  /// Known-input protos of graph-level nodes' contexts (graphLevelContext),
+  /// kept while the import runs.
+  std::list<llvm::SmallVector<const onnx::TensorProto *>> graphLevelProtos;
   /// The graph being imported (its nodes, for Gradient).
   const onnx::GraphProto *mainGraph = nullptr;
   /// Graph inputs with known values (see specializeKnownInputs).

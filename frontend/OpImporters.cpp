@@ -206,7 +206,20 @@ FailureOr<int64_t> dlc::normalizeAxis(NodeContext &nc, int64_t axis,
 
 Value NodeContext::constantOperandValue(size_t i, bool specializeKnown) const {
   Value v = operand(i);
-  if (!v || !evaluate || v.getDefiningOp<ConstantOp>())
+  if (!v || v.getDefiningOp<ConstantOp>())
+    return v;
+  // An input with a known value (`dlc run`'s data) that must be constant.
+  if (const onnx::TensorProto *proto = constantOperand(i);
+      specializeKnown && proto && isa<BlockArgument>(v)) {
+    std::string error;
+    if (auto attr = dyn_cast_or_null<DenseElementsAttr>(
+            convertTensor(builder.getContext(), *proto, error));
+        attr && attr.getType() == v.getType()) {
+      operands[i] = ConstantOp::create(builder, loc, attr);
+      return operands[i];
+    }
+  }
+  if (!evaluate)
     return v;
   if (!isComputedFromConstants(v)) {
     Value copy = specializeKnown && specialize ? specialize(v) : Value();

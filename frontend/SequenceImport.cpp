@@ -33,10 +33,19 @@ bool GraphImporter::isGraphLevelOp(StringRef opType) {
 std::unique_ptr<NodeContext>
 GraphImporter::graphLevelContext(const onnx::NodeProto &node, Location loc,
                                  SmallVectorImpl<Value> &operands) {
-  // No operand is an initializer's proto: constants are read from values.
-  auto nc =
-      std::make_unique<NodeContext>(builder, loc, node, opset, operands,
-                                    ArrayRef<const onnx::TensorProto *>());
+  // Initializers are read from values; the protos are those of inputs with
+  // known values (for operands that must be constants, such as a Loop
+  // condition that decides the length of scan outputs).
+  SmallVector<const onnx::TensorProto *> &protos =
+      graphLevelProtos.emplace_back();
+  for (const std::string &name : node.input()) {
+    auto it = constants.find(name);
+    bool input = it != constants.end() && values.count(name) &&
+                 isa<BlockArgument>(values.lookup(name));
+    protos.push_back(input ? it->second : nullptr);
+  }
+  auto nc = std::make_unique<NodeContext>(builder, loc, node, opset, operands,
+                                          protos);
   nc->onnxTypes = &onnxElemTypes;
   if (options.evaluateConstants)
     nc->evaluate = [this, loc](Value v) { return evaluateValue(v, loc); };

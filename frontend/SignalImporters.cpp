@@ -204,7 +204,106 @@ NodeResults importSTFT(NodeContext &nc) {
 
 } // namespace
 
+/// MelWeightMatrix: triangular filters over the spectrogram bins, as
+/// ONNX's reference computes them (in float64: band edges at
+/// num_mel_bins + 2 points evenly spaced in mel, converted to bins by
+/// floor((dft_length + 1) * hz / sample_rate); the falling edge of each
+/// filter overrides its rising edge). The sizes must be constants (or
+/// inputs `dlc run` specializes); the edge frequencies may be data.
+NodeResults importMelWeightMatrix(NodeContext &nc) {
+  if (failed(requireOperands(nc, 5)))
+    return failure();
+  std::optional<SmallVector<int64_t>> mels = nc.constantInts(0),
+                                      dft = nc.constantInts(1),
+                                      rate = nc.constantInts(2);
+  if (!mels || !dft || !rate || mels->size() != 1 || dft->size() != 1 ||
+      rate->size() != 1)
+    return nc.error() << "num_mel_bins, dft_length and sample_rate must be "
+                         "constant scalars",
+           failure();
+  int64_t m = (*mels)[0], n = (*dft)[0], sr = (*rate)[0];
+  if (m < 1 || n < 1 || sr < 1)
+    return nc.error() << "num_mel_bins, dft_length and sample_rate must be "
+                         "positive",
+           failure();
+  int64_t bins = n / 2 + 1;
+  OpBuilder &b = nc.builder;
+  Type f64 = b.getF64Type();
+  OnnxOps ops{nc};
+  auto cst = [&](ArrayRef<int64_t> shape, ArrayRef<double> values) -> Value {
+    return ConstantOp::create(
+        b, nc.loc,
+        DenseElementsAttr::get(RankedTensorType::get(shape, f64), values));
+  };
+  auto scalar = [&](double v) { return cst({}, {v}); };
+  auto toF64 = [&](Value v) {
+    return ops.op("Cast", {v}, {intAttribute("to", onnx::TensorProto::DOUBLE)});
+  };
+  Value lo = toF64(nc.operand(3)), hi = toF64(nc.operand(4));
+  // 2595 * log10(1 + hz / 700).
+  auto mel = [&](Value hz) {
+    Value l = ops.op(
+        "Log",
+        {ops.op("Add", {scalar(1.0), ops.op("Div", {hz, scalar(700.0)})})});
+    return ops.op("Mul", {scalar(2595.0 / std::log(10.0)), l});
+  };
+  Value lowMel = mel(lo);
+  Value step = ops.op("Div", {ops.op("Sub", {mel(hi), lowMel}),
+                              scalar(static_cast<double>(m + 2))});
+  SmallVector<double> points;
+  for (int64_t i = 0; i < m + 2; ++i)
+    points.push_back(static_cast<double>(i));
+  Value melPoints =
+      ops.op("Add", {ops.op("Mul", {cst({m + 2}, points), step}), lowMel});
+  // 700 * (10^(mel / 2595) - 1), then the bin.
+  Value hz = ops.op(
+      "Mul",
+      {scalar(700.0),
+       ops.op("Sub",
+              {ops.op("Pow", {scalar(10.0),
+                              ops.op("Div", {melPoints, scalar(2595.0)})}),
+               scalar(1.0)})});
+  Value edges = ops.op(
+      "Floor", {ops.op("Div", {ops.op("Mul", {hz, scalar(double(n + 1))}),
+                               scalar(double(sr))})});
+  auto part = [&](int64_t start) {
+    return ops.op("Reshape", {ops.op("Slice", {edges, ops.i64({1}, {start}),
+                                               ops.i64({1}, {start + m})}),
+                              ops.i64({2}, {1, m})});
+  };
+  Value l = part(0), c = part(1), h = part(2);
+  SmallVector<double> rows;
+  for (int64_t j = 0; j < bins; ++j)
+    rows.push_back(static_cast<double>(j));
+  Value j = cst({bins, 1}, rows);
+  auto both = [&](Value x, Value y) { return ops.op("And", {x, y}); };
+  Value falling =
+      both(ops.op("Greater", {h, c}),
+           both(ops.op("LessOrEqual", {c, j}), ops.op("Less", {j, h})));
+  Value fallingValue =
+      ops.op("Div", {ops.op("Sub", {h, j}), ops.op("Sub", {h, c})});
+  Value rising =
+      both(ops.op("LessOrEqual", {l, j}), ops.op("LessOrEqual", {j, c}));
+  Value risingValue =
+      ops.op("Div", {ops.op("Sub", {j, l}), ops.op("Sub", {c, l})});
+  Value zero = scalar(0.0), one = scalar(1.0);
+  Value spike = ops.op("Where", {ops.op("Equal", {j, c}), one, zero});
+  Value value =
+      ops.op("Where",
+             {falling, fallingValue,
+              ops.op("Where", {ops.op("Equal", {l, c}), spike,
+                               ops.op("Where", {rising, risingValue, zero})})});
+  Value out =
+      ops.op("Cast", {value},
+             {intAttribute("to", nc.intAttr("output_datatype",
+                                            onnx::TensorProto::FLOAT))});
+  if (!out)
+    return failure();
+  return SmallVector<Value>{out};
+}
+
 void dlc::addSignalImporters(NodeImporterTable &table) {
   table["DFT"] = importDFT;
   table["STFT"] = importSTFT;
+  table["MelWeightMatrix"] = importMelWeightMatrix;
 }

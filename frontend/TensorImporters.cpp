@@ -463,8 +463,16 @@ NodeResults importDropout(NodeContext &nc) {
     return failure();
   if (nc.operand(2)) {
     auto training = nc.constantInts(2);
-    if (!training || (!training->empty() && (*training)[0]))
-      return nc.error() << "training mode is not supported", failure();
+    if (!training)
+      return nc.error() << "training_mode must be a constant", failure();
+    // Training with a ratio of 0 keeps every element, as inference does;
+    // other ratios draw random masks.
+    std::optional<double> ratio =
+        nc.operand(1) ? nc.constantScalar(1) : std::optional<double>(0.5);
+    if (!training->empty() && (*training)[0] && (!ratio || *ratio != 0.0))
+      return nc.error() << "training mode with a ratio other than 0 (random "
+                           "masks) is not supported",
+             failure();
   }
   if (nc.opset < 7 && nc.intAttr("is_test", 0) == 0)
     return nc.error() << "training mode is not supported", failure();
