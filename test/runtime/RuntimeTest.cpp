@@ -18,8 +18,10 @@
 namespace {
 
 const int64_t kShape[] = {2, 3};
-const dlc_tensor_desc kInputs[] = {{"x", DLC_DTYPE_F32, 2, kShape, 24, -1, 0}};
-const dlc_tensor_desc kOutputs[] = {{"y", DLC_DTYPE_F32, 2, kShape, 24, -1, 0}};
+const dlc_tensor_desc kInputs[] = {
+    {"x", DLC_DTYPE_F32, 2, kShape, 24, -1, 0, kShape}};
+const dlc_tensor_desc kOutputs[] = {
+    {"y", DLC_DTYPE_F32, 2, kShape, 24, -1, 0, kShape}};
 void *lastWorkspace = nullptr;
 int32_t lastThreads = 0;
 
@@ -32,8 +34,17 @@ void addOne(void **args) {
     y[i] = x[i] + 1.0f;
 }
 
-const dlc_model_desc kDesc = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "add_one",
-                              kInputs, kOutputs, 24, addOne, nullptr};
+const dlc_model_desc kDesc = {DLC_MODEL_ABI_VERSION,
+                              1,
+                              1,
+                              0,
+                              "add_one",
+                              kInputs,
+                              kOutputs,
+                              24,
+                              addOne,
+                              nullptr,
+                              0};
 
 struct Model {
   dlcrt_model *model = nullptr;
@@ -234,14 +245,36 @@ void addFirst2(void **args) {
     y[i] = x[i] + x[0];
 }
 
-const dlc_tensor_desc kRowIn[] = {{"x", DLC_DTYPE_F32, 2, kRowShape, 12, 0, 0}};
-const dlc_tensor_desc kRowOut[] = {{"y", DLC_DTYPE_F32, 2, kRowShape, 12, 0, 0}};
-const dlc_model_desc kRowModel = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "rows",
-                                  kRowIn, kRowOut, 0, addFirst3, nullptr};
-const dlc_tensor_desc kColIn[] = {{"x", DLC_DTYPE_F32, 2, kColShape, 8, 1, 0}};
-const dlc_tensor_desc kColOut[] = {{"y", DLC_DTYPE_F32, 2, kColShape, 8, 1, 0}};
-const dlc_model_desc kColModel = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "cols",
-                                  kColIn, kColOut, 0, addFirst2, nullptr};
+const dlc_tensor_desc kRowIn[] = {
+    {"x", DLC_DTYPE_F32, 2, kRowShape, 12, 0, 0, kRowShape}};
+const dlc_tensor_desc kRowOut[] = {
+    {"y", DLC_DTYPE_F32, 2, kRowShape, 12, 0, 0, kRowShape}};
+const dlc_model_desc kRowModel = {DLC_MODEL_ABI_VERSION,
+                                  1,
+                                  1,
+                                  0,
+                                  "rows",
+                                  kRowIn,
+                                  kRowOut,
+                                  0,
+                                  addFirst3,
+                                  nullptr,
+                                  0};
+const dlc_tensor_desc kColIn[] = {
+    {"x", DLC_DTYPE_F32, 2, kColShape, 8, 1, 0, kColShape}};
+const dlc_tensor_desc kColOut[] = {
+    {"y", DLC_DTYPE_F32, 2, kColShape, 8, 1, 0, kColShape}};
+const dlc_model_desc kColModel = {DLC_MODEL_ABI_VERSION,
+                                  1,
+                                  1,
+                                  0,
+                                  "cols",
+                                  kColIn,
+                                  kColOut,
+                                  0,
+                                  addFirst2,
+                                  nullptr,
+                                  0};
 
 TEST(DynamicBatch, RunsOncePerSample) {
   dlcrt_model *model = nullptr;
@@ -315,12 +348,14 @@ void countInPlace(void **args) {
   for (int i = 0; i < 100000; ++i)
     *count = *count + 1;
 }
-const dlc_tensor_desc kCountIn[] = {{"x", DLC_DTYPE_F32, 2, kRowShape, 12, 0, 0}};
+const dlc_tensor_desc kCountIn[] = {
+    {"x", DLC_DTYPE_F32, 2, kRowShape, 12, 0, 0, kRowShape}};
 const int64_t kOne[] = {1};
-const dlc_tensor_desc kCountOut[] = {{"c", DLC_DTYPE_F32, 1, kOne, 4, -1, 0}};
-const dlc_model_desc kCountModel = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "count",
-                                    kCountIn, kCountOut, 0, countInPlace,
-                                    nullptr};
+const dlc_tensor_desc kCountOut[] = {
+    {"c", DLC_DTYPE_F32, 1, kOne, 4, -1, 0, kOne}};
+const dlc_model_desc kCountModel = {
+    DLC_MODEL_ABI_VERSION, 1,       1, 0, "count", kCountIn, kCountOut, 0,
+    countInPlace,          nullptr, 0};
 
 TEST(DynamicBatch, UnbatchedOutputsDoNotRace) {
   dlc_options options;
@@ -410,19 +445,35 @@ void addFirstOfColumns(void **args) { // x, y: [2, 2] of a [2, 4] tensor
 }
 
 const dlc_tensor_desc kSplitRowIn[] = {
-    {"x", DLC_DTYPE_F32, 2, kSplitRowShape, 48, 0, 0}};
+    {"x", DLC_DTYPE_F32, 2, kSplitRowShape, 48, 0, 0, kSplitRowShape}};
 const dlc_tensor_desc kSplitRowOut[] = {
-    {"y", DLC_DTYPE_F32, 2, kSplitRowShape, 48, 0, 0}};
-const dlc_model_desc kSplitRowModel = {
-    DLC_MODEL_ABI_VERSION, 1, 1, 2, "split_rows", kSplitRowIn, kSplitRowOut,
-    0, addFirstOfRows, nullptr};
+    {"y", DLC_DTYPE_F32, 2, kSplitRowShape, 48, 0, 0, kSplitRowShape}};
+const dlc_model_desc kSplitRowModel = {DLC_MODEL_ABI_VERSION,
+                                       1,
+                                       1,
+                                       2,
+                                       "split_rows",
+                                       kSplitRowIn,
+                                       kSplitRowOut,
+                                       0,
+                                       addFirstOfRows,
+                                       nullptr,
+                                       0};
 const dlc_tensor_desc kSplitColIn[] = {
-    {"x", DLC_DTYPE_F32, 2, kSplitColShape, 32, 1, 0}};
+    {"x", DLC_DTYPE_F32, 2, kSplitColShape, 32, 1, 0, kSplitColShape}};
 const dlc_tensor_desc kSplitColOut[] = {
-    {"y", DLC_DTYPE_F32, 2, kSplitColShape, 32, 1, 0}};
-const dlc_model_desc kSplitColModel = {
-    DLC_MODEL_ABI_VERSION, 1, 1, 2, "split_cols", kSplitColIn, kSplitColOut,
-    0, addFirstOfColumns, nullptr};
+    {"y", DLC_DTYPE_F32, 2, kSplitColShape, 32, 1, 0, kSplitColShape}};
+const dlc_model_desc kSplitColModel = {DLC_MODEL_ABI_VERSION,
+                                       1,
+                                       1,
+                                       2,
+                                       "split_cols",
+                                       kSplitColIn,
+                                       kSplitColOut,
+                                       0,
+                                       addFirstOfColumns,
+                                       nullptr,
+                                       0};
 
 // One entry call per sub-batch on any number of threads; threads beyond
 // the sub-batches go to each sub-batch's parallel loops.
@@ -484,9 +535,9 @@ TEST(BatchSplit, RejectsOtherBatchSizes) {
   dlcrt_model_destroy(model);
 }
 
-const dlc_model_desc kCudaModel = {DLC_MODEL_ABI_VERSION, 1, 1, 0, "add_one",
-                                   kInputs, kOutputs, 24, cudaEntryMustNotRun,
-                                   &kCudaDesc};
+const dlc_model_desc kCudaModel = {
+    DLC_MODEL_ABI_VERSION, 1,          1, 0, "add_one", kInputs, kOutputs, 24,
+    cudaEntryMustNotRun,   &kCudaDesc, 0};
 
 /// Sets DLC_CUDA_DRIVER for one test, restoring the old value.
 struct DriverOverride {
@@ -572,9 +623,17 @@ void launchOnce(void **args) {
   void *param = &args[0];
   dlcrt_cuda_launch(args[4], 0, 1, 1, 1, 32, 1, 1, &param);
 }
-const dlc_model_desc kFakeCudaModel = {
-    DLC_MODEL_ABI_VERSION, 1, 1, 0, "aligned", kInputs, kOutputs, 24,
-    launchOnce, &kFakeCudaDesc};
+const dlc_model_desc kFakeCudaModel = {DLC_MODEL_ABI_VERSION,
+                                       1,
+                                       1,
+                                       0,
+                                       "aligned",
+                                       kInputs,
+                                       kOutputs,
+                                       24,
+                                       launchOnce,
+                                       &kFakeCudaDesc,
+                                       0};
 
 TEST(Cuda, DevicePointersMustBeAligned) {
   DriverOverride d(DLC_FAKE_CUDA_PATH);
@@ -598,6 +657,80 @@ TEST(Cuda, DevicePointersMustBeAligned) {
                       0),
             0u)
       << msg;
+  dlcrt_model_destroy(model);
+}
+// An output of data-dependent shape [2, <=4]: the entry (after the input
+// and the output) writes its actual size to the sizes array, here the
+// number of positive inputs (hand-counted below), and the elements densely.
+const int64_t kDynShape[] = {2, DLC_DIM_DYNAMIC};
+const int64_t kDynMax[] = {2, 4};
+const int64_t kFour[] = {4};
+const dlc_tensor_desc kPosIn[] = {
+    {"x", DLC_DTYPE_F32, 1, kFour, 16, -1, 0, kFour}};
+const dlc_tensor_desc kPosOut[] = {
+    {"p", DLC_DTYPE_F32, 2, kDynShape, 32, -1, 0, kDynMax}};
+
+void positives(void **args) {
+  const float *x = static_cast<const float *>(args[0]);
+  float *p = static_cast<float *>(args[1]);
+  int64_t *sizes = static_cast<int64_t *>(args[2]);
+  int64_t n = 0;
+  for (int i = 0; i < 4; ++i)
+    if (x[i] > 0)
+      ++n;
+  // Row 0: the positives; row 1: their squares (dense at [2, n]).
+  int64_t k = 0;
+  for (int i = 0; i < 4; ++i)
+    if (x[i] > 0) {
+      p[k] = x[i];
+      p[n + k] = x[i] * x[i];
+      ++k;
+    }
+  sizes[0] = n;
+}
+
+const dlc_model_desc kPosModel = {DLC_MODEL_ABI_VERSION,
+                                  1,
+                                  1,
+                                  0,
+                                  "positives",
+                                  kPosIn,
+                                  kPosOut,
+                                  0,
+                                  positives,
+                                  nullptr,
+                                  1};
+
+TEST(DataDependentShapes, RunShapeFollowsEachRun) {
+  dlcrt_model *model = nullptr;
+  ASSERT_EQ(dlcrt_model_create(&kPosModel, nullptr, &model), nullptr);
+  EXPECT_EQ(dlcrt_model_output_shape(model, 0), nullptr); // before a run
+  EXPECT_EQ(dlcrt_output_max_shape(&kPosModel, 0)[1], 4);
+  float x[4] = {1, -2, 3, 0}, p[8] = {};
+  int64_t any[] = {2, DLC_DIM_DYNAMIC};
+  dlc_tensor in[] = {tensor(x, sizeof x, DLC_DTYPE_F32, 1, kFour)};
+  dlc_tensor out[] = {tensor(p, sizeof p, DLC_DTYPE_F32, 2, any)};
+  ASSERT_EQ(dlcrt_model_run(model, in, 1, out, 1), nullptr);
+  const int64_t *shape = dlcrt_model_output_shape(model, 0);
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape[0], 2);
+  EXPECT_EQ(shape[1], 2);
+  EXPECT_EQ(p[0], 1.0f);
+  EXPECT_EQ(p[1], 3.0f);
+  EXPECT_EQ(p[2], 1.0f);
+  EXPECT_EQ(p[3], 9.0f);
+  // Another run, another size; the caller may pass the bound as the shape.
+  float x2[4] = {5, 6, 7, 8};
+  int64_t bound[] = {2, 4};
+  in[0] = tensor(x2, sizeof x2, DLC_DTYPE_F32, 1, kFour);
+  out[0] = tensor(p, sizeof p, DLC_DTYPE_F32, 2, bound);
+  ASSERT_EQ(dlcrt_model_run(model, in, 1, out, 1), nullptr);
+  EXPECT_EQ(dlcrt_model_output_shape(model, 0)[1], 4);
+  EXPECT_EQ(dlcrt_model_output_shape(model, 1), nullptr); // out of range
+  // A buffer below the bound is refused.
+  out[0] = tensor(p, 16, DLC_DTYPE_F32, 2, any);
+  std::string msg = takeMessage(dlcrt_model_run(model, in, 1, out, 1));
+  EXPECT_NE(msg.find("buffer is 16 bytes, needs 32"), std::string::npos) << msg;
   dlcrt_model_destroy(model);
 }
 } // namespace
