@@ -138,18 +138,25 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                         size_t index) {
   Location loc = nodeLoc(node, index);
   ++importedNodes;
-  // Values of data-dependent shape (NonZero, Unique, ...) may only be graph
-  // outputs for now.
+  // Values of data-dependent shape (NonZero, Unique, ...) may be graph
+  // outputs and operands of elementwise ops, whose lowering sizes them at
+  // run time (Dlc_LowersDynamicShapes), so far.
+  static const llvm::StringSet<> kDynamicOk = {
+      "Identity", "Cast", "Add", "Sub", "Mul",  "Div",   "Relu",
+      "Sigmoid",  "Tanh", "Exp", "Log", "Sqrt", "Floor", "Ceil"};
   for (const std::string &name : node.input()) {
     auto it = values.find(name);
-    if (name.empty() || it == values.end() || node.op_type() == "Identity")
+    if (name.empty() || it == values.end() ||
+        ((node.domain().empty() || node.domain() == "ai.onnx") &&
+         kDynamicOk.contains(node.op_type())))
       continue;
     auto type = dyn_cast<RankedTensorType>(it->second.getType());
     if (type && !type.hasStaticShape() && dlc::upperBoundShape(it->second))
       return emitError(loc)
              << node.op_type() << ": input '" << name << "' has the "
              << "data-dependent shape " << type
-             << "; dlc supports such values as graph outputs only so far";
+             << "; dlc supports such values as graph outputs and operands of "
+                "elementwise ops only so far";
   }
   if (node.domain() == "ai.onnx.preview.training" &&
       node.op_type() == "Gradient")

@@ -164,8 +164,31 @@ std::optional<SmallVector<int64_t>> dlc::upperBoundShape(Value value) {
   if (!result)
     return std::nullopt;
   unsigned i = result.getResultNumber();
-  return TypeSwitch<Operation *, std::optional<SmallVector<int64_t>>>(
-             result.getOwner())
+  Operation *owner = result.getOwner();
+  // Elementwise ops and 2-D matmuls of bounded values: the broadcast of
+  // their operands' bounds, [M, N] for a matmul.
+  if (owner->hasTrait<OpTrait::LowersDynamicShapes>()) {
+    SmallVector<SmallVector<int64_t>> bounds;
+    for (Value operand : owner->getOperands()) {
+      std::optional<SmallVector<int64_t>> b = upperBoundShape(operand);
+      if (!b)
+        return std::nullopt;
+      bounds.push_back(*b);
+    }
+    if (isa<MatMulOp>(owner)) {
+      if (bounds.size() != 2 || bounds[0].size() != 2 || bounds[1].size() != 2)
+        return std::nullopt;
+      return SmallVector<int64_t>{bounds[0][0], bounds[1][1]};
+    }
+    SmallVector<int64_t> shape(type.getRank(), 1);
+    for (ArrayRef<int64_t> b : bounds)
+      for (auto [k, d] : llvm::enumerate(llvm::reverse(b)))
+        if (k < shape.size())
+          shape[shape.size() - 1 - k] =
+              std::max(shape[shape.size() - 1 - k], d);
+    return shape;
+  }
+  return TypeSwitch<Operation *, std::optional<SmallVector<int64_t>>>(owner)
       .Case<NonZeroOp, CompressOp, UniqueOp, NonMaxSuppressionOp>(
           [&](auto op) { return op.getUpperBounds(i); })
       .Default([](Operation *) { return std::nullopt; });

@@ -154,7 +154,7 @@ def Dlc_WhereOp : Dlc_Op<"where", [InferTypeOpAdaptor]> {
   }];
 }
 
-def Dlc_CastOp : Dlc_Op<"cast"> {
+def Dlc_CastOp : Dlc_Op<"cast", [Dlc_LowersDynamicShapes]> {
   let summary = "convert element types (ONNX Cast)";
   let description = [{
     `unsigned_source` / `unsigned_result` mark unsigned ONNX integer types

@@ -33,9 +33,10 @@ llvm::LogicalResult inferBroadcast(std::optional<mlir::Location> loc,
                                    mlir::ValueRange operands,
                                    mlir::Type elementType,
                                    llvm::SmallVectorImpl<mlir::Type> &types);
-/// The largest shape `value` can take: its static shape, or the upper
-/// bounds of the data-dependent op (dlc.nonzero, ...) that computes it;
-/// nullopt when unknown.
+/// The largest shape `value` can take: its static shape, the upper bounds
+/// of the data-dependent op (dlc.nonzero, ...) that computes it, or those
+/// of an elementwise op or 2-D matmul of such values; nullopt when
+/// unknown.
 std::optional<llvm::SmallVector<int64_t>> upperBoundShape(mlir::Value value);
 } // namespace dlc
 

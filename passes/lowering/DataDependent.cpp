@@ -13,6 +13,7 @@
 #include "passes/lowering/Patterns.h"
 #include "passes/lowering/Utils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -20,6 +21,17 @@
 
 using namespace mlir;
 using dlc::LoopBuilder;
+
+/// `count` (an index a loop computed) clamped to `bound`, which it never
+/// exceeds: the value-bounds analysis then bounds the sizes computed from
+/// it (dlc-bound-dynamic-tensors).
+static Value clamped(OpBuilder &b, Location loc, Value count, int64_t bound) {
+  AffineMap map = AffineMap::get(0, 1,
+                                 {getAffineSymbolExpr(0, b.getContext()),
+                                  getAffineConstantExpr(bound, b.getContext())},
+                                 b.getContext());
+  return affine::AffineMinOp::create(b, loc, map, ValueRange{count});
+}
 
 namespace {
 
@@ -86,7 +98,8 @@ struct NonZeroLowering : OpRewritePattern<dlc::NonZeroOp> {
             return {t, lb.add(args[1], lb.idx(1))};
           });
         });
-    rewriter.replaceOp(op, lb.prefix(res[0], {Value(), res[1]}));
+    Value count = clamped(rewriter, op.getLoc(), res[1], bounds[1]);
+    rewriter.replaceOp(op, lb.prefix(res[0], {Value(), count}));
     return success();
   }
 };
@@ -116,7 +129,7 @@ struct CompressLowering : OpRewritePattern<dlc::CompressOp> {
         rewriter, loc, asThreeDims(rewriter, loc, op.getInput(), axis), res[0]);
     Value full = dlc::buildReshape(rewriter, loc, gathered, in);
     SmallVector<Value> sizes(in.getRank());
-    sizes[axis] = res[1];
+    sizes[axis] = clamped(rewriter, loc, res[1], size);
     rewriter.replaceOp(op, lb.prefix(full, sizes));
     return success();
   }
@@ -179,7 +192,7 @@ struct UniqueLowering : OpRewritePattern<dlc::UniqueOp> {
                             lb.add(args[1], lb.idx(1))};
                   });
                 });
-    Value order = distinct[0], count = distinct[1];
+    Value order = distinct[0], count = clamped(rewriter, loc, distinct[1], n);
     if (op.getSorted()) {
       // Each distinct slice goes to the number of distinct slices below it.
       order = lb.loop(
@@ -397,7 +410,8 @@ struct NonMaxSuppressionLowering : OpRewritePattern<dlc::NonMaxSuppressionOp> {
               });
           return {steps[0], steps[1], steps[2]};
         });
-    rewriter.replaceOp(op, lb.prefix(res[0], {res[1], Value()}));
+    Value rows = clamped(rewriter, loc, res[1], op.getUpperBounds(0)[0]);
+    rewriter.replaceOp(op, lb.prefix(res[0], {rows, Value()}));
     return success();
   }
 };
