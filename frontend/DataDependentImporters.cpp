@@ -32,6 +32,23 @@ static Value flatten(NodeContext &nc, Value v) {
   return one(reshapeTo(nc, v, {typeOf(v).getNumElements()}));
 }
 
+/// Input 0 and the `axis` attribute (normalized), or, without one, the
+/// flattened input and axis 0 (Compress, Unique).
+static FailureOr<std::pair<Value, int64_t>> inputAndAxis(NodeContext &nc) {
+  Value input = nc.operand(0);
+  if (!nc.attr("axis")) {
+    input = flatten(nc, input);
+    if (!input)
+      return failure();
+    return std::make_pair(input, int64_t(0));
+  }
+  FailureOr<int64_t> axis =
+      normalizeAxis(nc, nc.intAttr("axis", 0), typeOf(input).getRank());
+  if (failed(axis))
+    return failure();
+  return std::make_pair(input, *axis);
+}
+
 static NodeResults importNonZero(NodeContext &nc) {
   FailureOr<RankedTensorType> in = staticOperand(nc, 0, "X");
   if (failed(in))
@@ -52,20 +69,10 @@ static NodeResults importCompress(NodeContext &nc) {
     return nc.error() << "the condition must be a 1-D bool tensor, got "
                       << *cond,
            failure();
-  Value input = nc.operand(0);
-  int64_t axis = 0;
-  if (nc.attr("axis")) {
-    FailureOr<int64_t> a =
-        normalizeAxis(nc, nc.intAttr("axis", 0), in->getRank());
-    if (failed(a))
-      return failure();
-    axis = *a;
-  } else {
-    // No axis: the flattened input.
-    input = flatten(nc, input);
-    if (!input)
-      return failure();
-  }
+  FailureOr<std::pair<Value, int64_t>> on = inputAndAxis(nc);
+  if (failed(on))
+    return failure();
+  auto [input, axis] = *on;
   SmallVector<int64_t> shape(typeOf(input).getShape());
   shape[axis] = kDyn;
   return buildTyped<CompressOp>(
@@ -78,19 +85,10 @@ static NodeResults importUnique(NodeContext &nc) {
   FailureOr<RankedTensorType> in = staticOperand(nc, 0, "X");
   if (failed(in))
     return failure();
-  Value input = nc.operand(0);
-  int64_t axis = 0;
-  if (nc.attr("axis")) {
-    FailureOr<int64_t> a =
-        normalizeAxis(nc, nc.intAttr("axis", 0), in->getRank());
-    if (failed(a))
-      return failure();
-    axis = *a;
-  } else {
-    input = flatten(nc, input);
-    if (!input)
-      return failure();
-  }
+  FailureOr<std::pair<Value, int64_t>> on = inputAndAxis(nc);
+  if (failed(on))
+    return failure();
+  auto [input, axis] = *on;
   RankedTensorType flat = typeOf(input);
   SmallVector<int64_t> shape(flat.getShape());
   shape[axis] = kDyn;

@@ -10,8 +10,10 @@ def LowerToLinalg : Pass<"dlc-lower-to-linalg", "mlir::ModuleOp"> {
     Every dlc op becomes linalg named ops or `linalg.generic` on tensors;
     the ops with data-dependent result shapes (dlc.nonzero, ...) become
     sequential `scf` loops over tensors of their upper-bound shape, sliced
-    to the actual size. Other ops with dynamic shapes are rejected with an
-    error at the op (ONNX node) location.
+    to the actual size. Ops with `Dlc_LowersDynamicShapes` (elementwise ops,
+    2-D matmuls) size dynamic dimensions from their operands; other ops
+    with dynamic shapes are rejected with an error at the op (ONNX node)
+    location.
   }];
   let dependentDialects = [
     "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",

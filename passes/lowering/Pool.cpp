@@ -16,6 +16,56 @@ namespace {
 /// The named linalg op a 2-D window reduction becomes.
 enum class NamedPool { None, Max, Sum };
 
+/// `op`'s input padded with `padValue` for its windows: the begin pads, and
+/// at the end the pads or as far as ceil_mode windows reach.
+template <typename PoolOp>
+Value padForWindows(PatternRewriter &rewriter, PoolOp op, TypedAttr padValue) {
+  auto inType = cast<RankedTensorType>(op.getInput().getType());
+  auto resultType = cast<RankedTensorType>(op.getType());
+  int64_t rank = inType.getRank(), spatial = rank - 2;
+  ArrayRef<int64_t> k = op.getKernelShape(), s = op.getStrides(),
+                    dil = op.getDilations(), pads = op.getPads();
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t in = inType.getDimSize(2 + i), out = resultType.getDimSize(2 + i);
+    low[2 + i] = pads[i];
+    // ceil_mode windows may reach past the end padding: pad those too.
+    int64_t needed = (out - 1) * s[i] + (k[i] - 1) * dil[i] + 1 - in - pads[i];
+    high[2 + i] = std::max(pads[spatial + i], needed);
+  }
+  return dlc::buildPad(rewriter, op.getLoc(), op.getInput(), low, high,
+                       padValue);
+}
+
+/// Indexing maps (padded input, window, output) and iterators of a window
+/// reduction over (n, c, output position..., window position...).
+struct WindowLoops {
+  AffineMap input, window, output;
+  SmallVector<utils::IteratorType> iterators;
+};
+WindowLoops windowLoops(MLIRContext *ctx, int64_t rank,
+                        ArrayRef<int64_t> strides,
+                        ArrayRef<int64_t> dilations) {
+  int64_t spatial = rank - 2;
+  unsigned numLoops = rank + spatial;
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> inExprs{d(0), d(1)}, winExprs, outExprs{d(0), d(1)};
+  for (int64_t i = 0; i < spatial; ++i) {
+    AffineExpr o = d(2 + i), w = d(rank + i);
+    inExprs.push_back(o * strides[i] + w * dilations[i]);
+    winExprs.push_back(w);
+    outExprs.push_back(o);
+  }
+  WindowLoops loops{AffineMap::get(numLoops, 0, inExprs, ctx),
+                    AffineMap::get(numLoops, 0, winExprs, ctx),
+                    AffineMap::get(numLoops, 0, outExprs, ctx),
+                    SmallVector<utils::IteratorType>(
+                        numLoops, utils::IteratorType::parallel)};
+  for (unsigned i = rank; i < numLoops; ++i)
+    loops.iterators[i] = utils::IteratorType::reduction;
+  return loops;
+}
+
 /// The padded input and window reduction shared by max and average pooling.
 /// `combine` reduces (input element, accumulator); 2-D windows use the named
 /// op `namedKind`, which must compute the same.
@@ -32,16 +82,8 @@ Value buildWindowReduction(PatternRewriter &rewriter, PoolOp op,
   auto resultType = cast<RankedTensorType>(op.getType());
   int64_t rank = inType.getRank(), spatial = rank - 2;
   ArrayRef<int64_t> k = op.getKernelShape(), s = op.getStrides(),
-                    dil = op.getDilations(), pads = op.getPads();
-  SmallVector<int64_t> low(rank, 0), high(rank, 0);
-  for (int64_t i = 0; i < spatial; ++i) {
-    int64_t in = inType.getDimSize(2 + i), out = resultType.getDimSize(2 + i);
-    low[2 + i] = pads[i];
-    // ceil_mode windows may reach past the end padding: pad those too.
-    int64_t needed = (out - 1) * s[i] + (k[i] - 1) * dil[i] + 1 - in - pads[i];
-    high[2 + i] = std::max(pads[spatial + i], needed);
-  }
-  Value input = dlc::buildPad(rewriter, loc, op.getInput(), low, high, padValue);
+                    dil = op.getDilations();
+  Value input = padForWindows(rewriter, op, padValue);
   Value init = dlc::buildFilled(rewriter, loc, resultType, initValue);
   Value window =
       tensor::EmptyOp::create(rewriter, loc, k, resultType.getElementType());
@@ -65,25 +107,11 @@ Value buildWindowReduction(PatternRewriter &rewriter, PoolOp op,
         .getResult(0);
   }
 
-  unsigned numLoops = rank + spatial;
-  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  SmallVector<AffineExpr> inExprs{d(0), d(1)}, winExprs, outExprs{d(0), d(1)};
-  for (int64_t i = 0; i < spatial; ++i) {
-    AffineExpr o = d(2 + i), w = d(rank + i);
-    inExprs.push_back(o * s[i] + w * dil[i]);
-    winExprs.push_back(w);
-    outExprs.push_back(o);
-  }
-  SmallVector<utils::IteratorType> iters(numLoops,
-                                         utils::IteratorType::parallel);
-  for (unsigned i = rank; i < numLoops; ++i)
-    iters[i] = utils::IteratorType::reduction;
+  WindowLoops loops = windowLoops(ctx, rank, s, dil);
   return linalg::GenericOp::create(
              rewriter, loc, resultType, ValueRange{input, window}, init,
-             ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, inExprs, ctx),
-                                 AffineMap::get(numLoops, 0, winExprs, ctx),
-                                 AffineMap::get(numLoops, 0, outExprs, ctx)},
-             iters,
+             ArrayRef<AffineMap>{loops.input, loops.window, loops.output},
+             loops.iterators,
              [&](OpBuilder &b, Location l, ValueRange args) {
                linalg::YieldOp::create(b, l, combine(b, l, args[0], args[2]));
              })
@@ -121,44 +149,21 @@ struct MaxPoolIndicesLowering : OpRewritePattern<dlc::MaxPoolIndicesOp> {
     int64_t rank = inType.getRank(), spatial = rank - 2;
     ArrayRef<int64_t> k = op.getKernelShape(), s = op.getStrides(),
                       dil = op.getDilations(), pads = op.getPads();
-    SmallVector<int64_t> low(rank, 0), high(rank, 0);
-    for (int64_t i = 0; i < spatial; ++i) {
-      int64_t in = inType.getDimSize(2 + i), out = resultType.getDimSize(2 + i);
-      low[2 + i] = pads[i];
-      int64_t needed =
-          (out - 1) * s[i] + (k[i] - 1) * dil[i] + 1 - in - pads[i];
-      high[2 + i] = std::max(pads[spatial + i], needed);
-    }
     auto negInf =
         rewriter.getFloatAttr(et, -std::numeric_limits<double>::infinity());
-    Value input =
-        dlc::buildPad(rewriter, loc, op.getInput(), low, high, negInf);
+    Value input = padForWindows(rewriter, op, negInf);
     auto maxType = resultType.clone(et);
     Value maxInit = dlc::buildFilled(rewriter, loc, maxType, negInf);
     Value idxInit = dlc::buildFilled(rewriter, loc, resultType,
                                      rewriter.getI64IntegerAttr(0));
     Value window = tensor::EmptyOp::create(rewriter, loc, k, et);
-    unsigned numLoops = rank + spatial;
-    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineExpr> inExprs{d(0), d(1)}, winExprs, outExprs{d(0), d(1)};
-    for (int64_t i = 0; i < spatial; ++i) {
-      AffineExpr o = d(2 + i), w = d(rank + i);
-      inExprs.push_back(o * s[i] + w * dil[i]);
-      winExprs.push_back(w);
-      outExprs.push_back(o);
-    }
-    SmallVector<utils::IteratorType> iters(numLoops,
-                                           utils::IteratorType::parallel);
-    for (unsigned i = rank; i < numLoops; ++i)
-      iters[i] = utils::IteratorType::reduction;
-    AffineMap outMap = AffineMap::get(numLoops, 0, outExprs, ctx);
+    WindowLoops loops = windowLoops(ctx, rank, s, dil);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{maxType, resultType},
         ValueRange{input, window}, ValueRange{maxInit, idxInit},
-        ArrayRef<AffineMap>{AffineMap::get(numLoops, 0, inExprs, ctx),
-                            AffineMap::get(numLoops, 0, winExprs, ctx), outMap,
-                            outMap},
-        iters, [&](OpBuilder &b, Location l, ValueRange args) {
+        ArrayRef<AffineMap>{loops.input, loops.window, loops.output,
+                            loops.output},
+        loops.iterators, [&](OpBuilder &b, Location l, ValueRange args) {
           // Row-major index in the unpadded input.
           auto index = [&](int64_t v) -> Value {
             return arith::ConstantIndexOp::create(b, l, v);
