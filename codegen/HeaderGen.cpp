@@ -6,13 +6,17 @@
 
 using namespace llvm;
 
-/// "[N,3,224,224]"; a data-dependent dimension shows its bound: "[2,<=6]".
+/// "[N,3,224,224]"; a data-dependent dimension shows its bound: "[2,<=6]",
+/// a symbolic one its name and range: "[seq=1..512,768]".
 static std::string shapeString(const dlc::TensorInfo &t,
                                const std::string &batchDim) {
   std::string s = "[";
   for (size_t i = 0; i < t.shape.size(); ++i)
     s += (i ? "," : "") +
          ((int64_t)i == t.batchAxis ? batchDim
+          : i < t.dimNames.size() && !t.dimNames[i].empty()
+              ? t.dimNames[i] + "=" + std::to_string(t.minShape[i]) + ".." +
+                    std::to_string(t.maxShape[i])
           : t.shape[i] < 0 && i < t.maxShape.size()
               ? "<=" + std::to_string(t.maxShape[i])
               : std::to_string(t.shape[i]));
@@ -50,6 +54,14 @@ std::string dlc::generateHeader(const ModelInfo &info) {
           " * treats samples apart: dlc proved it when compiling); with\n"
           " * num_threads > 1 that many samples run at once, each with its own\n"
           " * workspace (allocated at create).\n";
+  if (info.numInputDynamicDims)
+    os << " * Symbolic dimensions: inputs take any size in the range shown\n"
+          " * (NAME=MIN..MAX), the same for every dimension of one name in a\n"
+          " * run; their shapes hold DLC_DIM_DYNAMIC there, _input_min_shape and\n"
+          " * _input_max_shape the range and _input_dim_name the name. Run\n"
+          " * reads the caller's shapes; an input buffer needs the bytes of its\n"
+          " * actual shape. Outputs whose shape follows from them are listed\n"
+          " * with <=BOUND and written as data-dependent ones (below).\n";
   if (info.numDynamicDims)
     os << " * Data-dependent outputs: dimensions shown as <=BOUND depend on the\n"
           " * input values. Their shape holds DLC_DIM_DYNAMIC there and\n"
@@ -139,14 +151,18 @@ size_t {0}_num_outputs(void);
 size_t {0}_workspace_size(void);
 
 /* Input i (i < {0}_num_inputs()): name, dtype, rank, shape (rank entries;
- * DLC_DIM_DYNAMIC at a dynamic batch axis), upper bounds of the shape
- * (equal to it where static) and byte size (of one sample when batched).
+ * DLC_DIM_DYNAMIC at a dynamic batch axis and at symbolic dimensions),
+ * upper and lower bounds of the shape (equal to it where static), the name
+ * of symbolic dimension d (NULL where static) and byte size (of one sample
+ * when batched; at the upper bounds with symbolic dimensions).
  * Out of range: NULL, DLC_DTYPE_INVALID, 0. Borrowed. */
 const char *{0}_input_name(size_t i);
 dlc_dtype {0}_input_dtype(size_t i);
 int32_t {0}_input_rank(size_t i);
 const int64_t *{0}_input_shape(size_t i);
 const int64_t *{0}_input_max_shape(size_t i);
+const int64_t *{0}_input_min_shape(size_t i);
+const char *{0}_input_dim_name(size_t i, int32_t d);
 size_t {0}_input_size_bytes(size_t i);
 
 /* Output i, as for inputs; the shape holds DLC_DIM_DYNAMIC at
@@ -157,6 +173,8 @@ dlc_dtype {0}_output_dtype(size_t i);
 int32_t {0}_output_rank(size_t i);
 const int64_t *{0}_output_shape(size_t i);
 const int64_t *{0}_output_max_shape(size_t i);
+const int64_t *{0}_output_min_shape(size_t i);
+const char *{0}_output_dim_name(size_t i, int32_t d);
 size_t {0}_output_size_bytes(size_t i);
 
 /* Creates an instance. `options` may be NULL (defaults). On success stores

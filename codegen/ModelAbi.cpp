@@ -22,9 +22,11 @@ static Constant *cString(Module &m, StringRef s, const Twine &symbol) {
 
 /// dlc_tensor_desc { const char *name; i32 dtype; i32 rank;
 ///                   const int64_t *shape; u64 size_bytes; i32 batch_axis;
-///                   u32 reserved; const int64_t *max_shape }; the shape
-/// holds DLC_DIM_DYNAMIC (-1) at a dynamic batch axis and at data-dependent
-/// dimensions (whose bounds max_shape holds). batch_axis is the batch axis,
+///                   u32 reserved; const int64_t *max_shape, *min_shape;
+///                   const char *const *dim_names }; the shape holds
+/// DLC_DIM_DYNAMIC (-1) at a dynamic batch axis, at data-dependent
+/// dimensions and at symbolic ones (whose bounds max_shape and min_shape
+/// hold; dim_names names the symbolic ones). batch_axis is the batch axis,
 /// or the axis of a static batch split into sub-batches.
 static Constant *tensorDescs(Module &m, StructType *descTy,
                              const std::vector<dlc::TensorInfo> &tensors,
@@ -51,13 +53,35 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
           m, shapeTy, true, GlobalValue::PrivateLinkage,
           ConstantArray::get(shapeTy, bounds), base + "_max_shape");
     }
+    Constant *minShape = shape;
+    if (!t.minShape.empty()) {
+      SmallVector<Constant *> bounds;
+      for (int64_t d : t.minShape)
+        bounds.push_back(ConstantInt::get(i64, d));
+      minShape = new GlobalVariable(
+          m, shapeTy, true, GlobalValue::PrivateLinkage,
+          ConstantArray::get(shapeTy, bounds), base + "_min_shape");
+    }
+    auto *ptrTy = PointerType::getUnqual(ctx);
+    Constant *dimNames = ConstantPointerNull::get(ptrTy);
+    if (!t.dimNames.empty()) {
+      SmallVector<Constant *> names;
+      for (auto [k, name] : llvm::enumerate(t.dimNames))
+        names.push_back(name.empty()
+                            ? ConstantPointerNull::get(ptrTy)
+                            : cString(m, name, base + "_dim_" + Twine(k)));
+      auto *namesTy = ArrayType::get(ptrTy, names.size());
+      dimNames = new GlobalVariable(
+          m, namesTy, true, GlobalValue::PrivateLinkage,
+          ConstantArray::get(namesTy, names), base + "_dim_names");
+    }
     elems.push_back(ConstantStruct::get(
         descTy,
         {cString(m, t.name, base + "_name"), ConstantInt::get(i32, t.dtype),
          ConstantInt::get(i32, t.shape.size()), shape,
          ConstantInt::get(i64, t.sizeBytes),
          ConstantInt::get(i32, t.batchAxis >= 0 ? t.batchAxis : t.splitAxis),
-         ConstantInt::get(i32, 0), maxShape}));
+         ConstantInt::get(i32, 0), maxShape, minShape, dimNames}));
   }
   auto *arrTy = ArrayType::get(descTy, elems.size());
   return new GlobalVariable(m, arrTy, true, GlobalValue::PrivateLinkage,
@@ -66,7 +90,7 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
 
 /// DLC_MODEL_ABI_VERSION of runtime/include/dlc/dlc_model_abi.h, whose
 /// structs this file lays out (the runtime refuses any other version).
-static constexpr uint32_t kModelAbiVersion = 7;
+static constexpr uint32_t kModelAbiVersion = 8;
 
 /// dlc_cuda_desc { u32 num_images, num_kernels; const dlc_cuda_image *images;
 ///                 const char *const *kernel_names;
@@ -152,9 +176,10 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
   // constants arena and the launch context, both pointers.
   bool cuda = info.cuda.has_value();
   // Data-dependent output sizes come back in one more array after the
-  // outputs.
+  // outputs, the sizes of symbolic input dimensions come in another.
   size_t numArgs = info.inputs.size() + info.outputs.size() +
-                   (info.numDynamicDims ? 1 : 0) + (cuda ? 3 : 1);
+                   (info.numDynamicDims ? 1 : 0) +
+                   (info.numInputDynamicDims ? 1 : 0) + (cuda ? 3 : 1);
   size_t expected = cuda                ? numArgs
                     : info.cudaEmulated ? numArgs + 2 // constants, context
                                         : numArgs + 1; // thread count
@@ -180,6 +205,15 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
       Value *slot = b.CreateConstGEP1_64(ptr, entry->getArg(0), i);
       args.push_back(b.CreateLoad(ptr, slot));
     }
+    // @main takes the input sizes right after the inputs (its arguments
+    // before the outputs became out-parameters).
+    if (info.numInputDynamicDims) {
+      size_t at = info.inputs.size() + info.outputs.size() +
+                  (info.numDynamicDims ? 1 : 0);
+      Value *sizes = args[at];
+      args.erase(args.begin() + at);
+      args.insert(args.begin() + info.inputs.size(), sizes);
+    }
     if (info.cudaEmulated) {
       // The constants arena is the library's own copy; no launch context.
       GlobalVariable *constants = m.getNamedGlobal("dlc_constants");
@@ -199,7 +233,8 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
   }
 
   auto *tensorTy = StructType::create(
-      ctx, {ptr, i32, i32, ptr, i64, i32, i32, ptr}, "dlc_tensor_desc");
+      ctx, {ptr, i32, i32, ptr, i64, i32, i32, ptr, ptr, ptr},
+      "dlc_tensor_desc");
   Constant *cudaDesc = ConstantPointerNull::get(cast<PointerType>(ptr));
   if (cuda) {
     GlobalVariable *constants = m.getNamedGlobal("dlc_constants");
@@ -209,7 +244,7 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
     cudaDesc = cudaDescriptor(m, *info.cuda, constants, name);
   }
   auto *descTy = StructType::create(
-      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr, i64},
+      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr, i64, i64},
       "dlc_model_desc");
   Constant *descInit = ConstantStruct::get(
       descTy, {ConstantInt::get(i32, kModelAbiVersion),
@@ -220,7 +255,8 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
                tensorDescs(m, tensorTy, info.inputs, name + "_inputs"),
                tensorDescs(m, tensorTy, info.outputs, name + "_outputs"),
                ConstantInt::get(i64, info.workspaceSize), entry, cudaDesc,
-               ConstantInt::get(i64, info.numDynamicDims)});
+               ConstantInt::get(i64, info.numDynamicDims),
+               ConstantInt::get(i64, info.numInputDynamicDims)});
   auto *desc = new GlobalVariable(m, descTy, true, GlobalValue::ExternalLinkage,
                                   descInit, name + "_desc");
 
@@ -237,6 +273,8 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
     forward(m, pre + "_rank", rt + "_rank", i32, {sizeTy}, desc);
     forward(m, pre + "_shape", rt + "_shape", ptr, {sizeTy}, desc);
     forward(m, pre + "_max_shape", rt + "_max_shape", ptr, {sizeTy}, desc);
+    forward(m, pre + "_min_shape", rt + "_min_shape", ptr, {sizeTy}, desc);
+    forward(m, pre + "_dim_name", rt + "_dim_name", ptr, {sizeTy, i32}, desc);
     forward(m, pre + "_size_bytes", rt + "_size_bytes", sizeTy, {sizeTy}, desc);
   }
   forward(m, name + "_create", "dlcrt_model_create", ptr, {ptr, ptr}, desc);

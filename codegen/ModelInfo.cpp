@@ -1,6 +1,7 @@
 //===- ModelInfo.cpp - model inputs, outputs and memory figures -----------===//
 #include "codegen/ModelInfo.h"
 
+#include "ir/DlcAttrs.h"
 #include "ir/DlcDialect.h"
 #include "ir/DlcOps.h"
 
@@ -49,8 +50,30 @@ static LogicalResult readTensor(func::FuncOp func, Type type,
   info.name = name ? name.str() : (kind + std::to_string(index)).str();
   info.dtype = dtype ? dtype.getInt() : 0;
   std::optional<SmallVector<int64_t>> bounds;
-  if (!tt.hasStaticShape() && value)
+  auto symbolic =
+      attrs ? attrs.getAs<ArrayAttr>(dlc::kSymbolicDimsAttrName) : ArrayAttr();
+  if (symbolic && (int64_t)symbolic.size() == tt.getNumDynamicDims()) {
+    // An input with symbolic dimensions: their ranges and names.
+    bounds = llvm::to_vector(tt.getShape());
+    info.minShape.assign(tt.getShape().begin(), tt.getShape().end());
+    info.dimNames.assign(tt.getRank(), "");
+    unsigned k = 0;
+    for (int64_t d = 0; d < tt.getRank(); ++d) {
+      if (!tt.isDynamicDim(d))
+        continue;
+      auto dim = cast<dlc::SymbolicDimAttr>(symbolic[k++]);
+      (*bounds)[d] = dim.getMax();
+      info.minShape[d] = dim.getMin();
+      info.dimNames[d] = dim.getName().str();
+    }
+  } else if (!tt.hasStaticShape() && value) {
+    // An output: bounds of data-dependent shapes from the import, those
+    // of shapes that follow symbolic inputs from the pipeline
+    // (extractOutputBounds); both are replaced by the pipeline's.
     bounds = dlc::upperBoundShape(value);
+    if (!bounds)
+      bounds = SmallVector<int64_t>(tt.getRank(), 0);
+  }
   if (!tt.hasStaticShape() && !bounds)
     return func.emitError() << kind << " '" << info.name << "' has type " << tt
                             << "; dynamic shapes are not supported yet";
@@ -87,6 +110,8 @@ FailureOr<dlc::ModelInfo> dlc::extractModelInfo(ModuleOp module,
     if (failed(readTensor(func, type.getInput(i), func.getArgAttrDict(i),
                           "input", i, t)))
       return failure();
+    info.numInputDynamicDims +=
+        t.dimNames.empty() ? 0 : llvm::count(t.shape, -1);
     info.inputs.push_back(t);
   }
   Operation *ret =
@@ -124,6 +149,29 @@ uint64_t dlc::extractWorkspaceSize(ModuleOp module) {
 
 uint64_t dlc::extractWorkspaceLiveSet(ModuleOp module) {
   return largestAttr(module, "dlc.workspace_live_set");
+}
+
+LogicalResult dlc::extractOutputBounds(ModuleOp module, ModelInfo &info) {
+  auto bounds = module->getAttrOfType<ArrayAttr>(kOutputMaxShapesAttr);
+  if (!bounds)
+    return success();
+  if (bounds.size() != info.outputs.size())
+    return module.emitError() << "the pipeline bounded " << bounds.size()
+                              << " outputs of " << info.outputs.size();
+  for (auto [t, attr] : llvm::zip(info.outputs, bounds)) {
+    auto shape = cast<DenseI64ArrayAttr>(attr).asArrayRef();
+    if (shape.empty() && !t.maxShape.empty())
+      return module.emitError()
+             << "output '" << t.name << "' has no bound after the pipeline";
+    if (shape.empty())
+      continue;
+    t.maxShape.assign(shape.begin(), shape.end());
+    uint64_t elements = 1;
+    for (int64_t d : shape)
+      elements *= d;
+    t.sizeBytes = elements * dlc::dtypeSize(t.dtype);
+  }
+  return success();
 }
 
 void dlc::extractBatchAxes(ModuleOp module, ModelInfo &info) {

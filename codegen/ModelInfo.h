@@ -27,6 +27,11 @@ struct TensorInfo {
   /// upper bounds there, and `sizeBytes` is that of `maxShape`. Empty for
   /// other tensors.
   std::vector<int64_t> maxShape;
+  /// Inputs with symbolic dimensions compiled as such: `shape` holds -1
+  /// there, `minShape`/`maxShape` the declared range and `dimNames` the
+  /// dimensions' names ("" where static). Empty for other tensors.
+  std::vector<int64_t> minShape;
+  std::vector<std::string> dimNames;
 };
 
 /// What a CUDA model carries besides host code (see dlc_cuda_desc).
@@ -52,6 +57,9 @@ struct ModelInfo {
   /// outputs' shapes): the compiled code writes their sizes to one more
   /// argument, an int64_t array of this many entries, after the outputs.
   int64_t numDynamicDims = 0;
+  /// The number of symbolic input dimensions (the -1 entries of the inputs'
+  /// shapes): the compiled code reads their sizes from one more argument.
+  int64_t numInputDynamicDims = 0;
   /// The dynamic batch dimension's name; empty for static models.
   std::string batchDim;
   /// The static batch runs as this many sub-batches (one call of the
@@ -69,6 +77,10 @@ void extractBatchAxes(mlir::ModuleOp module, ModelInfo &info);
 /// static shapes). Fails with a diagnostic on dynamic shapes.
 mlir::FailureOr<ModelInfo> extractModelInfo(mlir::ModuleOp module,
                                             llvm::StringRef name);
+
+/// Reads the outputs' bounds that dlc-bounded-results recorded into
+/// `info` (maxShape and sizeBytes of outputs with dynamic dimensions).
+mlir::LogicalResult extractOutputBounds(mlir::ModuleOp module, ModelInfo &info);
 
 /// Reads the workspace size the memory plan recorded (0 if none).
 uint64_t extractWorkspaceSize(mlir::ModuleOp module);

@@ -11,12 +11,14 @@ using namespace mlir;
 
 LogicalResult dlc::planBatch(ArrayRef<const onnx::ValueInfoProto *> inputs,
                              const std::map<std::string, int64_t> &dimValues,
+                             const std::map<std::string, DimRange> &dimRanges,
                              int64_t batchSize, Location loc,
                              SmallVectorImpl<Type> &types, BatchPlan &plan) {
   plan = BatchPlan();
   bool ok = true;
   // Every symbolic name, in order of appearance; sizes from --dim first.
   std::vector<std::string> names;
+  plan.symbolic.assign(inputs.size(), {});
   for (auto [i, input] : llvm::enumerate(inputs)) {
     auto type = cast<RankedTensorType>(types[i]);
     SmallVector<int64_t> shape(type.getShape());
@@ -27,6 +29,10 @@ LogicalResult dlc::planBatch(ArrayRef<const onnx::ValueInfoProto *> inputs,
       const std::string &name = dims.Get(d).dim_param();
       if (auto it = dimValues.find(name); !name.empty() && it != dimValues.end()) {
         shape[d] = it->second;
+        continue;
+      }
+      if (!name.empty() && dimRanges.count(name)) {
+        plan.symbolic[i].push_back(name);
         continue;
       }
       if (name.empty()) {
@@ -49,13 +55,36 @@ LogicalResult dlc::planBatch(ArrayRef<const onnx::ValueInfoProto *> inputs,
       ok = false;
     }
   }
+  for (const auto &[name, range] : dimRanges) {
+    if (dimValues.count(name)) {
+      emitError(loc) << "--dim " << name
+                     << " has both a size and a range; give one";
+      ok = false;
+    }
+    if (range.min < 1 || range.max < range.min) {
+      emitError(loc) << "--dim " << name << "=" << range.min << ".."
+                     << range.max << ": a range needs 1 <= MIN <= MAX";
+      ok = false;
+    }
+  }
+  // With symbolic dimensions compiled as such, every other one needs a size
+  // or a range too (no per-sample batch beside them).
+  if (!dimRanges.empty() && !names.empty()) {
+    for (const std::string &name : names)
+      emitError(loc) << "symbolic dimension '" << name
+                     << "' has neither a size nor a range: give it one with "
+                        "--dim "
+                     << name << "=SIZE or --dim " << name << "=MIN..MAX";
+    return failure();
+  }
   if (names.size() > 1) {
     InFlightDiagnostic diag = emitError(loc);
     diag << "the inputs have " << names.size() << " symbolic dimensions (";
     for (auto [i, name] : llvm::enumerate(names))
       diag << (i ? ", " : "") << "'" << name << "'";
-    diag << "); dlc compiles at most one dynamic dimension, the batch: fix "
-            "the others with --dim NAME=SIZE";
+    diag << "); without ranges dlc compiles at most one of them, the batch, "
+            "one sample at a time: fix the others with --dim NAME=SIZE, or "
+            "give every one a range with --dim NAME=MIN..MAX";
     ok = false;
   }
   plan.inputAxes.assign(inputs.size(), -1);

@@ -55,19 +55,32 @@ struct NodeRecord {
   llvm::SmallVector<int64_t> firstInput;
 };
 
+/// A declared range of a symbolic dimension (`--dim NAME=MIN..MAX`).
+struct DimRange {
+  int64_t min = 1, max = 1;
+};
+
 struct BatchPlan {
   std::string dim; // the symbolic batch dimension; empty: a static model
   std::vector<int64_t> inputAxes; // per graph input; -1: no batch axis
+  /// Per graph input, the names of its dimensions that stay symbolic
+  /// (dimensions with a range in `dimRanges`), in order; empty for inputs
+  /// without any.
+  std::vector<llvm::SmallVector<std::string>> symbolic;
 };
 
 /// Makes `types` (the graph inputs' types, symbolic dimensions dynamic)
-/// static: dimensions named in `dimValues` get those sizes, the one other
-/// symbolic name becomes the batch (of size `batchSize`). Reports every
+/// static: dimensions named in `dimValues` get those sizes, dimensions
+/// named in `dimRanges` stay dynamic (plan.symbolic), and without such
+/// ranges the one other symbolic name becomes the batch (of size
+/// `batchSize`); with them, every symbolic dimension needs a size or a
+/// range. Reports every
 /// dimension it cannot resolve at `loc` (those get size `batchSize`) and
 /// returns failure after them.
 mlir::LogicalResult
 planBatch(llvm::ArrayRef<const onnx::ValueInfoProto *> inputs,
-          const std::map<std::string, int64_t> &dimValues, int64_t batchSize,
+          const std::map<std::string, int64_t> &dimValues,
+          const std::map<std::string, DimRange> &dimRanges, int64_t batchSize,
           mlir::Location loc, llvm::SmallVectorImpl<mlir::Type> &types,
           BatchPlan &plan);
 

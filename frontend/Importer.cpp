@@ -5,6 +5,7 @@
 #include "frontend/GraphImporter.h"
 #include "frontend/ModelLoader.h"
 #include "frontend/NodeImporter.h"
+#include "ir/DlcAttrs.h"
 #include "ir/DlcDialect.h"
 #include "ir/DlcOps.h"
 
@@ -134,29 +135,37 @@ LogicalResult GraphImporter::importConstant(const onnx::TensorProto &tensor,
   return success();
 }
 
+/// Whether `node`'s import and lowering handle operands with dynamic
+/// dimensions (sizes read at run time).
+static bool supportsDynamicShapes(const onnx::NodeProto &node) {
+  static const llvm::StringSet<> kDynamicOk = {
+      "Identity", "Cast", "Add", "Sub", "Mul",  "Div",   "Relu",
+      "Sigmoid",  "Tanh", "Exp", "Log", "Sqrt", "Floor", "Ceil"};
+  return (node.domain().empty() || node.domain() == "ai.onnx") &&
+         kDynamicOk.contains(node.op_type());
+}
+
 LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                         size_t index) {
   Location loc = nodeLoc(node, index);
   ++importedNodes;
-  // Values of data-dependent shape (NonZero, Unique, ...) may be graph
-  // outputs and operands of elementwise ops, whose lowering sizes them at
+  // Values with dynamic dimensions (symbolic input dimensions compiled
+  // as such, data-dependent shapes of NonZero, Unique, ...) may be graph
+  // outputs and operands of the ops whose import and lowering size them at
   // run time (Dlc_LowersDynamicShapes), so far.
-  static const llvm::StringSet<> kDynamicOk = {
-      "Identity", "Cast", "Add", "Sub", "Mul",  "Div",   "Relu",
-      "Sigmoid",  "Tanh", "Exp", "Log", "Sqrt", "Floor", "Ceil"};
-  for (const std::string &name : node.input()) {
-    auto it = values.find(name);
-    if (name.empty() || it == values.end() ||
-        ((node.domain().empty() || node.domain() == "ai.onnx") &&
-         kDynamicOk.contains(node.op_type())))
-      continue;
-    auto type = dyn_cast<RankedTensorType>(it->second.getType());
-    if (type && !type.hasStaticShape() && dlc::upperBoundShape(it->second))
-      return emitError(loc)
-             << node.op_type() << ": input '" << name << "' has the "
-             << "data-dependent shape " << type
-             << "; dlc supports such values as graph outputs and operands of "
-                "elementwise ops only so far";
+  if (!supportsDynamicShapes(node)) {
+    for (const std::string &name : node.input()) {
+      auto it = values.find(name);
+      if (name.empty() || it == values.end())
+        continue;
+      auto type = dyn_cast<RankedTensorType>(it->second.getType());
+      if (type && !type.hasStaticShape())
+        return emitError(loc)
+               << node.op_type() << ": input '" << name << "' has the "
+               << "dynamic shape " << type << "; dlc does not support dynamic "
+               << "dimensions (symbolic or data-dependent) for "
+               << node.op_type() << " yet";
+    }
   }
   if (node.domain() == "ai.onnx.preview.training" &&
       node.op_type() == "Gradient")
@@ -372,8 +381,9 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
     argTypes.push_back(*type);
     inputs.push_back(&input);
   }
-  bool planned = succeeded(dlc::planBatch(
-      inputs, options.dimValues, batchSize, fileLoc, argTypes, plan));
+  bool planned =
+      succeeded(dlc::planBatch(inputs, options.dimValues, options.dimRanges,
+                               batchSize, fileLoc, argTypes, plan));
   if (!planned && !options.keepGoing)
     return nullptr;
 
@@ -389,6 +399,16 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
       knownArguments[entry->getArgument(i)] = options.knownInputs[i];
     }
     func.setArgAttr(i, dlc::kNameAttr, builder.getStringAttr(input->name()));
+    if (i < plan.symbolic.size() && !plan.symbolic[i].empty()) {
+      SmallVector<Attribute> dims;
+      for (const std::string &name : plan.symbolic[i]) {
+        const dlc::DimRange &range = options.dimRanges.at(name);
+        dims.push_back(
+            dlc::SymbolicDimAttr::get(&ctx, name, range.min, range.max));
+      }
+      func.setArgAttr(i, dlc::kSymbolicDimsAttrName,
+                      builder.getArrayAttr(dims));
+    }
     func.setArgAttr(i, dlc::kDtypeAttr,
                     builder.getI32IntegerAttr(dlc::toDlcDtype(
                         input->type().tensor_type().elem_type())));

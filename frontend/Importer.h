@@ -2,6 +2,7 @@
 #ifndef DLC_FRONTEND_IMPORTER_H
 #define DLC_FRONTEND_IMPORTER_H
 
+#include "frontend/DynamicBatch.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
@@ -49,6 +50,11 @@ struct ImportOptions {
   /// frontend/DynamicBatch.h), and the module gets the batch attributes of
   /// ir/DlcDialect.h.
   std::map<std::string, int64_t> dimValues;
+  /// Ranges of symbolic input dimensions compiled as such, by name
+  /// (`--dim seq=1..512`): the library runs at any size in the range. The
+  /// arguments of @main keep them dynamic, with the ranges in their
+  /// `dlc.symbolic_dims` attributes (ir/DlcAttrs.h).
+  std::map<std::string, DimRange> dimRanges;
   /// Compile-time evaluation of nodes whose inputs are all known (see
   /// frontend/ConstantFolding.h). Without one, only the dlc ops' folders
   /// fold constants (small shape arithmetic, data movement).

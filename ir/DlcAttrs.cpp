@@ -52,3 +52,14 @@ void DlcDialect::registerAttributes() {
 #include "ir/DlcAttrs.cpp.inc"
       >();
 }
+
+LogicalResult
+SymbolicDimAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        StringRef name, int64_t min, int64_t max) {
+  if (name.empty())
+    return emitError() << "a symbolic dimension needs a name";
+  if (min < 1 || max < min)
+    return emitError() << "symbolic dimension '" << name << "' has the range "
+                       << min << ".." << max << "; it needs 1 <= min <= max";
+  return success();
+}

@@ -14,6 +14,10 @@
 namespace dlc {
 /// The name of a GpuConfigAttr on the op it configures.
 inline constexpr llvm::StringLiteral kGpuConfigAttrName = "dlc.gpu_config";
+/// On an argument of `@main` with dynamic dimensions: an ArrayAttr of
+/// SymbolicDimAttr, one per dynamic dimension in order.
+inline constexpr llvm::StringLiteral kSymbolicDimsAttrName =
+    "dlc.symbolic_dims";
 } // namespace dlc
 
 #endif // DLC_IR_DLCATTRS_H

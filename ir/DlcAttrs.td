@@ -85,4 +85,27 @@ def Dlc_GpuConfigAttr : Dlc_Attr<"GpuConfig", "gpu_config"> {
   }];
 }
 
+def Dlc_SymbolicDimAttr : Dlc_Attr<"SymbolicDim", "symbolic_dim"> {
+  let summary = "a symbolic input dimension and its declared range";
+  let description = [{
+    One dynamic dimension of a graph input: the ONNX dimension's name
+    (`dim_param`) and the range `--dim NAME=MIN..MAX` declared for it. The
+    import puts an array of them, one per dynamic dimension in order, on
+    each such argument of `@main` (`dlc.symbolic_dims`); dimensions of the
+    same name have the same size at run time, which the runtime checks.
+
+    ```mlir
+    func.func @main(%ids: tensor<?x?xi64> {dlc.symbolic_dims = [
+        #dlc.symbolic_dim<"batch", 1, 64>, #dlc.symbolic_dim<"seq", 1, 512>]})
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"the dimension's name">:$name,
+    "int64_t":$min,
+    "int64_t":$max
+  );
+  let assemblyFormat = "`<` $name `,` $min `,` $max `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // DLC_ATTRS_TD

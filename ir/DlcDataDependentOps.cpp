@@ -3,7 +3,10 @@
 // Verifiers and upper bounds of the ops in DlcDataDependentOps.td.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/DlcAttrs.h"
 #include "ir/DlcOps.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -160,6 +163,23 @@ std::optional<SmallVector<int64_t>> dlc::upperBoundShape(Value value) {
     return std::nullopt;
   if (type.hasStaticShape())
     return llvm::to_vector(type.getShape());
+  // Arguments with symbolic dimensions: the maxima of their ranges.
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto fn =
+        dyn_cast_or_null<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    ArrayAttr dims = fn && arg.getOwner()->isEntryBlock()
+                         ? fn.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
+                                                          kSymbolicDimsAttrName)
+                         : ArrayAttr();
+    if (!dims || (int64_t)dims.size() != type.getNumDynamicDims())
+      return std::nullopt;
+    SmallVector<int64_t> shape(type.getShape());
+    unsigned k = 0;
+    for (int64_t &d : shape)
+      if (ShapedType::isDynamic(d))
+        d = cast<SymbolicDimAttr>(dims[k++]).getMax();
+    return shape;
+  }
   auto result = dyn_cast<OpResult>(value);
   if (!result)
     return std::nullopt;

@@ -19,6 +19,10 @@ inline constexpr llvm::StringLiteral kDeclaredOutputBatchAxesAttr =
     "dlc.declared_output_batch_axes";
 inline constexpr llvm::StringLiteral kOutputBatchAxesAttr =
     "dlc.output_batch_axes";
+/// Module attribute set by dlc-bounded-results: per result of @main, the
+/// upper bounds of its shape (DenseI64ArrayAttr; empty for static ones).
+inline constexpr llvm::StringLiteral kOutputMaxShapesAttr =
+    "dlc.output_max_shapes";
 } // namespace dlc
 
 #endif // DLC_IR_DLCDIALECT_H

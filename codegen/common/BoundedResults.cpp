@@ -1,6 +1,7 @@
-//===- BoundedResults.cpp - data-dependent results in bounded buffers -----===//
+//===- BoundedResults.cpp - dynamic results in bounded buffers ------------===//
+#include "codegen/common/Bounds.h"
 #include "codegen/common/Passes.h"
-#include "ir/DlcOps.h"
+#include "ir/DlcDialect.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_BOUNDEDRESULTS
@@ -12,8 +13,9 @@ using namespace mlir;
 namespace {
 struct BoundedResultsPass : dlc::impl::BoundedResultsBase<BoundedResultsPass> {
   void runOnOperation() override {
-    func::FuncOp func = getOperation();
-    if (func.isExternal() || llvm::all_of(func.getResultTypes(), [](Type t) {
+    auto func = getOperation().lookupSymbol<func::FuncOp>("main");
+    if (!func || func.isExternal() ||
+        llvm::all_of(func.getResultTypes(), [](Type t) {
           auto tt = dyn_cast<RankedTensorType>(t);
           return !tt || tt.hasStaticShape();
         }))
@@ -22,25 +24,29 @@ struct BoundedResultsPass : dlc::impl::BoundedResultsBase<BoundedResultsPass> {
     OpBuilder b(ret);
     Location loc = ret.getLoc();
     SmallVector<Value> results(ret.getOperands()), dims;
+    SmallVector<Attribute> bounds;
     for (auto [i, v] : llvm::enumerate(results)) {
       auto type = dyn_cast<RankedTensorType>(v.getType());
-      if (!type || type.hasStaticShape())
+      if (!type || type.hasStaticShape()) {
+        bounds.push_back(b.getDenseI64ArrayAttr({}));
         continue;
-      std::optional<SmallVector<int64_t>> bounds = dlc::upperBoundShape(v);
-      if (!bounds) {
-        ret.emitError() << "result " << i << " has the dynamic shape " << type
-                        << " without an upper bound";
-        return signalPassFailure();
       }
-      int64_t capacity = 1;
-      for (int64_t d : *bounds)
-        capacity *= d;
       Type et = type.getElementType();
-      // Sizes of v, and its number of elements.
+      // Sizes of v, their bounds, and its number of elements.
       SmallVector<OpFoldResult> sizes;
+      SmallVector<int64_t> bound;
       Value numel = arith::ConstantIndexOp::create(b, loc, 1);
       for (int64_t d = 0; d < type.getRank(); ++d) {
         Value size = tensor::DimOp::create(b, loc, v, d);
+        std::optional<int64_t> ub =
+            type.isDynamicDim(d) ? dlc::upperBoundOfSize(size)
+                                 : std::optional<int64_t>(type.getDimSize(d));
+        if (!ub || *ub < 0) {
+          ret.emitError() << "result " << i << " has the dynamic shape " << type
+                          << " without an upper bound of dimension " << d;
+          return signalPassFailure();
+        }
+        bound.push_back(*ub);
         sizes.push_back(type.isDynamicDim(d)
                             ? OpFoldResult(size)
                             : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
@@ -49,6 +55,10 @@ struct BoundedResultsPass : dlc::impl::BoundedResultsBase<BoundedResultsPass> {
           dims.push_back(
               arith::IndexCastOp::create(b, loc, b.getI64Type(), size));
       }
+      bounds.push_back(b.getDenseI64ArrayAttr(bound));
+      int64_t capacity = 1;
+      for (int64_t d : bound)
+        capacity *= d;
       // A zero-filled buffer of the bound; v densely at its start.
       Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
       Value buffer =
@@ -65,9 +75,15 @@ struct BoundedResultsPass : dlc::impl::BoundedResultsBase<BoundedResultsPass> {
       for (int64_t d = 0; d < type.getRank(); ++d)
         all[0].push_back(d);
       Value view =
-          tensor::ExpandShapeOp::create(b, loc, type, head, all, sizes);
+          type.getRank() == 1
+              ? head
+              : tensor::ExpandShapeOp::create(b, loc, type, head, all, sizes)
+                    .getResult();
       Value copied = linalg::CopyOp::create(b, loc, v, view).getResult(0);
-      Value flat = tensor::CollapseShapeOp::create(b, loc, copied, all);
+      Value flat = type.getRank() == 1
+                       ? copied
+                       : tensor::CollapseShapeOp::create(b, loc, copied, all)
+                             .getResult();
       results[i] = tensor::InsertSliceOp::create(b, loc, flat, buffer, offset,
                                                  extent, stride);
     }
@@ -85,6 +101,7 @@ struct BoundedResultsPass : dlc::impl::BoundedResultsBase<BoundedResultsPass> {
     func.setType(
         FunctionType::get(&getContext(), func.getArgumentTypes(), types));
     func.setAllResultAttrs(attrs);
+    getOperation()->setAttr(dlc::kOutputMaxShapesAttr, b.getArrayAttr(bounds));
   }
 };
 } // namespace

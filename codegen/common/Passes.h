@@ -2,6 +2,7 @@
 #ifndef DLC_CODEGEN_COMMON_PASSES_H
 #define DLC_CODEGEN_COMMON_PASSES_H
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -46,18 +46,42 @@ def ZeroSizeTensors : Pass<"dlc-zero-size-tensors", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::tensor::TensorDialect"];
 }
 
-def BoundedResults : Pass<"dlc-bounded-results", "mlir::func::FuncOp"> {
-  let summary = "return results of data-dependent shape in bounded buffers";
+def BoundedArguments : Pass<"dlc-bounded-arguments", "mlir::ModuleOp"> {
+  let summary = "read inputs with symbolic dimensions from bounded buffers";
   let description = [{
-    Runs on the dlc dialect, before the lowering. A result of dynamic shape
-    (computed by an op whose result size depends on data, such as
-    `dlc.nonzero`) becomes a flat static tensor of its upper bound's
-    elements (`dlc::upperBoundShape`) that holds the actual elements densely
-    from its start, zeros after them; one more result, a `tensor<Kxi64>`,
-    holds the actual sizes of all the dynamic dimensions of the results, in
-    order. The function's interface is then static, so the calling
-    convention and the memory plan need no dynamic buffers. A dynamic result
-    without known bounds is an error at the return.
+    Runs on `@main` after the lowering to linalg. An argument with dynamic
+    dimensions (symbolic input dimensions compiled as such, whose ranges its
+    `dlc.symbolic_dims` attribute declares) becomes a flat static tensor of
+    the elements at its upper bounds; one more argument, a `tensor<Kxi64>`,
+    holds the run's sizes of all the symbolic dimensions, argument by
+    argument. Each size is clamped to its range (`affine.max`, then
+    `affine.min`), which gives the value-bounds analysis its bounds, and the
+    argument's uses read the leading elements of the buffer viewed at the
+    run's shape (`tensor.extract_slice`, then `tensor.expand_shape`). The
+    calling convention then passes static buffers only. A dynamic argument
+    without declared ranges is an error.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def BoundedResults : Pass<"dlc-bounded-results", "mlir::ModuleOp"> {
+  let summary = "return results of dynamic shape in bounded buffers";
+  let description = [{
+    Runs on `@main` after the lowering to linalg and
+    `dlc-bounded-arguments`. A result of dynamic shape (computed by an op
+    whose result size depends on data, such as `dlc.nonzero`, or from inputs
+    with symbolic dimensions) becomes a flat static tensor of its upper
+    bound's elements that holds the actual elements densely from its start,
+    zeros after them; one more result, a `tensor<Kxi64>`, holds the actual
+    sizes of all the dynamic dimensions of the results, in order. The bounds
+    come from the value-bounds analysis and interval arithmetic
+    (codegen/common/Bounds.h); the module's `dlc.output_max_shapes` records
+    them per result, for the model's descriptors. The function's interface
+    is then static, so the calling convention and the memory plan need no
+    dynamic buffers. A dynamic result without known bounds is an error at
+    the return.
   }];
   let dependentDialects = ["mlir::tensor::TensorDialect",
                            "mlir::linalg::LinalgDialect",
@@ -69,16 +93,37 @@ def BoundDynamicTensors
   let summary = "allocate dynamic tensors at their upper bounds";
   let description = [{
     Runs on tensors just before bufferization. Each `tensor.empty` with
-    dynamic sizes becomes the leading `tensor.extract_slice` of a
-    `tensor.empty` of static upper bounds, so that bufferization allocates
-    only static buffers, which the memory plan places in the workspace and
+    dynamic sizes at function level (a whole tensor of symbolic or
+    data-dependent size) becomes the leading elements of a flat
+    `tensor.empty` of as many elements as its upper bounds give
+    (`tensor.extract_slice`), viewed at its shape (`tensor.expand_shape`):
+    dense, so that later views of it collapse and expand without copies.
+    One inside a loop (a partial tile) becomes the leading
+    `tensor.extract_slice` of a `tensor.empty` of its bounds' shape, used in
+    place. Bufferization then allocates only static buffers, which the memory plan places in the workspace and
     `run` does not allocate. The bounds come from the value-bounds analysis
     (`affine.min` tiles, clamped sizes, `tensor.dim` of bounded values) and,
     for products and quotients of bounded sizes that it does not handle,
     from interval arithmetic over `arith` ops. A size without a bound is an
     error at the op.
   }];
-  let dependentDialects = ["mlir::tensor::TensorDialect"];
+  let dependentDialects = ["mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def DynamicExpandShapes
+    : Pass<"dlc-dynamic-expand-shapes", "mlir::func::FuncOp"> {
+  let summary = "lower memref.expand_shape with several dynamic sizes";
+  let description = [{
+    Runs on buffers before `expand-strided-metadata`, which handles at most
+    one dynamic size per reassociation group. A `memref.expand_shape` with
+    more (a dense buffer of dynamic dimensions viewed at its shape, as
+    `dlc-bound-dynamic-tensors` and `dlc-bounded-arguments` make) becomes a
+    `memref.reinterpret_cast` of the source's base buffer, with the sizes of
+    its `output_shape` and the strides they give within each group.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def DistinctResults : Pass<"dlc-distinct-results", "mlir::func::FuncOp"> {

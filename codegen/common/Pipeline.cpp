@@ -10,9 +10,10 @@ using namespace mlir;
 /// Graph level: dlc ops to linalg on tensors, fused elementwise.
 /// dlc-check-batch-independence runs before canonicalization, which would
 /// fold the index of a unit batch loop to 0.
-static const char *kToLinalg = "func.func(dlc-bounded-results),"
-                               "dlc-lower-to-linalg,"
+static const char *kToLinalg = "dlc-lower-to-linalg,"
                                "dlc-check-batch-independence,canonicalize,cse,"
+                               "dlc-bounded-arguments,canonicalize,"
+                               "dlc-bounded-results,canonicalize,cse,"
                                "func.func(dlc-zero-size-tensors),"
                                "canonicalize,cse,"
                                "func.func(dlc-fuse-elementwise),"

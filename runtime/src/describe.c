@@ -33,6 +33,17 @@ size_t dlcrt_workspace_size(const dlc_model_desc *desc) {
     const dlc_tensor_desc *t = dlcrt_##KIND##_desc(desc, i);                   \
     return t ? t->max_shape : NULL;                                            \
   }                                                                            \
+  const int64_t *dlcrt_##KIND##_min_shape(const dlc_model_desc *desc,          \
+                                          size_t i) {                          \
+    const dlc_tensor_desc *t = dlcrt_##KIND##_desc(desc, i);                   \
+    return t ? t->min_shape : NULL;                                            \
+  }                                                                            \
+  const char *dlcrt_##KIND##_dim_name(const dlc_model_desc *desc, size_t i,    \
+                                      int32_t d) {                             \
+    const dlc_tensor_desc *t = dlcrt_##KIND##_desc(desc, i);                   \
+    return t && t->dim_names && d >= 0 && d < t->rank ? t->dim_names[d]        \
+                                                      : NULL;                  \
+  }                                                                            \
   size_t dlcrt_##KIND##_size_bytes(const dlc_model_desc *desc, size_t i) {     \
     const dlc_tensor_desc *t = dlcrt_##KIND##_desc(desc, i);                   \
     return t ? (size_t)t->size_bytes : 0;                                      \

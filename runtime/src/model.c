@@ -55,6 +55,10 @@ struct dlcrt_model {
    * (dlc_model_desc.num_dynamic_dims of them), and every output's shape as
    * the last successful run left it (run_shape[i] points into shapes). */
   int64_t *dims;
+  /* The sizes of the inputs' symbolic dimensions of the run in progress
+   * (dlc_model_desc.num_input_dynamic_dims of them), for the entry. */
+  int64_t *input_dims;
+  uint64_t *input_bytes; /* per input, its bytes in the run in progress */
   int64_t *shapes;
   int64_t **run_shape;
   int ran;
@@ -183,8 +187,20 @@ static dlc_status *create_shapes(dlcrt_model *model) {
       calloc(desc->num_outputs ? desc->num_outputs : 1, sizeof(int64_t *));
   model->dims = calloc(desc->num_dynamic_dims ? desc->num_dynamic_dims : 1,
                        sizeof(int64_t));
-  if (!model->shapes || !model->run_shape || !model->dims)
+  model->input_dims =
+      calloc(desc->num_input_dynamic_dims ? desc->num_input_dynamic_dims : 1,
+             sizeof(int64_t));
+  model->input_bytes =
+      calloc(desc->num_inputs ? desc->num_inputs : 1, sizeof(uint64_t));
+  if (!model->shapes || !model->run_shape || !model->dims ||
+      !model->input_dims || !model->input_bytes)
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+  if (desc->num_input_dynamic_dims && (desc->cuda || model->batched))
+    return dlcrt_status_create(
+        DLC_INTERNAL,
+        "create: model '%s' has symbolic input dimensions, which this "
+        "runtime supports on the CPU without a batch only",
+        desc->model_name);
   if (desc->num_dynamic_dims && (desc->cuda || model->batched))
     return dlcrt_status_create(
         DLC_INTERNAL,
@@ -309,6 +325,8 @@ void dlcrt_model_destroy(dlcrt_model *model) {
   free(model->outer);
   free(model->sample);
   free(model->dims);
+  free(model->input_dims);
+  free(model->input_bytes);
   free(model->shapes);
   free(model->run_shape);
   free(model);
@@ -332,7 +350,7 @@ static void format_shape(char *buf, size_t cap, int32_t rank,
 static dlc_status *check_tensor(const char *kind, size_t index,
                                 const dlc_tensor_desc *want,
                                 const dlc_tensor *got, int split,
-                                int64_t *batch) {
+                                int64_t *batch, uint64_t need_bytes) {
   int dynamic = want->batch_axis >= 0 && !split;
   if (!got->data)
     return dlcrt_status_create(DLC_INVALID_ARGUMENT,
@@ -378,12 +396,65 @@ static dlc_status *check_tensor(const char *kind, size_t index,
           "run: %s %zu ('%s') has batch size %lld: its size overflows",
           kind, index, want->name, (long long)n);
   }
-  if (got->size_bytes < want->size_bytes * samples)
+  if (got->size_bytes < need_bytes * samples)
     return dlcrt_status_create(
         DLC_INVALID_ARGUMENT,
         "run: %s %zu ('%s') buffer is %zu bytes, needs %llu", kind, index,
         want->name, got->size_bytes,
-        (unsigned long long)(want->size_bytes * samples));
+        (unsigned long long)(need_bytes * samples));
+  return NULL;
+}
+
+/* Checks the symbolic dimensions of the inputs: each within its range, one
+ * size per name; records the sizes for the entry in model->input_dims and
+ * each input's bytes at its actual shape in `bytes`. NULL when they hold. */
+static dlc_status *check_symbolic_inputs(dlcrt_model *model,
+                                         const dlc_tensor *inputs,
+                                         uint64_t *bytes) {
+  const dlc_model_desc *desc = model->desc;
+  size_t next = 0;
+  for (uint32_t i = 0; i < desc->num_inputs; ++i) {
+    const dlc_tensor_desc *want = &desc->inputs[i];
+    const dlc_tensor *got = &inputs[i];
+    bytes[i] = want->size_bytes;
+    if (!want->dim_names)
+      continue;
+    if (got->rank != want->rank || (got->rank && !got->shape))
+      continue; /* check_tensor reports it */
+    uint64_t elements = 1;
+    for (int32_t d = 0; d < want->rank; ++d) {
+      int64_t n = got->shape[d];
+      const char *name = want->dim_names[d];
+      if (name) {
+        if (n < want->min_shape[d] || n > want->max_shape[d])
+          return dlcrt_status_create(
+              DLC_INVALID_ARGUMENT,
+              "run: input %u ('%s') dimension %d ('%s') is %lld, outside "
+              "the range %lld..%lld the model was compiled for",
+              i, want->name, (int)d, name, (long long)n,
+              (long long)want->min_shape[d], (long long)want->max_shape[d]);
+        /* The first dimension of this name sets its size. */
+        for (uint32_t j = 0; j <= i; ++j) {
+          const dlc_tensor_desc *other = &desc->inputs[j];
+          if (!other->dim_names || inputs[j].rank != other->rank)
+            continue;
+          int32_t end = j == i ? d : other->rank;
+          for (int32_t e = 0; e < end; ++e)
+            if (other->dim_names[e] && strcmp(other->dim_names[e], name) == 0 &&
+                inputs[j].shape[e] != n)
+              return dlcrt_status_create(
+                  DLC_INVALID_ARGUMENT,
+                  "run: input %u ('%s') dimension %d ('%s') is %lld, but "
+                  "input %u ('%s') dimension %d gives '%s' the size %lld",
+                  i, want->name, (int)d, name, (long long)n, j, other->name,
+                  (int)e, name, (long long)inputs[j].shape[e]);
+        }
+        model->input_dims[next++] = n;
+      }
+      elements *= (uint64_t)n;
+    }
+    bytes[i] = elements * dlc_dtype_size((dlc_dtype)want->dtype);
+  }
   return NULL;
 }
 
@@ -398,6 +469,8 @@ static dlc_status *run_entry(dlcrt_model *model, worker *w,
   size_t at = num_tensors(desc);
   if (desc->num_dynamic_dims)
     w->args[at++] = model->dims;
+  if (desc->num_input_dynamic_dims)
+    w->args[at++] = model->input_dims;
   w->args[at] = w->workspace;
   w->args[at + 1] = &w->num_threads;
   desc->entry(w->args);
@@ -518,10 +591,16 @@ dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
                                "run: inputs/outputs array is NULL");
   worker *w0 = &model->workers[0];
   int64_t batch = -1;
+  if (desc->num_input_dynamic_dims) {
+    dlc_status *s = check_symbolic_inputs(model, inputs, model->input_bytes);
+    if (s)
+      return s;
+  }
   for (size_t i = 0; i < num_inputs; ++i) {
-    dlc_status *s =
-        check_tensor("input", i, &desc->inputs[i], &inputs[i],
-                                 model->split != 0, &batch);
+    dlc_status *s = check_tensor(
+        "input", i, &desc->inputs[i], &inputs[i], model->split != 0, &batch,
+        desc->num_input_dynamic_dims ? model->input_bytes[i]
+                                     : desc->inputs[i].size_bytes);
     if (s)
       return s;
     w0->args[i] = inputs[i].data;
@@ -529,7 +608,7 @@ dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
   for (size_t i = 0; i < num_outputs; ++i) {
     dlc_status *s =
         check_tensor("output", i, &desc->outputs[i], &outputs[i],
-                                 model->split != 0, &batch);
+                     model->split != 0, &batch, desc->outputs[i].size_bytes);
     if (s)
       return s;
     w0->args[num_inputs + i] = outputs[i].data;

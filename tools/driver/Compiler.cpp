@@ -216,6 +216,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   importOptions.keepGoing = options.keepGoing;
   importOptions.exposeNodeOutputs = options.exposeNodeOutputs;
   importOptions.dimValues = options.dimValues;
+  importOptions.dimRanges = options.dimRanges;
   TimingScope importTimer = rootTimer.nest("ONNX import");
   // Constant subgraphs run with the CPU code; --time-passes shows their
   // total under the import.
@@ -228,7 +229,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   // The graph-level views (--emit=mlir|linalg) show the whole batch.
   bool trySplit = options.batchSplit != 1 && options.target == Target::Cpu &&
                   stopAt >= Stage::Llvm && !options.keepGoing &&
-                  !options.exposeNodeOutputs;
+                  !options.exposeNodeOutputs && options.dimRanges.empty();
   if (trySplit) {
     module = importSplitBatch(context, path, importOptions, options.batchSplit,
                               split, result.batchSplitSkipped);
@@ -254,6 +255,10 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   if (split.parts && failed(applyBatchSplit(split, *info, fileLoc)))
     return failure();
   bool gpuTarget = options.target != Target::Cpu;
+  if (info->numInputDynamicDims && gpuTarget)
+    return emitError(fileLoc)
+           << "symbolic input dimensions (--dim NAME=MIN..MAX) are supported "
+              "with --target cpu only for now";
   if (info->numDynamicDims && (gpuTarget || split.parts))
     for (const TensorInfo &t : info->outputs)
       if (!t.maxShape.empty())
@@ -286,6 +291,8 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     return failure();
   pipelineTimer.stop();
   extractBatchAxes(*module, *info);
+  if (failed(extractOutputBounds(*module, *info)))
+    return failure();
   if (stopAt == Stage::Linalg) {
     module->print(out);
     return success();

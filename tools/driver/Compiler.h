@@ -3,6 +3,7 @@
 #define DLC_TOOLS_DRIVER_COMPILER_H
 
 #include "codegen/ModelInfo.h"
+#include "frontend/DynamicBatch.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
@@ -40,6 +41,9 @@ struct CompileOptions {
   bool exposeNodeOutputs = false;
   /// Sizes of symbolic input dimensions (`--dim NAME=SIZE`).
   std::map<std::string, int64_t> dimValues;
+  /// Ranges of symbolic input dimensions compiled as such
+  /// (`--dim NAME=MIN..MAX`, see ImportOptions::dimRanges).
+  std::map<std::string, DimRange> dimRanges;
   /// CPU models with a static batch: run it as this many sub-batches, on
   /// separate threads when there are threads to spare, if the samples are
   /// proven apart (see frontend/BatchSplit.h); 1 keeps the batch whole; 0

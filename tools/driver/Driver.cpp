@@ -38,19 +38,22 @@ const char *kUsage = R"(usage:
               [--emit=mlir|linalg|ptx|llvm|asm|obj|lib] [--mcpu CPU]
               [--mtriple T] [--target cpu|cuda|cuda-emulator]
               [--gpu-arch sm_80,sm_90]
-              [--time-passes] [--data DIR] [--dim NAME=SIZE[,...]]
+              [--time-passes] [--data DIR] [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
               [--batch-split auto|K]
   dlc run MODEL.onnx --data DIR --out OUTDIR [--data DIR2 --out OUTDIR2 ...]
                      [--target cpu|cuda|cuda-emulator]
                      [--threads T] [--compare cpu [--per-node]]
-                     [--dim NAME=SIZE[,...]] [--batch-split auto|K]
-  dlc check MODEL.onnx [--dim NAME=SIZE[,...]]
+                     [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
+  dlc check MODEL.onnx [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
                        [--data DIR] [--target cpu|cuda] [--batch N]
-                       [--dim NAME=SIZE[,...]] [--batch-split auto|K]
+                       [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
 
-A symbolic input dimension left without --dim becomes the model's dynamic
-batch (one per model): the library runs at any size there.
+--dim NAME=MIN..MAX keeps a symbolic input dimension symbolic: the library
+is compiled once and runs at any size in that range (CPU target; every
+symbolic dimension then needs a size or a range). Without ranges, a symbolic
+input dimension left without --dim becomes the model's dynamic batch (one
+per model), run one sample at a time.
 
 A static batch (the first dimension of every input, the same size B) runs
 as K sub-batches of B/K when dlc proves the samples independent: with 2 or
@@ -180,8 +183,8 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
   return true;
 }
 
-/// Reads --dim NAME=SIZE[,NAME=SIZE...] into `opts`; prints the error and
-/// returns false on bad values.
+/// Reads --dim NAME=SIZE|NAME=MIN..MAX[,...] into `opts`; prints the error
+/// and returns false on bad values.
 bool parseDims(const Args &args, dlc::CompileOptions &opts) {
   auto dims = args.get("--dim");
   if (!dims)
@@ -190,6 +193,19 @@ bool parseDims(const Args &args, dlc::CompileOptions &opts) {
   StringRef(*dims).split(parts, ',');
   for (StringRef part : parts) {
     auto [name, size] = part.split('=');
+    if (size.contains("..")) {
+      auto [lo, hi] = size.split("..");
+      dlc::DimRange range;
+      if (name.empty() || lo.getAsInteger(10, range.min) ||
+          hi.getAsInteger(10, range.max) || range.min < 1 ||
+          range.max < range.min) {
+        errs() << "dlc: error: --dim '" << part
+               << "' is not NAME=MIN..MAX with 1 <= MIN <= MAX\n";
+        return false;
+      }
+      opts.dimRanges[name.str()] = range;
+      continue;
+    }
     int64_t value = 0;
     if (name.empty() || size.getAsInteger(10, value) || value < 1) {
       errs() << "dlc: error: --dim '" << part
@@ -570,7 +586,7 @@ int readInputs(const std::string &dir, Session &session) {
     }
     break;
   }
-  const auto &inputs = session.inInfo;
+  auto &inputs = session.inInfo;
   session.inputs.clear();
   for (size_t i = 0; i < inputs.size(); ++i) {
     SmallString<256> path = pathOf(i);
@@ -579,6 +595,17 @@ int readInputs(const std::string &dir, Session &session) {
              << inputs.size() << " input" << (inputs.size() == 1 ? "" : "s")
              << ")\n";
       return kExitFailure;
+    }
+    // Symbolic dimensions take the file's sizes (the runtime checks them
+    // against their ranges).
+    if (!compiled[i].dimNames.empty()) {
+      onnx::TensorProto proto;
+      std::string error;
+      if (dlc::loadTensorProto(path.str().str(), proto, error) &&
+          proto.dims_size() == (int)compiled[i].shape.size())
+        for (auto [d, size] : llvm::enumerate(inputs[i].shape))
+          if (!compiled[i].dimNames[d].empty())
+            size = proto.dims(d);
     }
     std::string bytes, error;
     if (!dlc::readTensorFile(path.str().str(), inputs[i], bytes, error)) {

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 7
+#define DLC_MODEL_ABI_VERSION 8
 
 /* One input or output of a model. For a model with a dynamic batch, a
  * batched tensor has shape[batch_axis] == DLC_DIM_DYNAMIC and size_bytes is
@@ -27,7 +27,14 @@ extern "C" {
  * upper bounds and size_bytes the size at max_shape; the entry point writes
  * the actual elements densely from the buffer's start (zeros after them)
  * and the actual sizes of all such dimensions, output by output, to the
- * int64_t array that follows the outputs in its arguments. */
+ * int64_t array that follows the outputs in its arguments.
+ * An input with symbolic dimensions compiled as such (`--dim NAME=MIN..MAX`)
+ * has shape[d] == DLC_DIM_DYNAMIC there, min_shape and max_shape the range
+ * and dim_names[d] the dimension's name (dimensions of one name have one
+ * size per run); size_bytes is the size at max_shape. The caller's buffer
+ * holds the tensor densely at its actual shape; the runtime checks the
+ * sizes and passes them to the entry (num_input_dynamic_dims). Outputs
+ * whose shape follows from them are written as data-dependent ones. */
 typedef struct dlc_tensor_desc {
   const char *name;
   int32_t dtype; /* dlc_dtype */
@@ -37,11 +44,17 @@ typedef struct dlc_tensor_desc {
   int32_t batch_axis; /* -1: not batched */
   uint32_t reserved;
   const int64_t *max_shape; /* upper bounds; equal to shape where static */
+  const int64_t *min_shape; /* lower bounds; equal to shape where static */
+  /* Per dimension, the symbolic dimension's name, NULL where static; NULL
+   * for tensors without symbolic dimensions. */
+  const char *const *dim_names;
 } dlc_tensor_desc;
 
 /* The compiled entry point. `args` holds num_inputs input pointers, then
  * num_outputs output pointers, then (when num_dynamic_dims is not 0) the
- * int64_t array of data-dependent sizes the entry writes, then the
+ * int64_t array of data-dependent sizes the entry writes, then (when
+ * num_input_dynamic_dims is not 0) the int64_t array of the inputs'
+ * symbolic sizes (input by input, dimension by dimension), then the
  * workspace pointer (64-byte aligned),
  * then, for the CPU, a pointer to the int32_t thread count (>= 1) of the
  * OpenMP regions; for CUDA, the device pointer of the constants arena and
@@ -86,6 +99,10 @@ typedef struct dlc_model_desc {
    * outputs' shapes); when not 0 the entry takes one more argument after
    * the outputs, an int64_t array of this many sizes. */
   uint64_t num_dynamic_dims;
+  /* Symbolic input dimensions (DLC_DIM_DYNAMIC entries of the inputs'
+   * shapes); when not 0 the entry takes their sizes in one more argument
+   * (see dlc_entry_fn). */
+  uint64_t num_input_dynamic_dims;
 } dlc_model_desc;
 
 typedef struct dlcrt_model dlcrt_model;
@@ -174,12 +191,18 @@ dlc_dtype dlcrt_input_dtype(const dlc_model_desc *desc, size_t i);
 int32_t dlcrt_input_rank(const dlc_model_desc *desc, size_t i);
 const int64_t *dlcrt_input_shape(const dlc_model_desc *desc, size_t i);
 const int64_t *dlcrt_input_max_shape(const dlc_model_desc *desc, size_t i);
+const int64_t *dlcrt_input_min_shape(const dlc_model_desc *desc, size_t i);
+const char *dlcrt_input_dim_name(const dlc_model_desc *desc, size_t i,
+                                 int32_t d);
 size_t dlcrt_input_size_bytes(const dlc_model_desc *desc, size_t i);
 const char *dlcrt_output_name(const dlc_model_desc *desc, size_t i);
 dlc_dtype dlcrt_output_dtype(const dlc_model_desc *desc, size_t i);
 int32_t dlcrt_output_rank(const dlc_model_desc *desc, size_t i);
 const int64_t *dlcrt_output_shape(const dlc_model_desc *desc, size_t i);
 const int64_t *dlcrt_output_max_shape(const dlc_model_desc *desc, size_t i);
+const int64_t *dlcrt_output_min_shape(const dlc_model_desc *desc, size_t i);
+const char *dlcrt_output_dim_name(const dlc_model_desc *desc, size_t i,
+                                  int32_t d);
 size_t dlcrt_output_size_bytes(const dlc_model_desc *desc, size_t i);
 
 /* Creates a status; `code` must not be DLC_OK. Returns a static

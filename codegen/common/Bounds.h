@@ -1,0 +1,25 @@
+//===- Bounds.h - compile-time bounds of run-time sizes ----------*- C++
+//-*-===//
+//
+// Upper bounds of `index` values that size dynamic tensors (tile sizes,
+// clamped counts, symbolic input dimensions): the value-bounds analysis
+// first, then interval arithmetic over the `arith` ops it does not bound
+// (products and quotients of bounded sizes).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_CODEGEN_COMMON_BOUNDS_H
+#define DLC_CODEGEN_COMMON_BOUNDS_H
+
+#include "mlir/IR/Value.h"
+
+#include <optional>
+
+namespace dlc {
+
+/// The largest value `size` takes, or nullopt when it is not bounded at
+/// compile time.
+std::optional<int64_t> upperBoundOfSize(mlir::Value size);
+
+} // namespace dlc
+
+#endif
