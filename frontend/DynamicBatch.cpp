@@ -31,8 +31,13 @@ LogicalResult dlc::planBatch(ArrayRef<const onnx::ValueInfoProto *> inputs,
         shape[d] = it->second;
         continue;
       }
-      if (!name.empty() && dimRanges.count(name)) {
-        plan.symbolic[i].push_back(name);
+      if (auto it = dimRanges.find(name);
+          !name.empty() && it != dimRanges.end()) {
+        // A range of one size is that size.
+        if (it->second.min == it->second.max)
+          shape[d] = it->second.min;
+        else
+          plan.symbolic[i].push_back(name);
         continue;
       }
       if (name.empty()) {

@@ -139,8 +139,16 @@ LogicalResult GraphImporter::importConstant(const onnx::TensorProto &tensor,
 /// dimensions (sizes read at run time).
 static bool supportsDynamicShapes(const onnx::NodeProto &node) {
   static const llvm::StringSet<> kDynamicOk = {
-      "Identity", "Cast", "Add", "Sub", "Mul",  "Div",   "Relu",
-      "Sigmoid",  "Tanh", "Exp", "Log", "Sqrt", "Floor", "Ceil"};
+      // Elementwise ops (numpy broadcasting).
+      "Identity", "Cast", "CastLike", "Add", "Sub", "Mul", "Div", "Relu",
+      "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Reciprocal", "Floor", "Ceil",
+      "Round", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh",
+      "Asinh", "Acosh", "Atanh", "Erf", "Softplus", "Softsign", "HardSwish",
+      "Abs", "Neg", "Sign", "Not", "LeakyRelu", "Elu", "Selu", "HardSigmoid",
+      "ThresholdedRelu", "Celu", "Shrink", "Pow", "Mod", "PRelu", "And", "Or",
+      "Xor", "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual",
+      "Max", "Min", "Sum", "Mean", "IsNaN", "IsInf", "Where", "BitShift",
+      "Clip"};
   return (node.domain().empty() || node.domain() == "ai.onnx") &&
          kDynamicOk.contains(node.op_type());
 }

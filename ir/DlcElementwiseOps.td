@@ -31,7 +31,7 @@ def Dlc_HardSwishOp : Dlc_UnaryOp<"hard_swish", "HardSwish">;
 
 // Unary ops on any numeric type.
 class Dlc_NumericUnaryOp<string mnemonic, string onnxName>
-    : Dlc_Op<mnemonic, [SameOperandsAndResultType]> {
+    : Dlc_Op<mnemonic, [SameOperandsAndResultType, Dlc_LowersDynamicShapes]> {
   let summary = "elementwise " # onnxName;
   let description = [{
     ONNX `}] # onnxName # [{` on floats and integers.
@@ -51,7 +51,7 @@ def Dlc_NotOp : Dlc_NumericUnaryOp<"not", "Not">;
 
 // Float activations with up to two scalar parameters.
 class Dlc_ActivationOp<string mnemonic, string onnxName, string formula>
-    : Dlc_Op<mnemonic, [SameOperandsAndResultType]> {
+    : Dlc_Op<mnemonic, [SameOperandsAndResultType, Dlc_LowersDynamicShapes]> {
   let summary = "elementwise " # onnxName;
   let description = [{
     ONNX `}] # onnxName # [{`: `}] # formula # [{`. The importer fills in
@@ -94,7 +94,7 @@ def Dlc_XorOp : Dlc_BinaryOp<"xor", "Xor">;
 
 // Comparisons: boolean results.
 class Dlc_CompareOp<string mnemonic, string onnxName>
-    : Dlc_Op<mnemonic, [InferTypeOpAdaptor]> {
+    : Dlc_Op<mnemonic, [InferTypeOpAdaptor, Dlc_LowersDynamicShapes]> {
   let summary = "elementwise " # onnxName # " with numpy broadcasting";
   let description = [{
     ONNX `}] # onnxName # [{`; the result is `i1`.
@@ -114,7 +114,7 @@ def Dlc_LessOrEqualOp : Dlc_CompareOp<"less_or_equal", "LessOrEqual">;
 def Dlc_GreaterOp : Dlc_CompareOp<"greater", "Greater">;
 def Dlc_GreaterOrEqualOp : Dlc_CompareOp<"greater_or_equal", "GreaterOrEqual">;
 
-def Dlc_IsNaNOp : Dlc_Op<"is_nan"> {
+def Dlc_IsNaNOp : Dlc_Op<"is_nan", [Dlc_LowersDynamicShapes]> {
   let summary = "elementwise test for NaN (ONNX IsNaN)";
   let description = [{
     ```mlir
@@ -126,7 +126,7 @@ def Dlc_IsNaNOp : Dlc_Op<"is_nan"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
-def Dlc_IsInfOp : Dlc_Op<"is_inf"> {
+def Dlc_IsInfOp : Dlc_Op<"is_inf", [Dlc_LowersDynamicShapes]> {
   let summary = "elementwise test for infinities (ONNX IsInf)";
   let description = [{
     ```mlir
@@ -139,7 +139,8 @@ def Dlc_IsInfOp : Dlc_Op<"is_inf"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
-def Dlc_WhereOp : Dlc_Op<"where", [InferTypeOpAdaptor]> {
+def Dlc_WhereOp : Dlc_Op<"where",
+    [InferTypeOpAdaptor, Dlc_LowersDynamicShapes]> {
   let summary = "select elements by a condition, with broadcasting (ONNX Where)";
   let description = [{
     ```mlir

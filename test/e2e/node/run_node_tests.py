@@ -24,6 +24,12 @@ are made symbolic, so that
 dlc compiles one library for any batch size and runs it at the test's size
 (see docs/dynamic-batch.md). It has its own expected-failure list.
 
+--symbolic runs each test with every dimension of every graph input
+symbolic (except dimensions of size 0): dimension k of input i becomes
+'in<i>_<k>', compiled with `--dim in<i>_<k>=1..SIZE` (bounded by the test's
+own size), so that dlc compiles one library for any sizes in those ranges
+and runs it at the test's. It has its own expected-failure list.
+
 --constant-inputs runs each data set with every graph input made an
 initializer holding that data set's value: all of the graph is known at
 compile time, so dlc evaluates it while compiling (constant evaluation with
@@ -184,6 +190,32 @@ def make_dynamic(model_path, out_path):
     return changed
 
 
+def make_symbolic(model_path, out_path):
+    """--symbolic: writes the model with every input dimension symbolic to
+    out_path; returns the --dim ranges (bounded by the test's sizes)."""
+    model = onnx.load(model_path)
+    graph = model.graph
+    initializers = {t.name for t in graph.initializer}
+    ranges = []
+    inputs = [vi for vi in graph.input if vi.name not in initializers]
+    for i, vi in enumerate(inputs):
+        if not vi.type.HasField("tensor_type"):
+            continue
+        for k, d in enumerate(vi.type.tensor_type.shape.dim):
+            if not d.HasField("dim_value") or d.dim_value < 1:
+                continue
+            size = d.dim_value
+            d.dim_param = f"in{i}_{k}"
+            ranges.append(f"in{i}_{k}=1..{size}")
+    for j, vi in enumerate(graph.output):
+        if vi.type.HasField("tensor_type"):
+            for k, d in enumerate(vi.type.tensor_type.shape.dim):
+                d.dim_param = f"out{j}_{k}"
+    del graph.value_info[:]
+    onnx.save(model, out_path)
+    return ranges
+
+
 def make_constant(model_path, data_dir, out_path, empty_dir):
     """--constant-inputs: writes the model with every graph input an
     initializer holding data_dir's input_K.pb; empty_dir is its (empty) data."""
@@ -214,7 +246,7 @@ def make_constant(model_path, data_dir, out_path, empty_dir):
 
 
 def run_test(dlc, test_dir, timeout, target=None, dynamic=False, threads=None,
-             constant=False):
+             constant=False, symbolic=False):
     """Run one test; return (status, reason), status in PASS/FAIL/TIMEOUT."""
     name = os.path.basename(test_dir)
     model_path = os.path.join(test_dir, "model.onnx")
@@ -229,6 +261,11 @@ def run_test(dlc, test_dir, timeout, target=None, dynamic=False, threads=None,
         if dynamic:
             model_path = os.path.join(tmp, "model.onnx")
             make_dynamic(os.path.join(test_dir, "model.onnx"), model_path)
+        ranges = []
+        if symbolic:
+            model_path = os.path.join(tmp, "model.onnx")
+            ranges = make_symbolic(os.path.join(test_dir, "model.onnx"),
+                                   model_path)
         for ds in data_sets:
             data_dir = os.path.join(test_dir, ds)
             out_dir = os.path.join(tmp, ds)
@@ -239,6 +276,8 @@ def run_test(dlc, test_dir, timeout, target=None, dynamic=False, threads=None,
                 run_data = make_constant(model_path, data_dir, run_model,
                                          os.path.join(tmp, "no_inputs"))
             cmd = [dlc, "run", run_model, "--data", run_data, "--out", out_dir]
+            if ranges:
+                cmd += ["--dim", ",".join(ranges)]
             if target:
                 cmd += ["--target", target]
             if threads:
@@ -306,6 +345,8 @@ def main():
     ap.add_argument("--filter", help="only run tests whose name matches this regex")
     ap.add_argument("--dynamic-batch", action="store_true",
                     help="run each test with a symbolic batch dimension (see above)")
+    ap.add_argument("--symbolic", action="store_true",
+                    help="make every input dimension symbolic (see above)")
     ap.add_argument("--constant-inputs", action="store_true",
                     help="make every graph input a constant (see above)")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="parallel tests (default 2)")
@@ -341,7 +382,7 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
         futures = {pool.submit(run_test, dlc, os.path.join(node_dir, t), args.timeout,
                                args.target, args.dynamic_batch, args.threads,
-                               args.constant_inputs): t
+                               args.constant_inputs, args.symbolic): t
                    for t in tests}
         for fut in concurrent.futures.as_completed(futures):
             name = futures[fut]
