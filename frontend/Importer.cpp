@@ -148,7 +148,12 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "ThresholdedRelu", "Celu", "Shrink", "Pow", "Mod", "PRelu", "And", "Or",
       "Xor", "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual",
       "Max", "Min", "Sum", "Mean", "IsNaN", "IsInf", "Where", "BitShift",
-      "Clip"};
+      "Clip",
+      // Reductions, normalizations, data movement.
+      "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
+      "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
+      "ReduceSumSquare", "ArgMax", "ArgMin", "Softmax", "LogSoftmax",
+      "CumSum", "Transpose", "Concat"};
   return (node.domain().empty() || node.domain() == "ai.onnx") &&
          kDynamicOk.contains(node.op_type());
 }

@@ -247,7 +247,8 @@ def Dlc_BatchNormOp : Dlc_Op<"batch_norm", [
   let hasVerifier = 1;
 }
 
-def Dlc_SoftmaxOp : Dlc_Op<"softmax", [SameOperandsAndResultType]> {
+def Dlc_SoftmaxOp : Dlc_Op<"softmax",
+    [SameOperandsAndResultType, Dlc_LowersDynamicShapes]> {
   let summary = "softmax over one axis or over all trailing axes";
   let description = [{
     With `trailing` unset this is ONNX Softmax-13 (normalize along `axis`);
@@ -288,7 +289,7 @@ def Dlc_ReshapeOp : Dlc_Op<"reshape"> {
 }
 
 def Dlc_TransposeOp : Dlc_Op<"transpose",
-    [InferTypeOpAdaptor]> {
+    [InferTypeOpAdaptor, Dlc_LowersDynamicShapes]> {
   let summary = "permute dimensions (ONNX Transpose)";
   let description = [{
     ```mlir
@@ -302,7 +303,7 @@ def Dlc_TransposeOp : Dlc_Op<"transpose",
 }
 
 def Dlc_ConcatOp : Dlc_Op<"concat",
-    [InferTypeOpAdaptor]> {
+    [InferTypeOpAdaptor, Dlc_LowersDynamicShapes]> {
   let summary = "concatenate along an axis (ONNX Concat)";
   let description = [{
     ```mlir

@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-def Dlc_ReduceOp : Dlc_Op<"reduce", [InferTypeOpAdaptor]> {
+def Dlc_ReduceOp : Dlc_Op<"reduce",
+    [InferTypeOpAdaptor, Dlc_LowersDynamicShapes]> {
   let summary = "reduce over axes (ONNX Reduce*)";
   let description = [{
     `kind` is one of `sum`, `mean`, `max`, `min`, `prod`, `l1`, `l2`,
@@ -21,7 +22,8 @@ def Dlc_ReduceOp : Dlc_Op<"reduce", [InferTypeOpAdaptor]> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
-def Dlc_ArgReduceOp : Dlc_Op<"arg_reduce", [InferTypeOpAdaptor]> {
+def Dlc_ArgReduceOp : Dlc_Op<"arg_reduce",
+    [InferTypeOpAdaptor, Dlc_LowersDynamicShapes]> {
   let summary = "index of the largest or smallest element (ONNX ArgMax/ArgMin)";
   let description = [{
     ```mlir
@@ -130,7 +132,8 @@ def Dlc_GatherElementsOp : Dlc_Op<"gather_elements"> {
   let hasVerifier = 1;
 }
 
-def Dlc_CumSumOp : Dlc_Op<"cumsum", [SameOperandsAndResultType]> {
+def Dlc_CumSumOp : Dlc_Op<"cumsum",
+    [SameOperandsAndResultType, Dlc_LowersDynamicShapes]> {
   let summary = "cumulative sum along an axis (ONNX CumSum)";
   let description = [{
     `exclusive` leaves out the element itself; `reverse` sums from the end.

@@ -111,6 +111,23 @@ def BoundDynamicTensors
                            "mlir::arith::ArithDialect"];
 }
 
+def BoundDynamicAllocs
+    : Pass<"dlc-bound-dynamic-allocs", "mlir::func::FuncOp"> {
+  let summary = "allocate dynamic buffers at their upper bounds";
+  let description = [{
+    Runs right after bufferization, which allocates copies of tensors it
+    cannot update in place (a value read after its buffer was overwritten):
+    of dynamic size when the tensors are. Each `memref.alloc` with dynamic
+    sizes (identity layout) becomes a static allocation of as many elements
+    as its upper bounds give, viewed densely at its sizes
+    (`memref.reinterpret_cast`), so that the memory plan places every
+    buffer in the workspace. Bounds as for `dlc-bound-dynamic-tensors`; a
+    size without a bound is an error at the allocation.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def DynamicExpandShapes
     : Pass<"dlc-dynamic-expand-shapes", "mlir::func::FuncOp"> {
   let summary = "lower memref.expand_shape with several dynamic sizes";

@@ -22,7 +22,7 @@ static const char *kToLLVM =
     "to-alloc-tensor,"
     "one-shot-bufferize{{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},"
-    "func.func(dlc-distinct-results),buffer-results-to-out-params{{hoist-"
+    "func.func(dlc-bound-dynamic-allocs,dlc-distinct-results),buffer-results-to-out-params{{hoist-"
     "static-allocs=1 modify-public-functions=1},"
     "canonicalize,cse,dlc-memory-plan,canonicalize,"
     "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"

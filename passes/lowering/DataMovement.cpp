@@ -4,6 +4,7 @@
 #include "passes/lowering/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -35,8 +36,12 @@ struct TransposeLowering : OpRewritePattern<dlc::TransposeOp> {
   LogicalResult matchAndRewrite(dlc::TransposeOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = op.getType();
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
-                                         type.getShape(), type.getElementType());
+    SmallVector<Value> sizes;
+    for (auto [d, p] : llvm::enumerate(op.getPerm()))
+      if (type.isDynamicDim(d))
+        sizes.push_back(
+            tensor::DimOp::create(rewriter, op.getLoc(), op.getInput(), p));
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type, sizes);
     rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, op.getLoc(),
                                                        op.getInput(), init,
                                                        op.getPerm())
@@ -51,23 +56,51 @@ struct ConcatLowering : OpRewritePattern<dlc::ConcatOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = op.getType();
-    int64_t axis = op.getAxis();
-    Value result = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                           type.getElementType());
-    int64_t offset = 0;
+    int64_t axis = op.getAxis(), rank = type.getRank();
+    // Sizes: along the axis the sum of the inputs' (at run time where
+    // dynamic), elsewhere an input's.
+    SmallVector<Value> dynamicSizes;
+    Value total;
+    for (Value in : op.getInputs()) {
+      Value n = tensor::DimOp::create(rewriter, loc, in, axis);
+      total = total ? arith::AddIOp::create(rewriter, loc, total, n).getResult()
+                    : n;
+    }
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      if (d == axis) {
+        dynamicSizes.push_back(total);
+        continue;
+      }
+      Value from = op.getInputs()[0];
+      for (Value in : op.getInputs())
+        if (cast<RankedTensorType>(in.getType()).isDynamicDim(d)) {
+          from = in;
+          break;
+        }
+      dynamicSizes.push_back(tensor::DimOp::create(rewriter, loc, from, d));
+    }
+    Value result = tensor::EmptyOp::create(rewriter, loc, type, dynamicSizes);
+    OpFoldResult offset = rewriter.getIndexAttr(0);
     for (Value in : op.getInputs()) {
       auto inType = cast<RankedTensorType>(in.getType());
       if (inType.getDimSize(axis) == 0)
         continue;
-      SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes, strides(type.getRank(),
-                                               rewriter.getIndexAttr(1));
-      for (int64_t d : inType.getShape())
-        sizes.push_back(rewriter.getIndexAttr(d));
-      offsets[axis] = rewriter.getIndexAttr(offset);
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+      for (int64_t d = 0; d < rank; ++d)
+        sizes.push_back(
+            inType.isDynamicDim(d)
+                ? OpFoldResult(tensor::DimOp::create(rewriter, loc, in, d))
+                : OpFoldResult(rewriter.getIndexAttr(inType.getDimSize(d))));
+      offsets[axis] = offset;
       result = tensor::InsertSliceOp::create(rewriter, loc, in, result, offsets,
                                              sizes, strides);
-      offset += inType.getDimSize(axis);
+      Value next = rewriter.createOrFold<arith::AddIOp>(
+          loc, getValueOrCreateConstantIndexOp(rewriter, loc, offset),
+          getValueOrCreateConstantIndexOp(rewriter, loc, sizes[axis]));
+      offset = getAsOpFoldResult(next);
     }
     rewriter.replaceOp(op, result);
     return success();

@@ -29,10 +29,10 @@ TypedAttr reductionInit(OpBuilder &b, StringRef kind, Type t) {
 }
 
 /// Iteration-space split of a reduction over `axes`: the map to the kept
-/// dims, the kept shape and the iterator types.
+/// dims, the kept shape and dims, and the iterator types.
 struct ReductionSpace {
   AffineMap keptMap;
-  SmallVector<int64_t> keptShape;
+  SmallVector<int64_t> keptShape, keptDims;
   SmallVector<utils::IteratorType> iters;
 };
 
@@ -47,6 +47,7 @@ ReductionSpace reductionSpace(MLIRContext *ctx, RankedTensorType in,
     if (!reduced) {
       exprs.push_back(getAffineDimExpr(d, ctx));
       s.keptShape.push_back(in.getDimSize(d));
+      s.keptDims.push_back(d);
     }
   }
   s.keptMap = AffineMap::get(in.getRank(), 0, exprs, ctx);
@@ -68,8 +69,11 @@ struct ReduceLowering : OpRewritePattern<dlc::ReduceOp> {
     ReductionSpace space =
         reductionSpace(rewriter.getContext(), in, op.getAxes());
     auto keptType = RankedTensorType::get(space.keptShape, et);
-    Value init = dlc::buildFilled(rewriter, loc, keptType,
-                                  reductionInit(rewriter, kind, et));
+    SmallVector<Value> keptSizes =
+        dlc::dynamicDimsOf(rewriter, loc, op.getInput(), space.keptDims);
+    Value init = dlc::buildFilledSized(rewriter, loc, keptType,
+                                       reductionInit(rewriter, kind, et),
+                                       keptSizes);
     Value acc =
         linalg::GenericOp::create(
             rewriter, loc, keptType, op.getInput(), init,
@@ -103,16 +107,19 @@ struct ReduceLowering : OpRewritePattern<dlc::ReduceOp> {
             .getResult(0);
     if (kind == "mean" || kind == "l2" || kind == "log_sum" ||
         kind == "log_sum_exp") {
-      int64_t count = 1;
-      for (int64_t a : op.getAxes())
-        count *= in.getDimSize(a);
+      // The number of reduced elements (known at run time only along
+      // dynamic dimensions).
+      Value count = arith::UIToFPOp::create(
+          rewriter, loc, et,
+          arith::IndexCastUIOp::create(
+              rewriter, loc, rewriter.getI64Type(),
+              dlc::numElementsAlong(rewriter, loc, op.getInput(),
+                                    op.getAxes())));
       acc = dlc::buildElementwise(
           rewriter, loc, keptType, {acc},
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
             if (kind == "mean")
-              return arith::DivFOp::create(
-                  b, l, args[0],
-                  arith::ConstantOp::create(b, l, b.getFloatAttr(et, count)));
+              return arith::DivFOp::create(b, l, args[0], count);
             if (kind == "l2")
               return math::SqrtOp::create(b, l, args[0]);
             return math::LogOp::create(b, l, args[0]);
@@ -135,10 +142,13 @@ struct ArgReduceLowering : OpRewritePattern<dlc::ArgReduceOp> {
     ReductionSpace space = reductionSpace(rewriter.getContext(), in, {axis});
     auto valType = RankedTensorType::get(space.keptShape, et);
     auto idxType = RankedTensorType::get(space.keptShape, rewriter.getI64Type());
-    Value valInit = dlc::buildFilled(rewriter, loc, valType,
-                                     reductionInit(rewriter, isMax ? "max" : "min", et));
-    Value idxInit = dlc::buildFilled(rewriter, loc, idxType,
-                                     rewriter.getI64IntegerAttr(-1));
+    SmallVector<Value> keptSizes =
+        dlc::dynamicDimsOf(rewriter, loc, op.getInput(), space.keptDims);
+    Value valInit = dlc::buildFilledSized(
+        rewriter, loc, valType,
+        reductionInit(rewriter, isMax ? "max" : "min", et), keptSizes);
+    Value idxInit = dlc::buildFilledSized(
+        rewriter, loc, idxType, rewriter.getI64IntegerAttr(-1), keptSizes);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{valType, idxType}, op.getInput(),
         ValueRange{valInit, idxInit},
@@ -199,7 +209,8 @@ struct CumSumLowering : OpRewritePattern<dlc::CumSumOp> {
     SmallVector<utils::IteratorType> iters(rank + 1,
                                            utils::IteratorType::parallel);
     iters[rank] = utils::IteratorType::reduction;
-    Value init = dlc::buildFilled(rewriter, loc, type, rewriter.getZeroAttr(et));
+    Value init = dlc::buildFilled(rewriter, loc, type, rewriter.getZeroAttr(et),
+                                  op.getInput());
     bool isFloat = isa<FloatType>(et);
     rewriter.replaceOp(
         op, linalg::GenericOp::create(

@@ -24,7 +24,7 @@ struct SoftmaxLowering : OpRewritePattern<dlc::SoftmaxOp> {
     int64_t rank = type.getRank(), axis = op.getAxis();
     int64_t last = op.getTrailing() ? rank : axis + 1;
 
-    SmallVector<int64_t> keptShape;
+    SmallVector<int64_t> keptShape, keptDims;
     SmallVector<AffineExpr> keptExprs;
     SmallVector<utils::IteratorType> reduceIters;
     for (int64_t d = 0; d < rank; ++d) {
@@ -33,6 +33,7 @@ struct SoftmaxLowering : OpRewritePattern<dlc::SoftmaxOp> {
                                     : utils::IteratorType::parallel);
       if (!reduced) {
         keptShape.push_back(type.getDimSize(d));
+        keptDims.push_back(d);
         keptExprs.push_back(getAffineDimExpr(d, ctx));
       }
     }
@@ -42,8 +43,11 @@ struct SoftmaxLowering : OpRewritePattern<dlc::SoftmaxOp> {
     SmallVector<utils::IteratorType> parallel(rank,
                                               utils::IteratorType::parallel);
 
+    SmallVector<Value> keptSizes =
+        dlc::dynamicDimsOf(rewriter, loc, op.getInput(), keptDims);
     auto reduce = [&](Value in, TypedAttr initValue, bool isMax) {
-      Value init = dlc::buildFilled(rewriter, loc, keptType, initValue);
+      Value init =
+          dlc::buildFilledSized(rewriter, loc, keptType, initValue, keptSizes);
       return linalg::GenericOp::create(
                  rewriter, loc, keptType, in, init,
                  ArrayRef<AffineMap>{identity, keptMap}, reduceIters,
@@ -56,7 +60,7 @@ struct SoftmaxLowering : OpRewritePattern<dlc::SoftmaxOp> {
           .getResult(0);
     };
     auto combine = [&](Value full, Value kept, bool isExp) {
-      Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), et);
+      Value init = dlc::buildEmpty(rewriter, loc, type, op.getInput());
       return linalg::GenericOp::create(
                  rewriter, loc, type, ValueRange{full, kept}, init,
                  ArrayRef<AffineMap>{identity, keptMap, identity}, parallel,
@@ -89,7 +93,7 @@ struct SoftmaxLowering : OpRewritePattern<dlc::SoftmaxOp> {
           return arith::AddFOp::create(b, l, args[0],
                                        math::LogOp::create(b, l, args[1]));
         });
-    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), et);
+    Value init = dlc::buildEmpty(rewriter, loc, type, op.getInput());
     rewriter.replaceOp(
         op, linalg::GenericOp::create(
                 rewriter, loc, type, ValueRange{op.getInput(), shift}, init,

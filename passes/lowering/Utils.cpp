@@ -78,6 +78,41 @@ Value dlc::buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
   return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
 }
 
+SmallVector<Value> dlc::dynamicDimsOf(OpBuilder &b, Location loc, Value source,
+                                      ArrayRef<int64_t> dims) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<Value> sizes;
+  for (int64_t d : dims)
+    if (type.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, loc, source, d));
+  return sizes;
+}
+
+Value dlc::buildFilledSized(OpBuilder &b, Location loc, RankedTensorType type,
+                            TypedAttr value, ValueRange dynamicSizes) {
+  Value init = tensor::EmptyOp::create(b, loc, type, dynamicSizes);
+  Value scalar = arith::ConstantOp::create(b, loc, value);
+  return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
+}
+
+Value dlc::numElementsAlong(OpBuilder &b, Location loc, Value source,
+                            ArrayRef<int64_t> dims) {
+  auto type = cast<RankedTensorType>(source.getType());
+  int64_t fixed = 1;
+  Value dynamic;
+  for (int64_t d : dims) {
+    if (!type.isDynamicDim(d)) {
+      fixed *= type.getDimSize(d);
+      continue;
+    }
+    Value size = tensor::DimOp::create(b, loc, source, d);
+    dynamic = dynamic ? arith::MulIOp::create(b, loc, dynamic, size).getResult()
+                      : size;
+  }
+  Value c = arith::ConstantIndexOp::create(b, loc, fixed);
+  return dynamic ? arith::MulIOp::create(b, loc, dynamic, c).getResult() : c;
+}
+
 Value dlc::buildPad(OpBuilder &b, Location loc, Value input,
                     ArrayRef<int64_t> low, ArrayRef<int64_t> high,
                     TypedAttr value) {

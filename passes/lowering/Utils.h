@@ -43,12 +43,33 @@ mlir::Value buildFilled(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::RankedTensorType type, mlir::TypedAttr value,
                         mlir::ValueRange sources = {});
 
+/// Sizes of the dimensions `dims` of `source` that are dynamic (one
+/// tensor.dim each), in order.
+llvm::SmallVector<mlir::Value> dynamicDimsOf(mlir::OpBuilder &b,
+                                             mlir::Location loc,
+                                             mlir::Value source,
+                                             llvm::ArrayRef<int64_t> dims);
+
+/// A tensor of `type` filled with `value`, its dynamic dimensions sized by
+/// `dynamicSizes` in order.
+mlir::Value buildFilledSized(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::RankedTensorType type,
+                             mlir::TypedAttr value,
+                             mlir::ValueRange dynamicSizes);
+
+/// The number of elements of `source` along `dims` as an index value
+/// (a constant when they are static).
+mlir::Value numElementsAlong(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value source, llvm::ArrayRef<int64_t> dims);
+
 /// Pads `input` with `value`; `low`/`high` hold one entry per dimension.
 mlir::Value buildPad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
                      llvm::ArrayRef<int64_t> low, llvm::ArrayRef<int64_t> high,
                      mlir::TypedAttr value);
 
-/// Reshape between static shapes through a rank-1 (or rank-0) tensor.
+/// Reshape between static shapes through a rank-1 (or rank-0) tensor; with
+/// dynamic dimensions, only merges or splits of adjacent axes with at most
+/// one dynamic dimension per group (unit dimensions added or dropped).
 mlir::Value buildReshape(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value input, mlir::RankedTensorType resultType);
 
