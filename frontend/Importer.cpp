@@ -9,7 +9,9 @@
 #include "ir/DlcDialect.h"
 #include "ir/DlcOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringMap.h"
@@ -153,7 +155,8 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
       "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
       "ReduceSumSquare", "ArgMax", "ArgMin", "Softmax", "LogSoftmax",
-      "CumSum", "Transpose", "Concat"};
+      "CumSum", "Transpose", "Concat", "Reshape", "Flatten", "Squeeze",
+      "Unsqueeze"};
   return (node.domain().empty() || node.domain() == "ai.onnx") &&
          kDynamicOk.contains(node.op_type());
 }
@@ -707,7 +710,9 @@ OwningOpRef<ModuleOp> dlc::importOnnxModel(MLIRContext &context,
                                            StringRef path,
                                            const onnx::ModelProto &model,
                                            const ImportOptions &options) {
-  context.loadDialect<dlc::DlcDialect, func::FuncDialect>();
+  // Sizes of dynamic dimensions are index values (tensor.dim, arith).
+  context.loadDialect<dlc::DlcDialect, func::FuncDialect, tensor::TensorDialect,
+                      arith::ArithDialect>();
   Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
   GraphImporter importer(context, path, getOnnxOpset(model), options);
   OwningOpRef<ModuleOp> module = importer.import(model.graph());

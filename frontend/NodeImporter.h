@@ -223,9 +223,16 @@ mlir::LogicalResult requireFloat(NodeContext &nc, size_t numOperands);
 /// Resolves a possibly negative axis against `rank`.
 mlir::FailureOr<int64_t> normalizeAxis(NodeContext &nc, int64_t axis,
                                        int64_t rank);
-/// A reshape to a static `shape`.
+/// A reshape to `shape`. Its dynamic dimensions are sized by `sizes`, in
+/// order; without them, the k-th dynamic dimension of the result is the
+/// k-th of the input (unit dimensions added or removed).
 NodeResults reshapeTo(NodeContext &nc, mlir::Value input,
-                      llvm::ArrayRef<int64_t> shape);
+                      llvm::ArrayRef<int64_t> shape,
+                      mlir::ValueRange sizes = {});
+/// The number of elements of `v` along dimensions [begin, end) as an index
+/// value (tensor.dim of the dynamic ones).
+mlir::Value numElementsOf(NodeContext &nc, mlir::Value v, int64_t begin,
+                          int64_t end);
 
 /// Reads an integer tensor proto (INT64 or INT32) into `values`.
 bool readIntTensor(const onnx::TensorProto &tensor,

@@ -10,6 +10,9 @@
 #include "frontend/NodeImporter.h"
 #include "ir/DlcOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "mlir/IR/Matchers.h"
 
@@ -565,13 +568,45 @@ static Results importSoftmax(NodeContext &nc) {
 //===----------------------------------------------------------------------===//
 
 NodeResults dlc::reshapeTo(NodeContext &nc, Value input,
-                           ArrayRef<int64_t> shape) {
-  auto type = RankedTensorType::get(shape, typeOf(input).getElementType());
-  if (typeOf(input).hasStaticShape() &&
-      typeOf(input).getNumElements() != type.getNumElements())
+                           ArrayRef<int64_t> shape, ValueRange sizes) {
+  RankedTensorType in = typeOf(input);
+  auto type = RankedTensorType::get(shape, in.getElementType());
+  if (in.hasStaticShape() && type.hasStaticShape() &&
+      in.getNumElements() != type.getNumElements())
     return nc.error() << "cannot reshape " << typeOf(input) << " to "
                       << type, failure();
-  return buildTyped<dlc::ReshapeOp>(nc, type, input);
+  SmallVector<Value> operands{input};
+  if (!type.hasStaticShape() && sizes.empty()) {
+    if (in.getNumDynamicDims() != type.getNumDynamicDims())
+      return nc.error() << "cannot size the dynamic dimensions of " << type
+                        << " reshaping " << in,
+             failure();
+    for (int64_t d = 0; d < in.getRank(); ++d)
+      if (in.isDynamicDim(d))
+        operands.push_back(
+            tensor::DimOp::create(nc.builder, nc.loc, input, d));
+  } else {
+    llvm::append_range(operands, sizes);
+  }
+  return buildTyped<dlc::ReshapeOp>(nc, type, operands);
+}
+
+Value dlc::numElementsOf(NodeContext &nc, Value v, int64_t begin,
+                         int64_t end) {
+  RankedTensorType t = typeOf(v);
+  int64_t fixed = 1;
+  Value n;
+  for (int64_t d = begin; d < end; ++d) {
+    if (!t.isDynamicDim(d)) {
+      fixed *= t.getDimSize(d);
+      continue;
+    }
+    Value size = tensor::DimOp::create(nc.builder, nc.loc, v, d);
+    n = n ? arith::MulIOp::create(nc.builder, nc.loc, n, size).getResult()
+          : size;
+  }
+  Value c = arith::ConstantIndexOp::create(nc.builder, nc.loc, fixed);
+  return n ? arith::MulIOp::create(nc.builder, nc.loc, n, c).getResult() : c;
 }
 
 static Results importReshape(NodeContext &nc) {
@@ -595,6 +630,10 @@ static Results importReshape(NodeContext &nc) {
   RankedTensorType in = typeOf(nc.operand(0));
   bool allowZero = nc.intAttr("allowzero", 0);
   int64_t inferIdx = -1, known = 1;
+  // Entries that copy a dynamic input dimension, and whether every dynamic
+  // input dimension is copied to its place (then a -1 entry is static).
+  SmallVector<bool> copied(shape.size(), false);
+  int64_t copiedDynamic = 0;
   for (auto [i, d] : llvm::enumerate(shape)) {
     if (d == 0 && !allowZero) {
       if ((int64_t)i >= in.getRank())
@@ -602,6 +641,11 @@ static Results importReshape(NodeContext &nc) {
                           << " has no input dimension to copy",
                failure();
       d = in.getDimSize(i);
+      if (ShapedType::isDynamic(d)) {
+        copied[i] = true;
+        ++copiedDynamic;
+        continue;
+      }
     }
     if (d == -1) {
       if (inferIdx >= 0)
@@ -609,20 +653,48 @@ static Results importReshape(NodeContext &nc) {
       inferIdx = i;
       continue;
     }
-    if (d < 0 && !ShapedType::isDynamic(d))
+    if (d < 0)
       return nc.error() << "invalid shape entry " << d, failure();
     known *= d;
   }
-  if (inferIdx >= 0) {
-    if (!in.hasStaticShape())
-      return nc.error() << "a -1 shape entry needs a static input shape",
-             failure();
-    if (known == 0 || in.getNumElements() % known != 0)
+  // The static part of the input's size, and whether the copies cover its
+  // dynamic part.
+  int64_t staticElements = 1;
+  for (int64_t d : in.getShape())
+    if (!ShapedType::isDynamic(d))
+      staticElements *= d;
+  bool dynamicInferred =
+      inferIdx >= 0 && copiedDynamic != in.getNumDynamicDims();
+  if (inferIdx >= 0 && !dynamicInferred) {
+    if (known == 0 || staticElements % known != 0)
       return nc.error() << "cannot infer the -1 entry reshaping " << in,
              failure();
-    shape[inferIdx] = in.getNumElements() / known;
+    shape[inferIdx] = staticElements / known;
   }
-  return reshapeTo(nc, nc.operand(0), shape);
+  SmallVector<Value> sizes;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (copied[i]) {
+      d = ShapedType::kDynamic;
+      sizes.push_back(
+          tensor::DimOp::create(nc.builder, nc.loc, nc.operand(0), i));
+    } else if ((int64_t)i == inferIdx && dynamicInferred) {
+      // The input's elements over the other entries' product.
+      if (known == 0)
+        return nc.error() << "cannot infer the -1 entry reshaping " << in,
+               failure();
+      d = ShapedType::kDynamic;
+      Value rest = arith::ConstantIndexOp::create(nc.builder, nc.loc, known);
+      for (auto [j, c] : llvm::enumerate(copied))
+        if (c)
+          rest = arith::MulIOp::create(
+              nc.builder, nc.loc, rest,
+              tensor::DimOp::create(nc.builder, nc.loc, nc.operand(0), j));
+      sizes.push_back(arith::DivUIOp::create(
+          nc.builder, nc.loc,
+          numElementsOf(nc, nc.operand(0), 0, in.getRank()), rest));
+    }
+  }
+  return reshapeTo(nc, nc.operand(0), shape, sizes);
 }
 
 static Results importFlatten(NodeContext &nc) {
@@ -637,13 +709,23 @@ static Results importFlatten(NodeContext &nc) {
     return nc.error() << "axis " << nc.intAttr("axis", 1)
                       << " is out of range for rank " << rank,
            failure();
-  if (!in.hasStaticShape())
-    return nc.error() << "dynamic input shapes are not supported yet",
-           failure();
+  bool outerDynamic = false, innerDynamic = false;
   int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < rank; ++d)
-    (d < axis ? outer : inner) *= in.getDimSize(d);
-  return reshapeTo(nc, nc.operand(0), {outer, inner});
+  for (int64_t d = 0; d < rank; ++d) {
+    (d < axis ? outerDynamic : innerDynamic) |= in.isDynamicDim(d);
+    if (!in.isDynamicDim(d))
+      (d < axis ? outer : inner) *= in.getDimSize(d);
+  }
+  SmallVector<Value> sizes;
+  if (outerDynamic) {
+    outer = ShapedType::kDynamic;
+    sizes.push_back(numElementsOf(nc, nc.operand(0), 0, axis));
+  }
+  if (innerDynamic) {
+    inner = ShapedType::kDynamic;
+    sizes.push_back(numElementsOf(nc, nc.operand(0), axis, rank));
+  }
+  return reshapeTo(nc, nc.operand(0), {outer, inner}, sizes);
 }
 
 static Results importTranspose(NodeContext &nc) {

@@ -366,6 +366,9 @@ LogicalResult ReshapeOp::verify() {
   auto in = getInput().getType(), out = getResult().getType();
   if (in.getElementType() != out.getElementType())
     return emitOpError("element type must not change");
+  if ((int64_t)getSizes().size() != out.getNumDynamicDims())
+    return emitOpError("needs one size per dynamic result dimension (")
+           << out.getNumDynamicDims() << "), has " << getSizes().size();
   if (in.hasStaticShape() && out.hasStaticShape() &&
       in.getNumElements() != out.getNumElements())
     return emitOpError("cannot reshape ")
@@ -376,7 +379,9 @@ LogicalResult ReshapeOp::verify() {
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
-  if (getInput().getType() == getType())
+  // (Two dynamic dimensions may trade sizes: [?, ?] -> [?, ?] is no copy
+  // only with at most one.)
+  if (getInput().getType() == getType() && getType().getNumDynamicDims() <= 1)
     return getInput();
   if (auto producer = getInput().getDefiningOp<ReshapeOp>()) {
     getInputMutable().assign(producer.getInput());

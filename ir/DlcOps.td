@@ -271,19 +271,25 @@ def Dlc_SoftmaxOp : Dlc_Op<"softmax",
 // Data movement
 //===----------------------------------------------------------------------===//
 
-def Dlc_ReshapeOp : Dlc_Op<"reshape"> {
-  let summary = "reshape to a static shape (ONNX Reshape, Flatten)";
+def Dlc_ReshapeOp : Dlc_Op<"reshape", [Dlc_LowersDynamicShapes]> {
+  let summary = "reshape (ONNX Reshape, Flatten, Squeeze, Unsqueeze)";
   let description = [{
     The importer resolves ONNX's `0` and `-1` entries; the result type holds
-    the new shape.
+    the new shape, and `sizes` the run-time size of each of its dynamic
+    dimensions, in order (none when it is static). The element order is
+    row-major on both sides.
 
     ```mlir
     %y = dlc.reshape %x : tensor<1x8x2x2xf32> -> tensor<1x32xf32>
+    %z = dlc.reshape %x sizes(%n) : tensor<?x8x4xf32> -> tensor<?x32xf32>
     ```
   }];
-  let arguments = (ins Dlc_Tensor:$input);
+  let arguments = (ins Dlc_Tensor:$input, Variadic<Index>:$sizes);
   let results = (outs Dlc_Tensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = [{
+    $input (`sizes` `(` $sizes^ `)`)? attr-dict `:` type($input) `->`
+    type($result)
+  }];
   let hasVerifier = 1;
   let hasFolder = 1;
 }

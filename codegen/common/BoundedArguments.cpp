@@ -93,6 +93,15 @@ struct BoundedArgumentsPass
       // `numel`, viewed at the run's shape.
       Type et = type.getElementType();
       arg.setType(RankedTensorType::get({capacity}, et));
+      if (capacity == 0) {
+        // No elements at any size: nothing to read.
+        SmallVector<Value> dynamic;
+        for (OpFoldResult size : shape)
+          if (auto v = dyn_cast<Value>(size))
+            dynamic.push_back(v);
+        arg.replaceAllUsesWith(tensor::EmptyOp::create(b, loc, type, dynamic));
+        continue;
+      }
       auto head = tensor::ExtractSliceOp::create(
           b, loc, arg, ArrayRef<OpFoldResult>{b.getIndexAttr(0)},
           ArrayRef<OpFoldResult>{numel},

@@ -59,6 +59,11 @@ struct BoundedResultsPass : dlc::impl::BoundedResultsBase<BoundedResultsPass> {
       int64_t capacity = 1;
       for (int64_t d : bound)
         capacity *= d;
+      if (capacity == 0) {
+        // No elements at any size.
+        results[i] = tensor::EmptyOp::create(b, loc, 0, et);
+        continue;
+      }
       // A zero-filled buffer of the bound; v densely at its start.
       Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
       Value buffer =

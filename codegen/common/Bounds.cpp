@@ -9,6 +9,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace {
@@ -57,15 +59,32 @@ bool knownNonNegative(Value v, int depth = 8) {
 std::optional<Interval> interval(Value v, int depth = 32) {
   if (depth == 0)
     return std::nullopt;
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min(),
+                    kMax = std::numeric_limits<int64_t>::max();
+  // The bounds of `x` from the analysis and from interval arithmetic, the
+  // tighter of each; a side without a bound is infinite.
   auto bounded = [&](Value x) -> std::optional<Interval> {
     FailureOr<int64_t> lo = ValueBoundsConstraintSet::computeConstantBound(
         presburger::BoundType::LB, x);
     FailureOr<int64_t> hi = ValueBoundsConstraintSet::computeConstantBound(
         presburger::BoundType::UB, x, /*stopCondition=*/nullptr,
         /*closedUB=*/true);
-    if (succeeded(hi) && (succeeded(lo) || knownNonNegative(x)))
-      return Interval{succeeded(lo) ? *lo : 0, *hi};
-    return interval(x, depth - 1);
+    Interval r{succeeded(lo) ? *lo : kMin, succeeded(hi) ? *hi : kMax};
+    if (r.lo == kMin || r.hi == kMax)
+      if (std::optional<Interval> more = interval(x, depth - 1))
+        r = Interval{std::max(r.lo, more->lo), std::min(r.hi, more->hi)};
+    if (r.lo == kMin && knownNonNegative(x))
+      r.lo = 0;
+    if (r.lo == kMin && r.hi == kMax)
+      return std::nullopt;
+    return r;
+  };
+  // The bounds of `x`, both finite.
+  auto finite = [&](Value x) -> std::optional<Interval> {
+    std::optional<Interval> r = bounded(x);
+    if (!r || r->lo == kMin || r->hi == kMax)
+      return std::nullopt;
+    return r;
   };
   Operation *def = v.getDefiningOp();
   if (!def)
@@ -74,7 +93,7 @@ std::optional<Interval> interval(Value v, int depth = 32) {
     return Interval{*cst, *cst};
   auto both = [&](Value a,
                   Value b) -> std::optional<std::pair<Interval, Interval>> {
-    std::optional<Interval> x = bounded(a), y = bounded(b);
+    std::optional<Interval> x = finite(a), y = finite(b);
     if (!x || !y)
       return std::nullopt;
     return std::make_pair(*x, *y);
@@ -104,7 +123,41 @@ std::optional<Interval> interval(Value v, int depth = 32) {
                     div(xy->first.hi, xy->second.lo)};
   }
   if (auto op = dyn_cast<arith::IndexCastOp>(def))
-    return bounded(op.getIn());
+    return finite(op.getIn());
+  // Minima and maxima of operands and constants: a minimum is at most any
+  // of its entries, a maximum at least any (unbounded sides are infinite).
+  if (isa<affine::AffineMinOp, affine::AffineMaxOp>(def)) {
+    bool isMin = isa<affine::AffineMinOp>(def);
+    AffineMap map = isMin ? cast<affine::AffineMinOp>(def).getMap()
+                          : cast<affine::AffineMaxOp>(def).getMap();
+    Interval result{isMin ? kMax : kMin, isMin ? kMax : kMin};
+    for (AffineExpr e : map.getResults()) {
+      std::optional<Interval> r;
+      if (auto c = dyn_cast<AffineConstantExpr>(e))
+        r = Interval{c.getValue(), c.getValue()};
+      else if (auto d = dyn_cast<AffineDimExpr>(e))
+        r = bounded(def->getOperand(d.getPosition()));
+      else if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+        r = bounded(def->getOperand(map.getNumDims() + sym.getPosition()));
+      Interval entry = r ? *r : Interval{kMin, kMax};
+      result = isMin ? Interval{std::min(result.lo, entry.lo),
+                                std::min(result.hi, entry.hi)}
+                     : Interval{std::max(result.lo, entry.lo),
+                                std::max(result.hi, entry.hi)};
+    }
+    if (result.lo == kMin && result.hi == kMax)
+      return std::nullopt;
+    return result;
+  }
+  // A dimension of a view at given sizes (canonicalization keeps these
+  // when a group has several dynamic sizes).
+  if (auto dim = dyn_cast<tensor::DimOp>(def)) {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    auto expand = dim.getSource().getDefiningOp<tensor::ExpandShapeOp>();
+    if (index && expand)
+      if (auto size = dyn_cast<Value>(expand.getMixedOutputShape()[*index]))
+        return finite(size);
+  }
   return std::nullopt;
 }
 
@@ -116,7 +169,8 @@ std::optional<int64_t> dlc::upperBoundOfSize(Value size) {
       /*closedUB=*/true);
   if (succeeded(ub))
     return *ub;
-  if (std::optional<Interval> range = interval(size))
+  if (std::optional<Interval> range = interval(size);
+      range && range->hi != std::numeric_limits<int64_t>::max())
     return range->hi;
   return std::nullopt;
 }

@@ -12,7 +12,9 @@ using namespace mlir;
 /// fold the index of a unit batch loop to 0.
 static const char *kToLinalg = "dlc-lower-to-linalg,"
                                "dlc-check-batch-independence,canonicalize,cse,"
-                               "dlc-bounded-arguments,canonicalize,"
+                               "dlc-bounded-arguments,"
+                               "resolve-ranked-shaped-type-result-dims,"
+                               "canonicalize,"
                                "dlc-bounded-results,canonicalize,cse,"
                                "func.func(dlc-zero-size-tensors),"
                                "canonicalize,cse,"

@@ -25,8 +25,50 @@ struct ReshapeLowering : OpRewritePattern<dlc::ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(dlc::ReshapeOp op,
                                 PatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, dlc::buildReshape(rewriter, op.getLoc(),
-                                             op.getInput(), op.getType()));
+    if (op.getSizes().empty() && op.getInput().getType().hasStaticShape()) {
+      rewriter.replaceOp(op, dlc::buildReshape(rewriter, op.getLoc(),
+                                               op.getInput(), op.getType()));
+      return success();
+    }
+    // Dynamic: through the flat tensor, viewed at the result's sizes.
+    Location loc = op.getLoc();
+    auto in = op.getInput().getType();
+    auto type = op.getType();
+    Type et = type.getElementType();
+    SmallVector<ReassociationIndices> inAll(1), outAll(1);
+    for (int64_t d = 0; d < in.getRank(); ++d)
+      inAll[0].push_back(d);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      outAll[0].push_back(d);
+    Value flat = op.getInput();
+    if (in.getRank() == 0)
+      flat = tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get({1}, et), flat,
+          SmallVector<ReassociationIndices>{});
+    else if (in.getRank() > 1)
+      flat = tensor::CollapseShapeOp::create(rewriter, loc, flat, inAll);
+    int64_t numel = type.hasStaticShape() ? type.getNumElements()
+                                          : ShapedType::kDynamic;
+    auto flatType = RankedTensorType::get({numel}, et);
+    if (flat.getType() != flatType)
+      flat = tensor::CastOp::create(rewriter, loc, flatType, flat);
+    if (type.getRank() == 0) {
+      rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+          op, type, flat, SmallVector<ReassociationIndices>{});
+      return success();
+    }
+    if (type.getRank() == 1) {
+      rewriter.replaceOp(op, flat);
+      return success();
+    }
+    SmallVector<OpFoldResult> shape;
+    unsigned next = 0;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      shape.push_back(type.isDynamicDim(d)
+                          ? OpFoldResult(op.getSizes()[next++])
+                          : OpFoldResult(rewriter.getIndexAttr(type.getDimSize(d))));
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(op, type, flat, outAll,
+                                                       shape);
     return success();
   }
 };
