@@ -156,7 +156,9 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
       "ReduceSumSquare", "ArgMax", "ArgMin", "Softmax", "LogSoftmax",
       "CumSum", "Transpose", "Concat", "Reshape", "Flatten", "Squeeze",
-      "Unsqueeze"};
+      "Unsqueeze",
+      // Contractions.
+      "MatMul", "Gemm", "Einsum"};
   return (node.domain().empty() || node.domain() == "ai.onnx") &&
          kDynamicOk.contains(node.op_type());
 }

@@ -187,10 +187,11 @@ std::optional<SmallVector<int64_t>> dlc::upperBoundShape(Value value) {
   Operation *owner = result.getOwner();
   // Elementwise ops (and softmax, cumsum) and 2-D matmuls of bounded
   // values: the broadcast of their operands' bounds, [M, N] for a matmul.
-  // (Reductions, transposes and concatenations are bounded after the
-  // lowering, by dlc-bounded-results.)
+  // (Reductions, transposes, concatenations, reshapes and other
+  // contractions are bounded after the lowering, by dlc-bounded-results.)
   if (owner->hasTrait<OpTrait::LowersDynamicShapes>() &&
-      !isa<ReduceOp, ArgReduceOp, TransposeOp, ConcatOp>(owner)) {
+      !isa<ReduceOp, ArgReduceOp, TransposeOp, ConcatOp, GemmOp, EinsumOp,
+           ReshapeOp>(owner)) {
     SmallVector<SmallVector<int64_t>> bounds;
     for (Value operand : owner->getOperands()) {
       std::optional<SmallVector<int64_t>> b = upperBoundShape(operand);

@@ -126,7 +126,7 @@ def Dlc_MatMulOp : Dlc_Op<"matmul",
 }
 
 def Dlc_GemmOp : Dlc_Op<"gemm", [
-    InferTypeOpAdaptor]> {
+    InferTypeOpAdaptor, Dlc_LowersDynamicShapes]> {
   let summary = "alpha * op(A) * op(B) + beta * C (ONNX Gemm)";
   let description = [{
     `C` is optional and broadcasts to the result (unidirectionally).

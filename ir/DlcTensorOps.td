@@ -148,7 +148,7 @@ def Dlc_CumSumOp : Dlc_Op<"cumsum",
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def Dlc_EinsumOp : Dlc_Op<"einsum"> {
+def Dlc_EinsumOp : Dlc_Op<"einsum", [Dlc_LowersDynamicShapes]> {
   let summary = "Einstein summation (ONNX Einsum)";
   let description = [{
     `equation` is explicit, without ellipses: one letter per dimension,

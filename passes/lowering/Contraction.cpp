@@ -14,9 +14,10 @@ namespace {
 /// loops are `numLoops` dims; the last loop is the reduction.
 Value buildContraction(OpBuilder &b, Location loc, RankedTensorType resultType,
                        Value lhs, Value rhs, AffineMap lhsMap, AffineMap rhsMap,
-                       AffineMap outMap) {
-  Value acc = dlc::buildFilled(b, loc, resultType,
-                               b.getZeroAttr(resultType.getElementType()));
+                       AffineMap outMap, ValueRange dynamicSizes) {
+  Value acc = dlc::buildFilledSized(b, loc, resultType,
+                                    b.getZeroAttr(resultType.getElementType()),
+                                    dynamicSizes);
   SmallVector<utils::IteratorType> iters(lhsMap.getNumDims(),
                                          utils::IteratorType::parallel);
   iters.back() = utils::IteratorType::reduction;
@@ -97,10 +98,28 @@ struct MatMulLowering : OpRewritePattern<dlc::MatMulOp> {
     outShape.push_back(m);
     outShape.push_back(n);
     (void)k;
+    // Dynamic sizes: a batch dimension from an operand that has it dynamic
+    // (aligned from the right), M from A, N from B.
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < nb; ++d) {
+      if (!ShapedType::isDynamic(batch[d]))
+        continue;
+      for (auto [v, t] : {std::pair{a, at}, std::pair{b, bt}}) {
+        int64_t od = d - (nb - (t.getRank() - 2));
+        if (od >= 0 && t.isDynamicDim(od)) {
+          sizes.push_back(tensor::DimOp::create(rewriter, loc, v, od));
+          break;
+        }
+      }
+    }
+    if (ShapedType::isDynamic(m))
+      sizes.push_back(tensor::DimOp::create(rewriter, loc, a, at.getRank() - 2));
+    if (ShapedType::isDynamic(n))
+      sizes.push_back(tensor::DimOp::create(rewriter, loc, b, bt.getRank() - 1));
     Value result = buildContraction(
         rewriter, loc, RankedTensorType::get(outShape, et), a, b,
         operandMap(at, dm, dk), operandMap(bt, dk, dn),
-        AffineMap::get(numLoops, 0, outExprs, ctx));
+        AffineMap::get(numLoops, 0, outExprs, ctx), sizes);
     rewriter.replaceOp(op, dlc::buildReshape(rewriter, loc, result, resultType));
     return success();
   }
@@ -120,16 +139,25 @@ struct GemmLowering : OpRewritePattern<dlc::GemmOp> {
     AffineMap bMap = AffineMap::get(3, 0, op.getTransB() ? ArrayRef{n, k}
                                                           : ArrayRef{k, n}, ctx);
     AffineMap outMap = AffineMap::get(3, 0, {m, n}, ctx);
+    // Dynamic sizes: M from A, N from B.
+    SmallVector<Value> sizes;
+    if (resultType.isDynamicDim(0))
+      sizes.push_back(tensor::DimOp::create(rewriter, loc, op.getA(),
+                                            op.getTransA() ? 1 : 0));
+    if (resultType.isDynamicDim(1))
+      sizes.push_back(tensor::DimOp::create(rewriter, loc, op.getB(),
+                                            op.getTransB() ? 0 : 1));
     Value result;
     if (!op.getTransA() && !op.getTransB()) {
-      Value acc = dlc::buildFilled(rewriter, loc, resultType,
-                                   rewriter.getZeroAttr(resultType.getElementType()));
+      Value acc = dlc::buildFilledSized(
+          rewriter, loc, resultType,
+          rewriter.getZeroAttr(resultType.getElementType()), sizes);
       result = linalg::MatmulOp::create(rewriter, loc,
                                         ValueRange{op.getA(), op.getB()}, acc)
                    .getResult(0);
     } else {
       result = buildContraction(rewriter, loc, resultType, op.getA(), op.getB(),
-                                aMap, bMap, outMap);
+                                aMap, bMap, outMap, sizes);
     }
     double alpha = op.getAlpha().convertToDouble();
     double beta = op.getBeta().convertToDouble();
@@ -198,8 +226,25 @@ struct EinsumLowering : OpRewritePattern<dlc::EinsumOp> {
     auto type = op.getType();
     Type et = type.getElementType();
     bool isFloat = isa<FloatType>(et);
-    Value init = dlc::buildFilled(rewriter, op.getLoc(), type,
-                                  rewriter.getZeroAttr(et));
+    // Dynamic sizes: each output letter's from an input that has it dynamic.
+    SmallVector<Value> sizes;
+    for (auto [d, c] : llvm::enumerate(out)) {
+      if (!type.isDynamicDim(d))
+        continue;
+      for (auto [in, subs] : llvm::zip(op.getInputs(), ins)) {
+        size_t at = subs.find(c);
+        if (at != StringRef::npos &&
+            cast<RankedTensorType>(in.getType()).isDynamicDim(at)) {
+          sizes.push_back(
+              tensor::DimOp::create(rewriter, op.getLoc(), in, at));
+          break;
+        }
+      }
+    }
+    if ((int64_t)sizes.size() != type.getNumDynamicDims())
+      return rewriter.notifyMatchFailure(op, "an output size is unknown");
+    Value init = dlc::buildFilledSized(rewriter, op.getLoc(), type,
+                                       rewriter.getZeroAttr(et), sizes);
     rewriter.replaceOp(
         op, linalg::GenericOp::create(
                 rewriter, op.getLoc(), type, op.getInputs(), init, maps, iters,

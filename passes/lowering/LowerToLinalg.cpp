@@ -25,13 +25,8 @@ struct LowerToLinalgPass
         return WalkResult::advance();
       bool dataDependent = isa<dlc::NonZeroOp, dlc::CompressOp, dlc::UniqueOp,
                                dlc::NonMaxSuppressionOp>(op);
-      // Ops whose lowering sizes dynamic dimensions from their operands
-      // (2-D matmuls only, so far).
-      bool dynamicOk = op->hasTrait<dlc::OpTrait::LowersDynamicShapes>() &&
-                       (!isa<dlc::MatMulOp>(op) ||
-                        llvm::all_of(op->getOperandTypes(), [](Type t) {
-                          return cast<RankedTensorType>(t).getRank() == 2;
-                        }));
+      // Ops whose lowering sizes dynamic dimensions from their operands.
+      bool dynamicOk = op->hasTrait<dlc::OpTrait::LowersDynamicShapes>();
       if (dynamicOk)
         return WalkResult::advance();
       for (Type t : llvm::concat<Type>(
