@@ -157,8 +157,9 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "ReduceSumSquare", "ArgMax", "ArgMin", "Softmax", "LogSoftmax",
       "CumSum", "Transpose", "Concat", "Reshape", "Flatten", "Squeeze",
       "Unsqueeze",
-      // Contractions.
-      "MatMul", "Gemm", "Einsum"};
+      // Contractions, convolutions, pooling.
+      "MatMul", "Gemm", "Einsum", "Conv", "BatchNormalization", "MaxPool",
+      "GlobalAveragePool"};
   return (node.domain().empty() || node.domain() == "ai.onnx") &&
          kDynamicOk.contains(node.op_type());
 }

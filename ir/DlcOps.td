@@ -147,7 +147,7 @@ def Dlc_GemmOp : Dlc_Op<"gemm", [
 }
 
 def Dlc_ConvOp : Dlc_Op<"conv", [
-    InferTypeOpAdaptor]> {
+    InferTypeOpAdaptor, Dlc_LowersDynamicShapes]> {
   let summary = "N-D convolution, NC[D]HW layout (ONNX Conv)";
   let description = [{
     Pads are explicit (`auto_pad` is resolved by the importer) and hold the
@@ -171,8 +171,8 @@ def Dlc_ConvOp : Dlc_Op<"conv", [
 // Pooling and normalization
 //===----------------------------------------------------------------------===//
 
-class Dlc_PoolOp<string mnemonic, string onnxName>
-    : Dlc_Op<mnemonic, [InferTypeOpAdaptor]> {
+class Dlc_PoolOp<string mnemonic, string onnxName, list<Trait> traits = []>
+    : Dlc_Op<mnemonic, !listconcat([InferTypeOpAdaptor], traits)> {
   let summary = "N-D " # onnxName # ", NC[D]HW layout";
   let description = [{
     ONNX `}] # onnxName # [{` with explicit pads (begin values, then end
@@ -188,7 +188,8 @@ class Dlc_PoolOp<string mnemonic, string onnxName>
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
 }
 
-def Dlc_MaxPoolOp : Dlc_PoolOp<"max_pool", "MaxPool">;
+def Dlc_MaxPoolOp
+    : Dlc_PoolOp<"max_pool", "MaxPool", [Dlc_LowersDynamicShapes]>;
 def Dlc_AvgPoolOp : Dlc_PoolOp<"avg_pool", "AveragePool">;
 
 def Dlc_MaxPoolIndicesOp : Dlc_Op<"max_pool_indices", [InferTypeOpAdaptor]> {
@@ -213,7 +214,7 @@ def Dlc_MaxPoolIndicesOp : Dlc_Op<"max_pool_indices", [InferTypeOpAdaptor]> {
 }
 
 def Dlc_GlobalAvgPoolOp : Dlc_Op<"global_avg_pool",
-    [InferTypeOpAdaptor]> {
+    [InferTypeOpAdaptor, Dlc_LowersDynamicShapes]> {
   let summary = "mean over all spatial dimensions (ONNX GlobalAveragePool)";
   let description = [{
     ```mlir
@@ -227,7 +228,8 @@ def Dlc_GlobalAvgPoolOp : Dlc_Op<"global_avg_pool",
 
 def Dlc_BatchNormOp : Dlc_Op<"batch_norm", [
     AllTypesMatch<["input", "result"]>,
-    AllTypesMatch<["scale", "bias", "mean", "variance"]>]> {
+    AllTypesMatch<["scale", "bias", "mean", "variance"]>,
+    Dlc_LowersDynamicShapes]> {
   let summary = "inference-mode batch normalization (ONNX BatchNormalization)";
   let description = [{
     `y = scale * (x - mean) / sqrt(var + epsilon) + bias`, per channel (dim 1).

@@ -7,8 +7,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
+#include <functional>
 #include <limits>
 
 using namespace mlir;
@@ -51,6 +53,34 @@ bool knownNonNegative(Value v, int depth = 8) {
     });
   }
   return false;
+}
+
+/// The index value that dimension `d` of `v` was created with (the size of
+/// a tensor.empty, of a view, of the destination of the op that computed
+/// it), or null.
+Value sizeValueOf(Value v, int64_t d, int depth = 16) {
+  if (depth == 0)
+    return Value();
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return Value();
+  auto result = [](OpFoldResult size) {
+    return dyn_cast<Value>(size);
+  };
+  if (auto empty = dyn_cast<tensor::EmptyOp>(def))
+    return empty.getType().isDynamicDim(d) ? empty.getDynamicSize(d)
+                                           : Value();
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
+    return result(expand.getMixedOutputShape()[d]);
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def))
+    if (slice.getSourceType().getRank() == slice.getType().getRank())
+      return result(slice.getMixedSizes()[d]);
+  if (auto cast = dyn_cast<tensor::CastOp>(def))
+    return sizeValueOf(cast.getSource(), d, depth - 1);
+  if (auto dps = dyn_cast<DestinationStyleOpInterface>(def))
+    if (auto res = dyn_cast<OpResult>(v))
+      return sizeValueOf(dps.getTiedOpOperand(res)->get(), d, depth - 1);
+  return Value();
 }
 
 /// Interval arithmetic over the integer ops that compute sizes, for what
@@ -124,6 +154,53 @@ std::optional<Interval> interval(Value v, int depth = 32) {
   }
   if (auto op = dyn_cast<arith::IndexCastOp>(def))
     return finite(op.getIn());
+  // Affine expressions of bounded operands (sums, products by constants,
+  // divisions by positive constants).
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+    AffineMap map = apply.getAffineMap();
+    std::function<std::optional<Interval>(AffineExpr)> eval =
+        [&](AffineExpr e) -> std::optional<Interval> {
+      if (auto c = dyn_cast<AffineConstantExpr>(e))
+        return Interval{c.getValue(), c.getValue()};
+      if (auto d = dyn_cast<AffineDimExpr>(e))
+        return finite(apply.getOperand(d.getPosition()));
+      if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+        return finite(apply.getOperand(map.getNumDims() + sym.getPosition()));
+      auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+      if (!bin)
+        return std::nullopt;
+      std::optional<Interval> l = eval(bin.getLHS()), r = eval(bin.getRHS());
+      if (!l || !r)
+        return std::nullopt;
+      switch (e.getKind()) {
+      case AffineExprKind::Add:
+        return Interval{l->lo + r->lo, l->hi + r->hi};
+      case AffineExprKind::Mul: {
+        int64_t p[] = {l->lo * r->lo, l->lo * r->hi, l->hi * r->lo,
+                       l->hi * r->hi};
+        return Interval{*std::min_element(p, p + 4),
+                        *std::max_element(p, p + 4)};
+      }
+      case AffineExprKind::FloorDiv:
+      case AffineExprKind::CeilDiv: {
+        if (r->lo != r->hi || r->lo <= 0)
+          return std::nullopt;
+        int64_t q = r->lo;
+        bool ceil = e.getKind() == AffineExprKind::CeilDiv;
+        auto div = [&](int64_t a) {
+          int64_t f = a >= 0 ? a / q : -((-a + q - 1) / q);
+          return ceil && f * q != a ? f + 1 : f;
+        };
+        return Interval{div(l->lo), div(l->hi)};
+      }
+      default:
+        return std::nullopt;
+      }
+    };
+    if (map.getNumResults() == 1)
+      return eval(map.getResult(0));
+    return std::nullopt;
+  }
   // Minima and maxima of operands and constants: a minimum is at most any
   // of its entries, a maximum at least any (unbounded sides are infinite).
   if (isa<affine::AffineMinOp, affine::AffineMaxOp>(def)) {
@@ -149,15 +226,11 @@ std::optional<Interval> interval(Value v, int depth = 32) {
       return std::nullopt;
     return result;
   }
-  // A dimension of a view at given sizes (canonicalization keeps these
-  // when a group has several dynamic sizes).
-  if (auto dim = dyn_cast<tensor::DimOp>(def)) {
-    std::optional<int64_t> index = dim.getConstantIndex();
-    auto expand = dim.getSource().getDefiningOp<tensor::ExpandShapeOp>();
-    if (index && expand)
-      if (auto size = dyn_cast<Value>(expand.getMixedOutputShape()[*index]))
+  // A dimension of a tensor: the size value it was made with.
+  if (auto dim = dyn_cast<tensor::DimOp>(def))
+    if (std::optional<int64_t> index = dim.getConstantIndex())
+      if (Value size = sizeValueOf(dim.getSource(), *index))
         return finite(size);
-  }
   return std::nullopt;
 }
 

@@ -11,6 +11,7 @@
 #include "passes/lowering/Patterns.h"
 #include "passes/lowering/Utils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -117,13 +118,44 @@ struct ConvLowering : OpRewritePattern<dlc::ConvOp> {
     }
     Value input = dlc::buildPad(rewriter, loc, op.getInput(), low, high,
                                 rewriter.getZeroAttr(et));
+    auto weightType = cast<RankedTensorType>(op.getWeight().getType());
+    // Sizes of the result's dynamic dimensions: the batch from the input,
+    // each spatial size by ONNX's formula on the input's size at run time.
+    SmallVector<Value> sizes;
+    if (resultType.isDynamicDim(0))
+      sizes.push_back(tensor::DimOp::create(rewriter, loc, op.getInput(), 0));
+    if (resultType.isDynamicDim(1))
+      sizes.push_back(tensor::DimOp::create(rewriter, loc, op.getWeight(), 0));
+    for (int64_t i = 0; i < spatial; ++i) {
+      if (!resultType.isDynamicDim(2 + i))
+        continue;
+      // (in + pads - ((k - 1) * dilation + 1)) floordiv stride + 1, the
+      // kernel size k at run time too where it is dynamic.
+      AffineExpr in = getAffineDimExpr(0, ctx), k = getAffineDimExpr(1, ctx);
+      AffineMap size = AffineMap::get(
+          2, 0,
+          (in + pads[i] + pads[spatial + i] -
+           ((k - 1) * op.getDilations()[i] + 1))
+                  .floorDiv(op.getStrides()[i]) +
+              1);
+      Value kernel =
+          weightType.isDynamicDim(2 + i)
+              ? Value(tensor::DimOp::create(rewriter, loc, op.getWeight(),
+                                            2 + i))
+              : Value(arith::ConstantIndexOp::create(
+                    rewriter, loc, weightType.getDimSize(2 + i)));
+      sizes.push_back(affine::AffineApplyOp::create(
+          rewriter, loc, size,
+          ValueRange{
+              tensor::DimOp::create(rewriter, loc, op.getInput(), 2 + i),
+              kernel}));
+    }
 
     // The accumulator starts as the broadcast bias, or zero.
     Value init;
     if (Value bias = op.getBias()) {
       AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(1, ctx));
-      Value empty = tensor::EmptyOp::create(rewriter, loc,
-                                            resultType.getShape(), et);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, resultType, sizes);
       SmallVector<utils::IteratorType> iters(rank,
                                              utils::IteratorType::parallel);
       init = linalg::GenericOp::create(
@@ -136,8 +168,8 @@ struct ConvLowering : OpRewritePattern<dlc::ConvOp> {
                  })
                  .getResult(0);
     } else {
-      init = dlc::buildFilled(rewriter, loc, resultType,
-                              rewriter.getZeroAttr(et));
+      init = dlc::buildFilledSized(rewriter, loc, resultType,
+                                   rewriter.getZeroAttr(et), sizes);
     }
 
     int64_t group = op.getGroup();
@@ -152,8 +184,9 @@ struct ConvLowering : OpRewritePattern<dlc::ConvOp> {
       return success();
     }
 
-    auto weightType = cast<RankedTensorType>(op.getWeight().getType());
-    if (spatial == 2 && group > 1 && weightType.getDimSize(0) == group &&
+    // (Depthwise taps are static slices of the output's shape.)
+    if (spatial == 2 && group > 1 && resultType.hasStaticShape() &&
+        weightType.getDimSize(0) == group &&
         weightType.getDimSize(1) == 1 && isa<FloatType>(et)) {
       rewriter.replaceOp(op, lowerDepthwise(rewriter, op, input, init));
       return success();

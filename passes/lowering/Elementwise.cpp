@@ -93,8 +93,7 @@ struct BatchNormLowering : OpRewritePattern<dlc::BatchNormOp> {
     maps.push_back(rewriter.getMultiDimIdentityMap(type.getRank()));
     SmallVector<utils::IteratorType> iters(type.getRank(),
                                            utils::IteratorType::parallel);
-    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                         type.getElementType());
+    Value init = dlc::buildEmpty(rewriter, loc, type, op.getInput());
     float eps = op.getEpsilon().convertToFloat();
     auto generic = linalg::GenericOp::create(
         rewriter, loc, type,

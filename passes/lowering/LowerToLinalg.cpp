@@ -27,6 +27,13 @@ struct LowerToLinalgPass
                                dlc::NonMaxSuppressionOp>(op);
       // Ops whose lowering sizes dynamic dimensions from their operands.
       bool dynamicOk = op->hasTrait<dlc::OpTrait::LowersDynamicShapes>();
+      if (auto pool = dyn_cast<dlc::MaxPoolOp>(op);
+          pool && pool.getCeilMode() && !pool.getType().hasStaticShape()) {
+        op->emitError("MaxPool with ceil_mode and dynamic dimensions is not "
+                      "supported yet: ")
+            << pool.getType();
+        return WalkResult::interrupt();
+      }
       if (dynamicOk)
         return WalkResult::advance();
       for (Type t : llvm::concat<Type>(

@@ -3,6 +3,7 @@
 #include "passes/lowering/Patterns.h"
 #include "passes/lowering/Utils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -29,6 +30,11 @@ Value padForWindows(PatternRewriter &rewriter, PoolOp op, TypedAttr padValue) {
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t in = inType.getDimSize(2 + i), out = resultType.getDimSize(2 + i);
     low[2 + i] = pads[i];
+    // Windows of a dynamic size (floor mode) end within the end padding.
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(out)) {
+      high[2 + i] = pads[spatial + i];
+      continue;
+    }
     // ceil_mode windows may reach past the end padding: pad those too.
     int64_t needed = (out - 1) * s[i] + (k[i] - 1) * dil[i] + 1 - in - pads[i];
     high[2 + i] = std::max(pads[spatial + i], needed);
@@ -84,7 +90,30 @@ Value buildWindowReduction(PatternRewriter &rewriter, PoolOp op,
   ArrayRef<int64_t> k = op.getKernelShape(), s = op.getStrides(),
                     dil = op.getDilations();
   Value input = padForWindows(rewriter, op, padValue);
-  Value init = dlc::buildFilled(rewriter, loc, resultType, initValue);
+  // Sizes of the result's dynamic dimensions: batch and channels from the
+  // input, each spatial size by ONNX's formula (floor mode) at run time.
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!resultType.isDynamicDim(d))
+      continue;
+    Value in = tensor::DimOp::create(rewriter, loc, op.getInput(), d);
+    if (d < 2) {
+      sizes.push_back(in);
+      continue;
+    }
+    int64_t i = d - 2, window = (k[i] - 1) * dil[i] + 1;
+    AffineExpr x = getAffineDimExpr(0, ctx);
+    sizes.push_back(affine::AffineApplyOp::create(
+        rewriter, loc,
+        AffineMap::get(1, 0,
+                       (x + op.getPads()[i] + op.getPads()[spatial + i] -
+                        window)
+                               .floorDiv(s[i]) +
+                           1),
+        ValueRange{in}));
+  }
+  Value init =
+      dlc::buildFilledSized(rewriter, loc, resultType, initValue, sizes);
   Value window =
       tensor::EmptyOp::create(rewriter, loc, k, resultType.getElementType());
 
@@ -476,8 +505,9 @@ struct GlobalAvgPoolLowering : OpRewritePattern<dlc::GlobalAvgPoolOp> {
     int64_t rank = inType.getRank();
     auto sumType = RankedTensorType::get(
         {inType.getDimSize(0), inType.getDimSize(1)}, et);
-    Value acc = dlc::buildFilled(rewriter, loc, sumType,
-                                 rewriter.getZeroAttr(et));
+    Value acc = dlc::buildFilledSized(
+        rewriter, loc, sumType, rewriter.getZeroAttr(et),
+        dlc::dynamicDimsOf(rewriter, loc, op.getInput(), {0, 1}));
     SmallVector<utils::IteratorType> iters(rank,
                                            utils::IteratorType::reduction);
     iters[0] = iters[1] = utils::IteratorType::parallel;
@@ -494,13 +524,19 @@ struct GlobalAvgPoolLowering : OpRewritePattern<dlc::GlobalAvgPoolOp> {
                           b, l, Value(arith::AddFOp::create(b, l, args[1], args[0])));
                     })
                     .getResult(0);
-    double count = inType.getNumElements() /
-                   (double)(inType.getDimSize(0) * inType.getDimSize(1));
+    // The number of spatial elements (at run time where dynamic).
+    SmallVector<int64_t> spatialDims;
+    for (int64_t d = 2; d < rank; ++d)
+      spatialDims.push_back(d);
+    Value count = arith::UIToFPOp::create(
+        rewriter, loc, et,
+        arith::IndexCastUIOp::create(
+            rewriter, loc, rewriter.getI64Type(),
+            dlc::numElementsAlong(rewriter, loc, op.getInput(), spatialDims)));
     Value mean = dlc::buildElementwise(
         rewriter, loc, sumType, {sum},
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value c = arith::ConstantOp::create(b, l, b.getFloatAttr(et, count));
-          return arith::DivFOp::create(b, l, args[0], c);
+          return arith::DivFOp::create(b, l, args[0], count);
         });
     rewriter.replaceOp(op, dlc::buildReshape(rewriter, loc, mean, resultType));
     return success();

@@ -122,7 +122,8 @@ Value dlc::buildPad(OpBuilder &b, Location loc, Value input,
   auto type = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape(type.getShape());
   for (size_t i = 0; i < shape.size(); ++i)
-    shape[i] += low[i] + high[i];
+    if (!ShapedType::isDynamic(shape[i]))
+      shape[i] += low[i] + high[i];
   auto padType = RankedTensorType::get(shape, type.getElementType());
   Value padValue = arith::ConstantOp::create(b, loc, value);
   SmallVector<OpFoldResult> lo, hi;
