@@ -159,7 +159,10 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "Unsqueeze",
       // Contractions, convolutions, pooling.
       "MatMul", "Gemm", "Einsum", "Conv", "BatchNormalization", "MaxPool",
-      "GlobalAveragePool"};
+      "GlobalAveragePool", "GlobalMaxPool",
+      // Normalizations, quantization, ranges.
+      "LayerNormalization", "QuantizeLinear", "DequantizeLinear", "Range",
+      "ConstantOfShape"};
   return (node.domain().empty() || node.domain() == "ai.onnx") &&
          kDynamicOk.contains(node.op_type());
 }
