@@ -162,7 +162,7 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "GlobalAveragePool", "GlobalMaxPool",
       // Normalizations, quantization, ranges.
       "LayerNormalization", "QuantizeLinear", "DequantizeLinear", "Range",
-      "ConstantOfShape"};
+      "ConstantOfShape", "Shape", "Size"};
   return (node.domain().empty() || node.domain() == "ai.onnx") &&
          kDynamicOk.contains(node.op_type());
 }

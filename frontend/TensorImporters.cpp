@@ -3,6 +3,9 @@
 #include "frontend/NodeImporter.h"
 #include "ir/DlcOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include <algorithm>
 
 #include <cstdint>
@@ -390,9 +393,6 @@ NodeResults importShape(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)))
     return failure();
   auto t = typeOf(nc.operand(0));
-  if (!t.hasStaticShape())
-    return nc.error() << "dynamic input shapes are not supported yet",
-           failure();
   int64_t rank = t.getRank();
   int64_t start = nc.intAttr("start", 0), end = nc.intAttr("end", rank);
   if (start < 0)
@@ -402,17 +402,40 @@ NodeResults importShape(NodeContext &nc) {
   start = std::clamp<int64_t>(start, 0, rank);
   end = std::clamp<int64_t>(end, start, rank);
   ArrayRef<int64_t> dims = t.getShape().slice(start, end - start);
-  return i64Constant(nc, {(int64_t)dims.size()}, dims);
+  bool dynamic = llvm::any_of(dims, ShapedType::isDynamic);
+  if (!dynamic)
+    return i64Constant(nc, {(int64_t)dims.size()}, dims);
+  // Sizes known at run time only: the dimensions' values.
+  SmallVector<Value> values;
+  for (int64_t d = start; d < end; ++d)
+    values.push_back(
+        t.isDynamicDim(d)
+            ? Value(arith::IndexCastOp::create(
+                  nc.builder, nc.loc, nc.builder.getI64Type(),
+                  tensor::DimOp::create(nc.builder, nc.loc, nc.operand(0), d)))
+            : Value(arith::ConstantOp::create(
+                  nc.builder, nc.loc,
+                  nc.builder.getI64IntegerAttr(t.getDimSize(d)))));
+  Value shape = tensor::FromElementsOp::create(
+      nc.builder, nc.loc,
+      RankedTensorType::get({(int64_t)values.size()}, nc.builder.getI64Type()),
+      values);
+  return SmallVector<Value>{shape};
 }
 
 NodeResults importSize(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)))
     return failure();
   auto t = typeOf(nc.operand(0));
-  if (!t.hasStaticShape())
-    return nc.error() << "dynamic input shapes are not supported yet",
-           failure();
-  return i64Constant(nc, {}, {t.getNumElements()});
+  if (t.hasStaticShape())
+    return i64Constant(nc, {}, {t.getNumElements()});
+  Value n = arith::IndexCastOp::create(
+      nc.builder, nc.loc, nc.builder.getI64Type(),
+      numElementsOf(nc, nc.operand(0), 0, t.getRank()));
+  Value size = tensor::FromElementsOp::create(
+      nc.builder, nc.loc, RankedTensorType::get({}, nc.builder.getI64Type()),
+      ValueRange{n});
+  return SmallVector<Value>{size};
 }
 
 NodeResults importConstantOfShape(NodeContext &nc) {
