@@ -11,9 +11,10 @@ def LowerToLinalg : Pass<"dlc-lower-to-linalg", "mlir::ModuleOp"> {
     the ops with data-dependent result shapes (dlc.nonzero, ...) become
     sequential `scf` loops over tensors of their upper-bound shape, sliced
     to the actual size. Ops with `Dlc_LowersDynamicShapes` (elementwise ops,
-    2-D matmuls) size dynamic dimensions from their operands; other ops
+    reductions, contractions, convolutions, max pooling, reshapes, ...)
+    size dynamic dimensions from their operands at run time; other ops
     with dynamic shapes are rejected with an error at the op (ONNX node)
-    location.
+    location, as is MaxPool's ceil_mode with dynamic shapes.
   }];
   let dependentDialects = [
     "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",

@@ -102,16 +102,17 @@ struct ConcatLowering : OpRewritePattern<dlc::ConcatOp> {
     // Sizes: along the axis the sum of the inputs' (at run time where
     // dynamic), elsewhere an input's.
     SmallVector<Value> dynamicSizes;
-    Value total;
-    for (Value in : op.getInputs()) {
-      Value n = tensor::DimOp::create(rewriter, loc, in, axis);
-      total = total ? arith::AddIOp::create(rewriter, loc, total, n).getResult()
-                    : n;
-    }
     for (int64_t d = 0; d < rank; ++d) {
       if (!type.isDynamicDim(d))
         continue;
       if (d == axis) {
+        Value total;
+        for (Value in : op.getInputs()) {
+          Value n = tensor::DimOp::create(rewriter, loc, in, axis);
+          total =
+              total ? arith::AddIOp::create(rewriter, loc, total, n).getResult()
+                    : n;
+        }
         dynamicSizes.push_back(total);
         continue;
       }

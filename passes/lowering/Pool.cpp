@@ -528,15 +528,19 @@ struct GlobalAvgPoolLowering : OpRewritePattern<dlc::GlobalAvgPoolOp> {
     SmallVector<int64_t> spatialDims;
     for (int64_t d = 2; d < rank; ++d)
       spatialDims.push_back(d);
-    Value count = arith::UIToFPOp::create(
-        rewriter, loc, et,
-        arith::IndexCastUIOp::create(
-            rewriter, loc, rewriter.getI64Type(),
-            dlc::numElementsAlong(rewriter, loc, op.getInput(), spatialDims)));
+    // (A static count is a constant in the body.)
+    Value count = inType.hasStaticShape()
+                      ? Value()
+                      : dlc::floatCountAlong(rewriter, loc, op.getInput(),
+                                             spatialDims, et);
     Value mean = dlc::buildElementwise(
         rewriter, loc, sumType, {sum},
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          return arith::DivFOp::create(b, l, args[0], count);
+          return arith::DivFOp::create(
+              b, l, args[0],
+              count
+                  ? count
+                  : dlc::floatCountAlong(b, l, op.getInput(), spatialDims, et));
         });
     rewriter.replaceOp(op, dlc::buildReshape(rewriter, loc, mean, resultType));
     return success();

@@ -109,17 +109,22 @@ struct ReduceLowering : OpRewritePattern<dlc::ReduceOp> {
         kind == "log_sum_exp") {
       // The number of reduced elements (known at run time only along
       // dynamic dimensions).
-      Value count = arith::UIToFPOp::create(
-          rewriter, loc, et,
-          arith::IndexCastUIOp::create(
-              rewriter, loc, rewriter.getI64Type(),
-              dlc::numElementsAlong(rewriter, loc, op.getInput(),
-                                    op.getAxes())));
+      // (A static count is a constant in the body.)
+      bool dynamicCount = llvm::any_of(
+          op.getAxes(), [&](int64_t a) { return in.isDynamicDim(a); });
+      Value count = dynamicCount
+                        ? dlc::floatCountAlong(rewriter, loc, op.getInput(),
+                                               op.getAxes(), et)
+                        : Value();
       acc = dlc::buildElementwise(
           rewriter, loc, keptType, {acc},
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
             if (kind == "mean")
-              return arith::DivFOp::create(b, l, args[0], count);
+              return arith::DivFOp::create(
+                  b, l, args[0],
+                  count ? count
+                        : dlc::floatCountAlong(b, l, op.getInput(),
+                                               op.getAxes(), et));
             if (kind == "l2")
               return math::SqrtOp::create(b, l, args[0]);
             return math::LogOp::create(b, l, args[0]);

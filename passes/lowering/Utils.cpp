@@ -113,6 +113,21 @@ Value dlc::numElementsAlong(OpBuilder &b, Location loc, Value source,
   return dynamic ? arith::MulIOp::create(b, loc, dynamic, c).getResult() : c;
 }
 
+Value dlc::floatCountAlong(OpBuilder &b, Location loc, Value source,
+                           ArrayRef<int64_t> dims, Type et) {
+  auto type = cast<RankedTensorType>(source.getType());
+  if (llvm::none_of(dims, [&](int64_t d) { return type.isDynamicDim(d); })) {
+    int64_t count = 1;
+    for (int64_t d : dims)
+      count *= type.getDimSize(d);
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(et, count));
+  }
+  return arith::UIToFPOp::create(
+      b, loc, et,
+      arith::IndexCastUIOp::create(b, loc, b.getI64Type(),
+                                   numElementsAlong(b, loc, source, dims)));
+}
+
 Value dlc::buildPad(OpBuilder &b, Location loc, Value input,
                     ArrayRef<int64_t> low, ArrayRef<int64_t> high,
                     TypedAttr value) {

@@ -62,6 +62,12 @@ mlir::Value buildFilledSized(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value numElementsAlong(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value source, llvm::ArrayRef<int64_t> dims);
 
+/// That number as a float of type `et`: a constant when the dimensions are
+/// static.
+mlir::Value floatCountAlong(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value source, llvm::ArrayRef<int64_t> dims,
+                            mlir::Type et);
+
 /// Pads `input` with `value`; `low`/`high` hold one entry per dimension.
 mlir::Value buildPad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
                      llvm::ArrayRef<int64_t> low, llvm::ArrayRef<int64_t> high,

@@ -2,16 +2,17 @@
 // RUN: dlc-opt %s | dlc-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @reshape
-// CHECK-SAME: (%[[X:.+]]: tensor<1x8x2x2xf32>, %[[D:.+]]: tensor<?x4xf32>, %[[I:.+]]: tensor<6xi64>)
-func.func @reshape(%x: tensor<1x8x2x2xf32>, %d: tensor<?x4xf32>, %i: tensor<6xi64>)
+// CHECK-SAME: (%[[X:.+]]: tensor<1x8x2x2xf32>, %[[D:.+]]: tensor<?x4xf32>, %[[I:.+]]: tensor<6xi64>, %[[N:.+]]: index)
+func.func @reshape(%x: tensor<1x8x2x2xf32>, %d: tensor<?x4xf32>, %i: tensor<6xi64>, %n: index)
     -> (tensor<1x32xf32>, tensor<32xf32>, tensor<?x2x2xf32>, tensor<2x3xi64>, tensor<1x1x32x1xf32>) {
   // CHECK: dlc.reshape %[[X]] : tensor<1x8x2x2xf32> -> tensor<1x32xf32>
   %0 = dlc.reshape %x : tensor<1x8x2x2xf32> -> tensor<1x32xf32>
   // CHECK: dlc.reshape %[[X]] : tensor<1x8x2x2xf32> -> tensor<32xf32>
   %1 = dlc.reshape %x : tensor<1x8x2x2xf32> -> tensor<32xf32>
-  // Element counts are only checked for static shapes.
-  // CHECK: dlc.reshape %[[D]] : tensor<?x4xf32> -> tensor<?x2x2xf32>
-  %2 = dlc.reshape %d : tensor<?x4xf32> -> tensor<?x2x2xf32>
+  // Element counts are only checked for static shapes; dynamic result
+  // dimensions carry their sizes.
+  // CHECK: dlc.reshape %[[D]] sizes(%[[N]]) : tensor<?x4xf32> -> tensor<?x2x2xf32>
+  %2 = dlc.reshape %d sizes(%n) : tensor<?x4xf32> -> tensor<?x2x2xf32>
   // CHECK: dlc.reshape %[[I]] : tensor<6xi64> -> tensor<2x3xi64>
   %3 = dlc.reshape %i : tensor<6xi64> -> tensor<2x3xi64>
   // CHECK: dlc.reshape %[[X]] : tensor<1x8x2x2xf32> -> tensor<1x1x32x1xf32>

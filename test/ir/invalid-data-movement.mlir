@@ -26,6 +26,14 @@ func.func @reshape_element_type(%x: tensor<2x3xf32>) -> tensor<6xi32> {
 
 // -----
 
+func.func @reshape_sizes(%x: tensor<?x3xf32>, %n: index) -> tensor<?x?xf32> {
+  // expected-error @+1 {{'dlc.reshape' op needs one size per dynamic result dimension (2), has 1}}
+  %0 = dlc.reshape %x sizes(%n) : tensor<?x3xf32> -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
 func.func @transpose_duplicate(%x: tensor<2x3x4xf32>) -> tensor<3x3x4xf32> {
   // expected-error @+2 {{Transpose: perm is not a permutation}}
   // expected-error @+1 {{'dlc.transpose' op failed to infer returned types}}

@@ -37,3 +37,77 @@ func.func @broadcast(%a: tensor<1x?xf32>, %b: tensor<?x1xf32>, %w: tensor<4x?xf3
   %1 = dlc.matmul %v, %w : tensor<3x4xf32>, tensor<4x?xf32> -> tensor<3x?xf32>
   return %0, %1 : tensor<?x?xf32>, tensor<3x?xf32>
 }
+
+// -----
+
+// A reshape with dynamic dimensions goes through the flat tensor and views
+// it at the sizes it carries (which canonicalization folds into one
+// collapse where it can).
+// CHECK-LABEL: func.func @reshape
+// CHECK-SAME:    (%[[X:[^:]+]]: tensor<?x8x4xf32>, %[[Y:[^:]+]]: tensor<?x?xf32>, %[[N:[^:]+]]: index, %[[M:[^:]+]]: index)
+// CHECK:         tensor.collapse_shape %[[X]] {{\[\[}}0], [1, 2]] : tensor<?x8x4xf32> into tensor<?x32xf32>
+// CHECK:         %[[FLAT:.+]] = tensor.collapse_shape %[[Y]] {{\[\[}}0, 1]] : tensor<?x?xf32> into tensor<?xf32>
+// CHECK:         tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1, 2]] output_shape [%[[N]], 2, %[[M]]] : tensor<?xf32> into tensor<?x2x?xf32>
+func.func @reshape(%x: tensor<?x8x4xf32>, %y: tensor<?x?xf32>, %n: index, %m: index) -> (tensor<?x32xf32>, tensor<?x2x?xf32>) {
+  %0 = dlc.reshape %x sizes(%n) : tensor<?x8x4xf32> -> tensor<?x32xf32>
+  %1 = dlc.reshape %y sizes(%n, %m) : tensor<?x?xf32> -> tensor<?x2x?xf32>
+  return %0, %1 : tensor<?x32xf32>, tensor<?x2x?xf32>
+}
+
+// -----
+
+// Reductions size the kept dimensions from the input and count the reduced
+// elements at run time for a mean.
+// CHECK-LABEL: func.func @mean
+// CHECK-SAME:    (%[[X:[^:]+]]: tensor<?x?xf32>)
+// CHECK:         %[[R:.+]] = tensor.dim %[[X]], %c0
+// CHECK:         tensor.empty(%[[R]]) : tensor<?xf32>
+// CHECK:         %[[C:.+]] = tensor.dim %[[X]], %c1
+// CHECK:         %[[CNT:.+]] = arith.index_castui %[[C]] : index to i64
+// CHECK:         arith.uitofp %[[CNT]] : i64 to f32
+func.func @mean(%x: tensor<?x?xf32>) -> tensor<?x1xf32> {
+  %0 = dlc.reduce %x {kind = "mean", axes = array<i64: 1>, keepdims = true} : tensor<?x?xf32> -> tensor<?x1xf32>
+  return %0 : tensor<?x1xf32>
+}
+
+// -----
+
+// Transposes permute the input's sizes; concatenations add theirs along
+// the axis and place each input at the running offset.
+// CHECK-LABEL: func.func @transpose_concat
+// CHECK-SAME:    (%[[X:[^:]+]]: tensor<?x3xf32>, %[[Y:[^:]+]]: tensor<?x3xf32>)
+// CHECK:         %[[N:.+]] = tensor.dim %[[X]], %c0
+// CHECK:         tensor.empty(%[[N]]) : tensor<3x?xf32>
+// CHECK:         %[[N1:.+]] = tensor.dim %[[X]], %c0
+// CHECK:         %[[M:.+]] = tensor.dim %[[Y]], %c0
+// CHECK:         %[[SUM:.+]] = arith.addi %[[N1]], %[[M]]
+// CHECK:         %[[E:.+]] = tensor.empty(%[[SUM]]) : tensor<?x3xf32>
+// CHECK:         %[[N2:.+]] = tensor.dim %[[X]], %c0
+// CHECK:         %[[A:.+]] = tensor.insert_slice %[[X]] into %[[E]][0, 0] [%[[N2]], 3] [1, 1]
+// CHECK:         %[[M2:.+]] = tensor.dim %[[Y]], %c0
+// CHECK:         tensor.insert_slice %[[Y]] into %[[A]][%[[N2]], 0] [%[[M2]], 3] [1, 1]
+func.func @transpose_concat(%x: tensor<?x3xf32>, %y: tensor<?x3xf32>) -> (tensor<3x?xf32>, tensor<?x3xf32>) {
+  %0 = dlc.transpose %x {perm = array<i64: 1, 0>} : tensor<?x3xf32> -> tensor<3x?xf32>
+  %1 = dlc.concat %x, %y {axis = 0 : i64} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %0, %1 : tensor<3x?xf32>, tensor<?x3xf32>
+}
+
+// -----
+
+// A convolution's output size follows ONNX's formula at run time:
+// (H + 2 - 3) floordiv 2 + 1 for a 3x3 kernel, stride 2, padding 1
+// (canonicalized to (H - 3) floordiv 2 + 2).
+// CHECK-LABEL: func.func @conv
+// CHECK-SAME:    (%[[X:[^:]+]]: tensor<?x3x?x?xf32>,
+// CHECK:         tensor.pad
+// CHECK:         tensor.dim %[[X]], %c0
+// CHECK:         %[[H:.+]] = tensor.dim %[[X]], %c2
+// CHECK:         %[[OH:.+]] = affine.apply affine_map<()[s0] -> ((s0 - 3) floordiv 2 + 2)>()[%[[H]]]
+// CHECK:         %[[W:.+]] = tensor.dim %[[X]], %c3
+// CHECK:         %[[OW:.+]] = affine.apply affine_map<()[s0] -> ((s0 - 3) floordiv 2 + 2)>()[%[[W]]]
+// CHECK:         tensor.empty(%{{.+}}, %[[OH]], %[[OW]]) : tensor<?x8x?x?xf32>
+// CHECK:         linalg.conv_2d_nchw_fchw
+func.func @conv(%x: tensor<?x3x?x?xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<?x8x?x?xf32> {
+  %0 = dlc.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<?x3x?x?xf32>, tensor<8x3x3x3xf32>) -> tensor<?x8x?x?xf32>
+  return %0 : tensor<?x8x?x?xf32>
+}

@@ -3,45 +3,45 @@
 
 // Ops whose lowering does not size dynamic dimensions yet reject them at
 // the op's location: the file position here, the ONNX node name (a NameLoc)
-// for imported models. (Elementwise ops and 2-D matmuls lower them:
+// for imported models. (The ops with Dlc_LowersDynamicShapes lower them:
 // dynamic-shapes-lowering.mlir.)
 
 // A dynamic result (and operand) type is rejected at the op.
-func.func @dynamic_softmax(%a: tensor<?x3xf32>) -> tensor<?x3xf32> {
-  // CHECK: dynamic-shapes.mlir:[[@LINE+2]]:8: error: dynamic shapes are not supported yet: 'tensor<?x3xf32>'
-  // expected-error @+1 {{dynamic shapes are not supported yet: 'tensor<?x3xf32>'}}
-  %0 = dlc.softmax %a {axis = 1 : i64} : tensor<?x3xf32>
-  return %0 : tensor<?x3xf32>
+func.func @dynamic_avg_pool(%a: tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32> {
+  // CHECK: dynamic-shapes.mlir:[[@LINE+2]]:8: error: dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'
+  // expected-error @+1 {{dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'}}
+  %0 = dlc.avg_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : tensor<1x1x?x?xf32> -> tensor<1x1x?x?xf32>
+  return %0 : tensor<1x1x?x?xf32>
 }
 
 // -----
 
 // A dynamic operand is enough, even when the result is static.
-func.func @dynamic_operand(%x: tensor<1x?xf32>) -> tensor<4xf32> {
-  // CHECK: dynamic-shapes.mlir:[[@LINE+2]]:8: error: dynamic shapes are not supported yet: 'tensor<1x?xf32>'
-  // expected-error @+1 {{dynamic shapes are not supported yet: 'tensor<1x?xf32>'}}
-  %0 = dlc.reshape %x : tensor<1x?xf32> -> tensor<4xf32>
-  return %0 : tensor<4xf32>
+func.func @dynamic_operand(%x: tensor<?x1xf32>) -> tensor<4x4xf32> {
+  // CHECK: dynamic-shapes.mlir:[[@LINE+2]]:8: error: dynamic shapes are not supported yet: 'tensor<?x1xf32>'
+  // expected-error @+1 {{dynamic shapes are not supported yet: 'tensor<?x1xf32>'}}
+  %0 = dlc.expand %x : tensor<?x1xf32> -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
 }
 
 // -----
 
 // Static ops before the dynamic one are fine. An op located only by its
 // ONNX node name has no file position: the error names the node.
-func.func @dynamic_after_static(%x: tensor<2x2xf32>, %y: tensor<?x2xf32>) -> tensor<?x2xf32> {
+func.func @dynamic_after_static(%x: tensor<2x2xf32>, %y: tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32> {
   %0 = dlc.relu %x : tensor<2x2xf32>
-  // CHECK: error: loc("softmax_2"): dynamic shapes are not supported yet: 'tensor<?x2xf32>'
-  // expected-error @unknown {{dynamic shapes are not supported yet: 'tensor<?x2xf32>'}}
-  %1 = dlc.softmax %y {axis = 1 : i64} : tensor<?x2xf32> loc("softmax_2")
-  return %1 : tensor<?x2xf32>
+  // CHECK: error: loc("pool_2"): dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'
+  // expected-error @unknown {{dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'}}
+  %1 = dlc.avg_pool %y {kernel_shape = array<i64: 2, 2>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : tensor<1x1x?x?xf32> -> tensor<1x1x?x?xf32> loc("pool_2")
+  return %1 : tensor<1x1x?x?xf32>
 }
 
 // -----
 
-// Batched matmuls do not lower dynamic shapes yet.
-func.func @dynamic_batched_matmul(%a: tensor<2x?x3xf32>, %b: tensor<2x3x4xf32>) -> tensor<2x?x4xf32> {
-  // CHECK: error: dynamic shapes are not supported yet: 'tensor<2x?x3xf32>'
-  // expected-error @+1 {{dynamic shapes are not supported yet: 'tensor<2x?x3xf32>'}}
-  %0 = dlc.matmul %a, %b : tensor<2x?x3xf32>, tensor<2x3x4xf32> -> tensor<2x?x4xf32>
-  return %0 : tensor<2x?x4xf32>
+// MaxPool's ceil_mode needs static sizes.
+func.func @ceil_max_pool(%a: tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32> {
+  // CHECK: error: MaxPool with ceil_mode and dynamic dimensions is not supported yet: 'tensor<1x1x?x?xf32>'
+  // expected-error @+1 {{MaxPool with ceil_mode and dynamic dimensions is not supported yet: 'tensor<1x1x?x?xf32>'}}
+  %0 = dlc.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = true} : tensor<1x1x?x?xf32> -> tensor<1x1x?x?xf32>
+  return %0 : tensor<1x1x?x?xf32>
 }
