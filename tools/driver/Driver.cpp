@@ -864,6 +864,10 @@ int runBench(const Args &args) {
     if (int rc = readInputs(*data, session))
       return rc;
   } else {
+    // Symbolic dimensions run at the top of their ranges.
+    for (dlc::TensorInfo &t : session.inInfo)
+      if (!t.dimNames.empty())
+        t.shape = t.maxShape;
     std::mt19937 rng(0);
     for (const auto &t : session.inInfo)
       session.inputs.push_back(syntheticInput(t, rng));
