@@ -204,11 +204,15 @@ MODELS = {
 }
 
 
-def export(name, path, batch=1, dynamic=False):
+def export(name, path, batch=1, dynamic=False, image=False):
     torch.manual_seed(SEED)
-    model, args, input_names, output_names = MODELS[name](2 if dynamic else batch)
+    model, args, input_names, output_names = MODELS[name](2 if dynamic or image else batch)
     # --dynamic-batch: every input and output's dimension 0 is the symbolic 'N'.
     axes = ({n: {0: "N"} for n in input_names + output_names} if dynamic else None)
+    # --symbolic-image: the image's batch, height and width are symbolic.
+    if image:
+        axes = {input_names[0]: {0: "batch", 2: "height", 3: "width"}}
+        axes.update({n: {0: "batch"} for n in output_names})
     model.eval()
     errors = []
     for opset in OPSETS:
@@ -243,6 +247,9 @@ def main():
     ap.add_argument("--dynamic-batch", action="store_true",
                     help="a symbolic batch 'N' (dimension 0 of every input and output): "
                          "writes OUTDIR/NAME_dyn.onnx")
+    ap.add_argument("--symbolic-image", action="store_true",
+                    help="image models with a symbolic batch, height and width "
+                         "('batch', 'height', 'width'): writes OUTDIR/NAME_sym.onnx")
     ap.add_argument("--force", action="store_true", help="re-export existing files")
     ap.add_argument("--list", action="store_true", help="print the model names and exit")
     args = ap.parse_args()
@@ -257,13 +264,15 @@ def main():
     warnings.filterwarnings("ignore", category=UserWarning, module=r"torch\.onnx")
     torch.set_num_threads(min(2, os.cpu_count() or 1))
     for name in args.only or MODELS:
-        suffix = "_dyn" if args.dynamic_batch else ("" if args.batch == 1 else f"_b{args.batch}")
+        suffix = ("_dyn" if args.dynamic_batch else "_sym" if args.symbolic_image
+                  else ("" if args.batch == 1 else f"_b{args.batch}"))
         path = os.path.join(args.outdir, f"{name}{suffix}.onnx")
         if (os.path.exists(path) and not args.force
                 and os.path.getmtime(path) >= os.path.getmtime(__file__)):
             print(f"{name}: {path} exists, skipped")
             continue
-        opset, skipped = export(name, path, args.batch, args.dynamic_batch)
+        opset, skipped = export(name, path, args.batch, args.dynamic_batch,
+                                args.symbolic_image)
         for line in skipped:
             print(f"{name}: {line}")
         print(f"{name}: wrote {path} (opset {opset}, {os.path.getsize(path) / 1e6:.1f} MB)")

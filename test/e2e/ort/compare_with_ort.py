@@ -18,6 +18,10 @@ model is compiled once into a shared library (`dlc compile --shared`), and that 
 runs at each batch size through scripts/gpu/runner.c (built here with --cc), each against
 ONNX Runtime on inputs of that batch size.
 
+With --dims NAME=MIN..MAX,... --sizes NAME=V,NAME=V;NAME=V,... (models with symbolic
+dimensions) `dlc run --dim RANGES` compiles the model once and runs one data set per size
+assignment on it (several --data/--out pairs), each against ONNX Runtime on the same inputs.
+
 Float outputs match when |dlc - ort| <= atol + rtol * |ort| everywhere (NaNs must be at the
 same places, infinities equal); other dtypes must be equal.
 Exit status: 0 all outputs match; 1 a mismatch or an error; 2 dlc cannot compile the model.
@@ -48,15 +52,17 @@ def ort_dtype_name(dtype):
     return "bool" if dtype == np.bool_ else dtype.name  # numpy names, as ort_run.js uses
 
 
-def random_inputs(model, rng, int_high, batch=None):
-    """Random inputs; symbolic dimensions get `batch` (None: they are an error)."""
+def random_inputs(model, rng, int_high, batch=None, sizes=None):
+    """Random inputs; symbolic dimensions get their value in `sizes` (by
+    name), else `batch` (None: they are an error)."""
     initializers = {t.name for t in model.graph.initializer}
     inputs = []
     for vi in model.graph.input:
         if vi.name in initializers:
             continue
         tt = vi.type.tensor_type
-        dims = [d.dim_value if d.HasField("dim_value") else batch for d in tt.shape.dim]
+        dims = [d.dim_value if d.HasField("dim_value")
+                else (sizes or {}).get(d.dim_param, batch) for d in tt.shape.dim]
         if not tt.HasField("shape") or None in dims:
             raise SystemExit(f"input {vi.name!r} has no static shape")
         dtype = np_dtype(tt.elem_type)
@@ -197,6 +203,47 @@ def run_library(args, model, work, env):
     return 0 if ok else 1
 
 
+def run_sizes(args, model, work, env):
+    """--dims/--sizes: one `dlc run` over a data set per size assignment."""
+    output_names = [o.name for o in model.graph.output]
+    cmd = [args.dlc, "run", args.model, "--dim", args.dims, "--threads",
+           str(args.threads)]
+    sets = []
+    for k, assignment in enumerate(args.sizes.split(";")):
+        sizes = {}
+        for item in assignment.split(","):
+            name, value = item.split("=")
+            sizes[name] = int(value)
+        inputs = random_inputs(model, np.random.default_rng(args.seed + k),
+                               args.int_high, sizes=sizes)
+        d = os.path.join(work, f"set{k}")
+        write_dlc_inputs(os.path.join(d, "data"), inputs)
+        write_ort_inputs(os.path.join(d, "ort_in"), inputs)
+        rc, log = run(["node", os.path.join(HERE, "ort_run.js"), args.model,
+                       os.path.join(d, "ort_in"), os.path.join(d, "ort_out")],
+                      env=env, timeout=args.timeout)
+        if rc != 0:
+            print(f"onnxruntime failed (exit {rc}):\n{log}")
+            return 1
+        cmd += ["--data", os.path.join(d, "data"), "--out", os.path.join(d, "dlc_out")]
+        sets.append((assignment, d, len(inputs)))
+    rc, log = run(cmd, timeout=args.timeout)
+    if rc != 0:
+        what = "cannot compile the model" if rc == 2 else "failed"
+        print(f"dlc {what} (exit {rc}):\n{log}")
+        return 2 if rc == 2 else 1
+    ok = True
+    for assignment, d, count in sets:
+        ref = read_ort_outputs(os.path.join(d, "ort_out"))
+        got = read_dlc_outputs(os.path.join(d, "dlc_out"), len(output_names))
+        print(f"{assignment}: {args.model}: {count} input(s), one compile "
+              f"(--dim {args.dims}), rtol {args.rtol:g}, atol {args.atol:g}")
+        for name, (_, g), (_, r) in zip(output_names, got, ref):
+            ok &= compare(name, g, r, args.rtol, args.atol)
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
 def run(cmd, env=None, timeout=600):
     proc = subprocess.run(cmd, env=env, timeout=timeout,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -223,10 +270,13 @@ def main():
     ap.add_argument("--batches", type=lambda v: [int(x) for x in v.split(",")],
                     help="dynamic batch: one library, run at these batch sizes")
     ap.add_argument("--cc", default="cc", help="C compiler for the runner (--batches)")
+    ap.add_argument("--dims", help="symbolic dimension ranges for dlc (NAME=MIN..MAX,...)")
+    ap.add_argument("--sizes", help="with --dims: size assignments to run, "
+                    "';'-separated (NAME=V,NAME=V;...)")
     args = ap.parse_args()
 
     model = onnx.load(args.model)
-    inputs = [] if args.batches else random_inputs(
+    inputs = [] if args.batches or args.sizes else random_inputs(
         model, np.random.default_rng(args.seed), args.int_high)
     output_names = [o.name for o in model.graph.output]
 
@@ -243,6 +293,8 @@ def main():
         env = dict(os.environ, NODE_PATH=os.path.join(args.ort_dir, "node_modules"))
         if args.batches:
             return run_library(args, model, work, env)
+        if args.sizes:
+            return run_sizes(args, model, work, env)
         data, dlc_out = os.path.join(work, "data"), os.path.join(work, "dlc_out")
         ort_in, ort_out = os.path.join(work, "ort_in"), os.path.join(work, "ort_out")
         write_dlc_inputs(data, inputs)
