@@ -95,11 +95,11 @@ struct BoundedArgumentsPass
       arg.setType(RankedTensorType::get({capacity}, et));
       if (capacity == 0) {
         // No elements at any size: nothing to read.
-        SmallVector<Value> dynamic;
+        SmallVector<Value> sizes;
         for (OpFoldResult size : shape)
           if (auto v = dyn_cast<Value>(size))
-            dynamic.push_back(v);
-        arg.replaceAllUsesWith(tensor::EmptyOp::create(b, loc, type, dynamic));
+            sizes.push_back(v);
+        arg.replaceAllUsesWith(tensor::EmptyOp::create(b, loc, type, sizes));
         continue;
       }
       auto head = tensor::ExtractSliceOp::create(

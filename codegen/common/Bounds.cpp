@@ -1,5 +1,4 @@
-//===- Bounds.cpp - compile-time bounds of run-time sizes
-//------------------===//
+//===- Bounds.cpp - compile-time bounds of run-time sizes ---------------===//
 #include "codegen/common/Bounds.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -154,18 +153,18 @@ std::optional<Interval> interval(Value v, int depth = 32) {
   }
   if (auto op = dyn_cast<arith::IndexCastOp>(def))
     return finite(op.getIn());
-  // Affine expressions of bounded operands (sums, products by constants,
-  // divisions by positive constants).
-  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
-    AffineMap map = apply.getAffineMap();
+  // Affine expressions of bounded operands (sums, products, divisions by
+  // positive constants).
+  auto evalExpr = [&](AffineExpr root, AffineMap map,
+                      ValueRange operands) -> std::optional<Interval> {
     std::function<std::optional<Interval>(AffineExpr)> eval =
         [&](AffineExpr e) -> std::optional<Interval> {
       if (auto c = dyn_cast<AffineConstantExpr>(e))
         return Interval{c.getValue(), c.getValue()};
       if (auto d = dyn_cast<AffineDimExpr>(e))
-        return finite(apply.getOperand(d.getPosition()));
+        return finite(operands[d.getPosition()]);
       if (auto sym = dyn_cast<AffineSymbolExpr>(e))
-        return finite(apply.getOperand(map.getNumDims() + sym.getPosition()));
+        return finite(operands[map.getNumDims() + sym.getPosition()]);
       auto bin = dyn_cast<AffineBinaryOpExpr>(e);
       if (!bin)
         return std::nullopt;
@@ -197,8 +196,12 @@ std::optional<Interval> interval(Value v, int depth = 32) {
         return std::nullopt;
       }
     };
+    return eval(root);
+  };
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
+    AffineMap map = apply.getAffineMap();
     if (map.getNumResults() == 1)
-      return eval(map.getResult(0));
+      return evalExpr(map.getResult(0), map, apply.getOperands());
     return std::nullopt;
   }
   // Minima and maxima of operands and constants: a minimum is at most any
@@ -216,6 +219,8 @@ std::optional<Interval> interval(Value v, int depth = 32) {
         r = bounded(def->getOperand(d.getPosition()));
       else if (auto sym = dyn_cast<AffineSymbolExpr>(e))
         r = bounded(def->getOperand(map.getNumDims() + sym.getPosition()));
+      else
+        r = evalExpr(e, map, def->getOperands());
       Interval entry = r ? *r : Interval{kMin, kMax};
       result = isMin ? Interval{std::min(result.lo, entry.lo),
                                 std::min(result.hi, entry.hi)}

@@ -144,11 +144,18 @@ struct ConvLowering : OpRewritePattern<dlc::ConvOp> {
                                             2 + i))
               : Value(arith::ConstantIndexOp::create(
                     rewriter, loc, weightType.getDimSize(2 + i)));
-      sizes.push_back(affine::AffineApplyOp::create(
+      // (An input smaller than the window gives no output, not a negative
+      // size.)
+      Value n = affine::AffineApplyOp::create(
           rewriter, loc, size,
-          ValueRange{
-              tensor::DimOp::create(rewriter, loc, op.getInput(), 2 + i),
-              kernel}));
+          ValueRange{tensor::DimOp::create(rewriter, loc, op.getInput(), 2 + i),
+                     kernel});
+      sizes.push_back(affine::AffineMaxOp::create(
+          rewriter, loc,
+          AffineMap::get(
+              1, 0, {getAffineDimExpr(0, ctx), getAffineConstantExpr(0, ctx)},
+              ctx),
+          ValueRange{n}));
     }
 
     // The accumulator starts as the broadcast bias, or zero.

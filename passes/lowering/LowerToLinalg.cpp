@@ -27,6 +27,48 @@ struct LowerToLinalgPass
                                dlc::NonMaxSuppressionOp>(op);
       // Ops whose lowering sizes dynamic dimensions from their operands.
       bool dynamicOk = op->hasTrait<dlc::OpTrait::LowersDynamicShapes>();
+      // Run-time sizes the lowering cannot check: a dynamic dimension that
+      // broadcasts against a fixed size (it reads that many elements), a
+      // dynamic tensor reshaped to a fixed shape, grouped convolutions of
+      // dynamic channels.
+      if (dynamicOk && op->getNumResults() == 1 && op->getNumOperands() >= 2 &&
+          !isa<dlc::MatMulOp, dlc::GemmOp, dlc::ConvOp, dlc::ConcatOp,
+               dlc::EinsumOp, dlc::BatchNormOp, dlc::ReshapeOp>(op)) {
+        auto result = cast<RankedTensorType>(op->getResult(0).getType());
+        for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+          auto t = cast<RankedTensorType>(operand.getType());
+          for (int64_t d = 0; d < t.getRank(); ++d) {
+            int64_t rd = d + result.getRank() - t.getRank();
+            if (!t.isDynamicDim(d) || result.isDynamicDim(rd) ||
+                result.getDimSize(rd) == 1)
+              continue;
+            op->emitError("operand ")
+                << i << " has the dynamic shape " << t << ", whose dimension "
+                << d << " meets the fixed size " << result.getDimSize(rd)
+                << " of the result " << result
+                << "; symbolic dimensions there are not supported: give that "
+                   "dimension a fixed size";
+            return WalkResult::interrupt();
+          }
+        }
+      }
+      if (auto reshape = dyn_cast<dlc::ReshapeOp>(op);
+          reshape && !reshape.getInput().getType().hasStaticShape() &&
+          reshape.getType().hasStaticShape()) {
+        op->emitError("reshaping ")
+            << reshape.getInput().getType() << " to the fixed shape "
+            << reshape.getType()
+            << " is not supported: its size is known at run time only";
+        return WalkResult::interrupt();
+      }
+      if (auto conv = dyn_cast<dlc::ConvOp>(op);
+          conv && conv.getGroup() > 1 &&
+          (cast<RankedTensorType>(conv.getInput().getType()).isDynamicDim(1) ||
+           cast<RankedTensorType>(conv.getWeight().getType())
+               .isDynamicDim(0))) {
+        op->emitError("a grouped convolution needs fixed channel counts");
+        return WalkResult::interrupt();
+      }
       if (auto pool = dyn_cast<dlc::MaxPoolOp>(op);
           pool && pool.getCeilMode() && !pool.getType().hasStaticShape()) {
         op->emitError("MaxPool with ceil_mode and dynamic dimensions is not "

@@ -103,13 +103,17 @@ Value buildWindowReduction(PatternRewriter &rewriter, PoolOp op,
     }
     int64_t i = d - 2, window = (k[i] - 1) * dil[i] + 1;
     AffineExpr x = getAffineDimExpr(0, ctx);
-    sizes.push_back(affine::AffineApplyOp::create(
+    // (An input smaller than the window gives no output, not a negative
+    // size.)
+    sizes.push_back(affine::AffineMaxOp::create(
         rewriter, loc,
-        AffineMap::get(1, 0,
-                       (x + op.getPads()[i] + op.getPads()[spatial + i] -
-                        window)
-                               .floorDiv(s[i]) +
-                           1),
+        AffineMap::get(
+            1, 0,
+            {(x + op.getPads()[i] + op.getPads()[spatial + i] - window)
+                     .floorDiv(s[i]) +
+                 1,
+             getAffineConstantExpr(0, ctx)},
+            ctx),
         ValueRange{in}));
   }
   Value init =

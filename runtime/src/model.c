@@ -436,7 +436,8 @@ static dlc_status *check_symbolic_inputs(dlcrt_model *model,
         /* The first dimension of this name sets its size. */
         for (uint32_t j = 0; j <= i; ++j) {
           const dlc_tensor_desc *other = &desc->inputs[j];
-          if (!other->dim_names || inputs[j].rank != other->rank)
+          if (!other->dim_names || inputs[j].rank != other->rank ||
+              (other->rank && !inputs[j].shape))
             continue;
           int32_t end = j == i ? d : other->rank;
           for (int32_t e = 0; e < end; ++e)

@@ -44,7 +44,9 @@ typedef struct dlc_tensor_desc {
   int32_t batch_axis; /* -1: not batched */
   uint32_t reserved;
   const int64_t *max_shape; /* upper bounds; equal to shape where static */
-  const int64_t *min_shape; /* lower bounds; equal to shape where static */
+  /* Lower bounds of symbolic input dimensions; elsewhere equal to shape
+   * (so DLC_DIM_DYNAMIC at a batch axis or data-dependent dimension). */
+  const int64_t *min_shape;
   /* Per dimension, the symbolic dimension's name, NULL where static; NULL
    * for tensors without symbolic dimensions. */
   const char *const *dim_names;

@@ -96,15 +96,16 @@ func.func @transpose_concat(%x: tensor<?x3xf32>, %y: tensor<?x3xf32>) -> (tensor
 
 // A convolution's output size follows ONNX's formula at run time:
 // (H + 2 - 3) floordiv 2 + 1 for a 3x3 kernel, stride 2, padding 1
-// (canonicalized to (H - 3) floordiv 2 + 2).
+// (canonicalized to (H - 3) floordiv 2 + 2), and at least 0: an input
+// smaller than the window gives an empty output.
 // CHECK-LABEL: func.func @conv
 // CHECK-SAME:    (%[[X:[^:]+]]: tensor<?x3x?x?xf32>,
 // CHECK:         tensor.pad
 // CHECK:         tensor.dim %[[X]], %c0
 // CHECK:         %[[H:.+]] = tensor.dim %[[X]], %c2
-// CHECK:         %[[OH:.+]] = affine.apply affine_map<()[s0] -> ((s0 - 3) floordiv 2 + 2)>()[%[[H]]]
+// CHECK:         %[[OH:.+]] = affine.max affine_map<()[s0] -> ((s0 - 3) floordiv 2 + 2, 0)>()[%[[H]]]
 // CHECK:         %[[W:.+]] = tensor.dim %[[X]], %c3
-// CHECK:         %[[OW:.+]] = affine.apply affine_map<()[s0] -> ((s0 - 3) floordiv 2 + 2)>()[%[[W]]]
+// CHECK:         %[[OW:.+]] = affine.max affine_map<()[s0] -> ((s0 - 3) floordiv 2 + 2, 0)>()[%[[W]]]
 // CHECK:         tensor.empty(%{{.+}}, %[[OH]], %[[OW]]) : tensor<?x8x?x?xf32>
 // CHECK:         linalg.conv_2d_nchw_fchw
 func.func @conv(%x: tensor<?x3x?x?xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<?x8x?x?xf32> {

@@ -45,3 +45,24 @@ func.func @ceil_max_pool(%a: tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32> {
   %0 = dlc.max_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = true} : tensor<1x1x?x?xf32> -> tensor<1x1x?x?xf32>
   return %0 : tensor<1x1x?x?xf32>
 }
+
+// -----
+
+// What the lowering cannot check at run time is refused: a dynamic
+// dimension that meets a fixed size in a broadcast.
+func.func @fixed_broadcast(%x: tensor<?xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: error: operand 0 has the dynamic shape 'tensor<?xf32>', whose dimension 0 meets the fixed size 4
+  // expected-error @+1 {{operand 0 has the dynamic shape 'tensor<?xf32>', whose dimension 0 meets the fixed size 4 of the result 'tensor<4xf32>'; symbolic dimensions there are not supported: give that dimension a fixed size}}
+  %0 = dlc.add %x, %y : tensor<?xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A dynamic tensor reshaped to a fixed shape.
+func.func @fixed_reshape(%x: tensor<?x4xf32>) -> tensor<8xf32> {
+  // CHECK: error: reshaping 'tensor<?x4xf32>' to the fixed shape 'tensor<8xf32>'
+  // expected-error @+1 {{reshaping 'tensor<?x4xf32>' to the fixed shape 'tensor<8xf32>' is not supported: its size is known at run time only}}
+  %0 = dlc.reshape %x : tensor<?x4xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
