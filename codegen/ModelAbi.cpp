@@ -44,24 +44,20 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
                                      GlobalValue::PrivateLinkage,
                                      ConstantArray::get(shapeTy, dims),
                                      base + "_shape");
-    Constant *maxShape = shape;
-    if (!t.maxShape.empty()) {
+    // Bounds of the shape: their own array where given, else the shape.
+    auto boundsOf = [&](const std::vector<int64_t> &values,
+                        StringRef suffix) -> Constant * {
+      if (values.empty())
+        return shape;
       SmallVector<Constant *> bounds;
-      for (int64_t d : t.maxShape)
+      for (int64_t d : values)
         bounds.push_back(ConstantInt::get(i64, d));
-      maxShape = new GlobalVariable(
-          m, shapeTy, true, GlobalValue::PrivateLinkage,
-          ConstantArray::get(shapeTy, bounds), base + "_max_shape");
-    }
-    Constant *minShape = shape;
-    if (!t.minShape.empty()) {
-      SmallVector<Constant *> bounds;
-      for (int64_t d : t.minShape)
-        bounds.push_back(ConstantInt::get(i64, d));
-      minShape = new GlobalVariable(
-          m, shapeTy, true, GlobalValue::PrivateLinkage,
-          ConstantArray::get(shapeTy, bounds), base + "_min_shape");
-    }
+      return new GlobalVariable(m, shapeTy, true, GlobalValue::PrivateLinkage,
+                                ConstantArray::get(shapeTy, bounds),
+                                base + suffix);
+    };
+    Constant *maxShape = boundsOf(t.maxShape, "_max_shape");
+    Constant *minShape = boundsOf(t.minShape, "_min_shape");
     auto *ptrTy = PointerType::getUnqual(ctx);
     Constant *dimNames = ConstantPointerNull::get(ptrTy);
     if (!t.dimNames.empty()) {

@@ -162,6 +162,18 @@ def run_dlc(cmd, timeout):
     return p.returncode, (lines[0] if lines else "(no stderr)")
 
 
+def save_with_symbolic_outputs(model, out_path):
+    """Makes every output dimension symbolic (dlc computes them), drops the
+    inferred value_info, and saves `model` to out_path."""
+    graph = model.graph
+    for j, vi in enumerate(graph.output):
+        if vi.type.HasField("tensor_type"):
+            for k, d in enumerate(vi.type.tensor_type.shape.dim):
+                d.dim_param = f"out{j}_{k}"
+    del graph.value_info[:]
+    onnx.save(model, out_path)
+
+
 def make_dynamic(model_path, out_path):
     """--dynamic-batch: writes the model with a symbolic batch 'N' to out_path.
     Returns False when no input can take one (the test then runs static)."""
@@ -181,12 +193,7 @@ def make_dynamic(model_path, out_path):
             continue
         dims[0].dim_param = "N"
         changed = True
-    for j, vi in enumerate(graph.output):
-        if vi.type.HasField("tensor_type"):
-            for k, d in enumerate(vi.type.tensor_type.shape.dim):
-                d.dim_param = f"out{j}_{k}"
-    del graph.value_info[:]
-    onnx.save(model, out_path)
+    save_with_symbolic_outputs(model, out_path)
     return changed
 
 
@@ -207,12 +214,7 @@ def make_symbolic(model_path, out_path):
             size = d.dim_value
             d.dim_param = f"in{i}_{k}"
             ranges.append(f"in{i}_{k}=1..{size}")
-    for j, vi in enumerate(graph.output):
-        if vi.type.HasField("tensor_type"):
-            for k, d in enumerate(vi.type.tensor_type.shape.dim):
-                d.dim_param = f"out{j}_{k}"
-    del graph.value_info[:]
-    onnx.save(model, out_path)
+    save_with_symbolic_outputs(model, out_path)
     return ranges
 
 
