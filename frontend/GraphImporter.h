@@ -13,6 +13,7 @@
 #include "frontend/DynamicBatch.h"
 #include "frontend/Importer.h"
 #include "frontend/NodeImporter.h"
+#include "frontend/SymbolicDims.h"
 #include "ir/DlcOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -137,6 +138,8 @@ private:
   const ImportOptions &options;
   mlir::Location fileLoc;
   llvm::StringMap<mlir::Value> values;
+  /// Which dynamic dimensions of the imported values are equal.
+  SymbolicDims symbolicDims;
   /// Known-input protos of graph-level nodes' contexts (graphLevelContext),
   /// kept while the import runs.
   std::list<llvm::SmallVector<const onnx::TensorProto *>> graphLevelProtos;

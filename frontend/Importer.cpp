@@ -5,6 +5,7 @@
 #include "frontend/GraphImporter.h"
 #include "frontend/ModelLoader.h"
 #include "frontend/NodeImporter.h"
+#include "frontend/ShapeValues.h"
 #include "ir/DlcAttrs.h"
 #include "ir/DlcDialect.h"
 #include "ir/DlcOps.h"
@@ -148,15 +149,15 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "Asinh", "Acosh", "Atanh", "Erf", "Softplus", "Softsign", "HardSwish",
       "Abs", "Neg", "Sign", "Not", "LeakyRelu", "Elu", "Selu", "HardSigmoid",
       "ThresholdedRelu", "Celu", "Shrink", "Pow", "Mod", "PRelu", "And", "Or",
-      "Xor", "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual",
-      "Max", "Min", "Sum", "Mean", "IsNaN", "IsInf", "Where", "BitShift",
-      "Clip",
+      "Xor", "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "Max",
+      "Min", "Sum", "Mean", "IsNaN", "IsInf", "Where", "BitShift", "Clip",
       // Reductions, normalizations, data movement.
       "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
       "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
-      "ReduceSumSquare", "ArgMax", "ArgMin", "Softmax", "LogSoftmax",
-      "CumSum", "Transpose", "Concat", "Reshape", "Flatten", "Squeeze",
-      "Unsqueeze",
+      "ReduceSumSquare", "ArgMax", "ArgMin", "Softmax", "LogSoftmax", "CumSum",
+      "Transpose", "Concat", "Reshape", "Flatten", "Squeeze", "Unsqueeze",
+      "Slice", "Split", "Gather", "GatherElements", "NegativeLogLikelihoodLoss",
+      "SoftmaxCrossEntropyLoss",
       // Contractions, convolutions, pooling.
       "MatMul", "Gemm", "Einsum", "Conv", "BatchNormalization", "MaxPool",
       "GlobalAveragePool", "GlobalMaxPool",
@@ -245,12 +246,17 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   if (options.evaluateConstants)
     nc.evaluate = [&](Value v) { return evaluateValue(v, loc); };
   nc.specialize = [&](Value v) { return specializeKnownInputs(v); };
+  nc.dims = &symbolicDims;
   dlc::NodeImportFn importFn = dlc::lookupNodeImporter(node);
   if (!importFn)
     return failure(); // reported by checkSupported
-  FailureOr<SmallVector<Value>> results = importFn(nc);
+  // Arithmetic on shapes known at run time only stays on their elements.
+  std::optional<dlc::NodeResults> shapeResults = dlc::importShapeArithmetic(nc);
+  FailureOr<SmallVector<Value>> results =
+      shapeResults ? *shapeResults : importFn(nc);
   if (failed(results))
     return failure();
+  symbolicDims.recordNode(node, operands, *results);
   if (!plan.dim.empty())
     for (Value v : *results)
       if (!cast<RankedTensorType>(v.getType()).hasStaticShape())
@@ -421,6 +427,12 @@ OwningOpRef<ModuleOp> GraphImporter::import(const onnx::GraphProto &graph) {
       knownArguments[entry->getArgument(i)] = options.knownInputs[i];
     }
     func.setArgAttr(i, dlc::kNameAttr, builder.getStringAttr(input->name()));
+    // Dimensions of one name are one size.
+    auto argType = cast<RankedTensorType>(entry->getArgument(i).getType());
+    const auto &dims = input->type().tensor_type().shape().dim();
+    for (int64_t d = 0; d < argType.getRank() && d < dims.size(); ++d)
+      if (argType.isDynamicDim(d) && !dims[d].dim_param().empty())
+        symbolicDims.addInput(entry->getArgument(i), d, dims[d].dim_param());
     if (i < plan.symbolic.size() && !plan.symbolic[i].empty()) {
       SmallVector<Attribute> dims;
       for (const std::string &name : plan.symbolic[i]) {

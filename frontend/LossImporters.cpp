@@ -7,6 +7,9 @@
 #include "frontend/NodeImporter.h"
 #include "ir/DlcOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 using namespace mlir;
 using namespace dlc;
 
@@ -61,8 +64,20 @@ Value buildNll(NodeContext &nc, Value input, Value target, Value weight,
   Value total = sum(loss);
   if (reduction == "sum")
     return total;
-  Value count = w ? sum(w)
-                  : scalarConstant(nc, et, (double)tType.getNumElements());
+  Value count;
+  if (w) {
+    count = sum(w);
+  } else if (tType.hasStaticShape()) {
+    count = scalarConstant(nc, et, (double)tType.getNumElements());
+  } else {
+    // The number of targets, known at run time.
+    Value n = arith::IndexCastOp::create(
+        b, nc.loc, b.getI64Type(),
+        numElementsOf(nc, target, 0, tType.getRank()));
+    count = tensor::FromElementsOp::create(
+        b, nc.loc, RankedTensorType::get({}, et),
+        ValueRange{arith::SIToFPOp::create(b, nc.loc, et, n)});
+  }
   return one(buildInferred<DivOp>(nc, {total, count}));
 }
 

@@ -19,6 +19,8 @@
 
 namespace dlc {
 
+class SymbolicDims;
+
 class NodeContext {
 public:
   NodeContext(mlir::OpBuilder &builder, mlir::Location loc,
@@ -49,6 +51,9 @@ public:
   /// initializers, ONNX's inferred value_info): signedness is not in MLIR's
   /// signless integers.
   const llvm::StringMap<int> *onnxTypes = nullptr;
+  /// Which dynamic dimensions of the graph's values are equal, when the
+  /// importer tracks them (frontend/SymbolicDims.h).
+  const SymbolicDims *dims = nullptr;
   /// True when operand i is an ONNX unsigned integer (UINT8 ... UINT64).
   bool isUnsigned(size_t i) const;
 

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/ConstantFolding.h"
 #include "frontend/NodeImporter.h"
+#include "frontend/ShapeValues.h"
+#include "frontend/SymbolicDims.h"
 #include "ir/DlcOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -613,20 +615,39 @@ static Results importReshape(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)))
     return failure();
   SmallVector<int64_t> shape;
+  // Entries known at run time only (sizes computed from Shape), as index
+  // values; null for constant entries.
+  SmallVector<Value> given;
   if (nc.opset < 5) {
     shape = nc.intsAttr("shape").value_or(SmallVector<int64_t>{});
   } else {
     if (!nc.operand(1))
       return nc.error() << "missing the shape input", failure();
     std::optional<SmallVector<int64_t>> values = nc.constantInts(1);
-    if (values)
+    std::optional<SmallVector<OpFoldResult>> elements =
+        values ? std::nullopt : shapeElements(nc.operand(1));
+    if (values) {
       shape = *values;
-    else
-      return nc.error() << "the shape input must be a constant (initializer "
-                           "or Constant node); computed shapes are not "
-                           "supported yet",
+    } else if (elements && typeOf(nc.operand(1)).getRank() == 1) {
+      given.assign(elements->size(), Value());
+      for (auto [i, e] : llvm::enumerate(*elements)) {
+        if (auto attr = dyn_cast<Attribute>(e)) {
+          shape.push_back(cast<IntegerAttr>(attr).getInt());
+          continue;
+        }
+        // A size read at run time: a dimension's size, never 0 or -1.
+        shape.push_back(ShapedType::kDynamic);
+        given[i] = indexValueOf(nc.builder, nc.loc, e);
+      }
+    } else {
+      return nc.error() << "the shape input must be a constant or computed "
+                           "from tensor shapes (Shape, Gather, Concat, "
+                           "integer arithmetic); other computed shapes are "
+                           "not supported yet",
              failure();
+    }
   }
+  given.resize(shape.size());
   RankedTensorType in = typeOf(nc.operand(0));
   bool allowZero = nc.intAttr("allowzero", 0);
   int64_t inferIdx = -1, known = 1;
@@ -635,6 +656,8 @@ static Results importReshape(NodeContext &nc) {
   SmallVector<bool> copied(shape.size(), false);
   int64_t copiedDynamic = 0;
   for (auto [i, d] : llvm::enumerate(shape)) {
+    if (given[i])
+      continue;
     if (d == 0 && !allowZero) {
       if ((int64_t)i >= in.getRank())
         return nc.error() << "shape entry 0 at index " << i
@@ -663,8 +686,42 @@ static Results importReshape(NodeContext &nc) {
   for (int64_t d : in.getShape())
     if (!ShapedType::isDynamic(d))
       staticElements *= d;
+  bool anyGiven = llvm::any_of(given, [](Value v) { return bool(v); });
   bool dynamicInferred =
-      inferIdx >= 0 && copiedDynamic != in.getNumDynamicDims();
+      inferIdx >= 0 && (copiedDynamic != in.getNumDynamicDims() || anyGiven);
+  // The -1 entry over run-time sizes: the input's dynamic dimensions that
+  // the other entries do not cancel (dimensions known equal), times the
+  // static quotient; static when they all cancel.
+  SmallVector<Value> inferredFactors;
+  bool inferredSymbolically = false;
+  if (dynamicInferred && nc.dims) {
+    SmallVector<SymbolicDims::Key> remaining;
+    for (int64_t d = 0; d < in.getRank(); ++d)
+      if (in.isDynamicDim(d) && !(d < (int64_t)copied.size() && copied[d]))
+        remaining.push_back(nc.dims->keyOf(nc.operand(0), d));
+    bool cancels = true;
+    for (Value g : given) {
+      if (!g)
+        continue;
+      std::optional<SymbolicDims::Key> key = nc.dims->keyOfSize(g);
+      auto it = key ? llvm::find(remaining, *key) : remaining.end();
+      if (it == remaining.end()) {
+        cancels = false;
+        break;
+      }
+      remaining.erase(it);
+    }
+    if (cancels && known != 0 && staticElements % known == 0) {
+      inferredSymbolically = true;
+      if (remaining.empty()) {
+        dynamicInferred = false;
+      } else {
+        for (SymbolicDims::Key k : remaining)
+          inferredFactors.push_back(
+              tensor::DimOp::create(nc.builder, nc.loc, k.first, k.second));
+      }
+    }
+  }
   if (inferIdx >= 0 && !dynamicInferred) {
     if (known == 0 || staticElements % known != 0)
       return nc.error() << "cannot infer the -1 entry reshaping " << in,
@@ -673,7 +730,17 @@ static Results importReshape(NodeContext &nc) {
   }
   SmallVector<Value> sizes;
   for (auto [i, d] : llvm::enumerate(shape)) {
-    if (copied[i]) {
+    if (given[i]) {
+      sizes.push_back(given[i]);
+    } else if ((int64_t)i == inferIdx && dynamicInferred &&
+               inferredSymbolically) {
+      d = ShapedType::kDynamic;
+      Value size = arith::ConstantIndexOp::create(nc.builder, nc.loc,
+                                                  staticElements / known);
+      for (Value f : inferredFactors)
+        size = arith::MulIOp::create(nc.builder, nc.loc, size, f);
+      sizes.push_back(size);
+    } else if (copied[i]) {
       d = ShapedType::kDynamic;
       sizes.push_back(
           tensor::DimOp::create(nc.builder, nc.loc, nc.operand(0), i));
@@ -689,6 +756,9 @@ static Results importReshape(NodeContext &nc) {
           rest = arith::MulIOp::create(
               nc.builder, nc.loc, rest,
               tensor::DimOp::create(nc.builder, nc.loc, nc.operand(0), j));
+      for (Value g : given)
+        if (g)
+          rest = arith::MulIOp::create(nc.builder, nc.loc, rest, g);
       sizes.push_back(arith::DivUIOp::create(
           nc.builder, nc.loc,
           numElementsOf(nc, nc.operand(0), 0, in.getRank()), rest));

@@ -1,10 +1,13 @@
 //===- TensorImporters.cpp - reductions, shapes and data movement ---------===//
 #include "frontend/DynamicBatch.h"
 #include "frontend/NodeImporter.h"
+#include "frontend/ShapeValues.h"
 #include "ir/DlcOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <algorithm>
 
@@ -113,15 +116,90 @@ NodeResults importArgReduce(NodeContext &nc) {
                       b.getBoolAttr(nc.intAttr("select_last_index", 0)))});
 }
 
+/// ONNX's clamping of a slice bound `x` along a dimension of size `n`
+/// (index values): negative bounds count from the end; the result is in
+/// [0, n].
+Value clampSliceBound(OpBuilder &b, Location loc, Value x, Value n) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value negative =
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x, zero);
+  x = b.createOrFold<arith::SelectOp>(
+      loc, negative, b.createOrFold<arith::AddIOp>(loc, x, n), x);
+  x = b.createOrFold<arith::MaxSIOp>(loc, x, zero);
+  return b.createOrFold<arith::MinSIOp>(loc, x, n);
+}
+
+/// Slice of a tensor with dynamic dimensions, or with starts and ends
+/// known at run time only (computed from shapes), as a tensor.extract_slice
+/// sized at run time. Positive steps only.
+NodeResults importDynamicSlice(NodeContext &nc, ArrayRef<OpFoldResult> starts,
+                               ArrayRef<OpFoldResult> ends,
+                               ArrayRef<int64_t> axes,
+                               ArrayRef<int64_t> steps) {
+  OpBuilder &b = nc.builder;
+  Location loc = nc.loc;
+  Value x = nc.operand(0);
+  auto t = typeOf(x);
+  int64_t rank = t.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+      strides(rank, b.getIndexAttr(1));
+  for (int64_t d = 0; d < rank; ++d)
+    sizes.push_back(
+        t.isDynamicDim(d)
+            ? OpFoldResult(tensor::DimOp::create(b, loc, x, d).getResult())
+            : OpFoldResult(b.getIndexAttr(t.getDimSize(d))));
+  SmallVector<int64_t> seen;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    auto axis = normalizeAxis(nc, axes[i], rank);
+    if (failed(axis))
+      return failure();
+    if (llvm::is_contained(seen, *axis))
+      return nc.error() << "axis " << axes[i] << " appears twice", failure();
+    seen.push_back(*axis);
+    int64_t step = steps[i];
+    if (step <= 0)
+      return nc.error() << "step " << step
+                        << " over a dimension or bound known at run time "
+                           "only is not supported yet (positive steps are)",
+             failure();
+    Value n = getValueOrCreateConstantIndexOp(b, loc, sizes[*axis]);
+    // "To the end" (a bound at or past INT32_MAX) is the dimension.
+    auto bound = [&](OpFoldResult e, bool isEnd) -> Value {
+      if (auto attr = dyn_cast<Attribute>(e)) {
+        int64_t v = cast<IntegerAttr>(attr).getInt();
+        if (isEnd && v >= INT32_MAX)
+          return n;
+        if (v <= INT32_MIN)
+          return arith::ConstantIndexOp::create(b, loc, 0);
+      }
+      return clampSliceBound(b, loc, indexValueOf(b, loc, e), n);
+    };
+    Value s = bound(starts[i], false), e = bound(ends[i], true);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value size = b.createOrFold<arith::SubIOp>(loc, e, s);
+    if (step != 1)
+      size = b.createOrFold<arith::CeilDivSIOp>(
+          loc, size, arith::ConstantIndexOp::create(b, loc, step));
+    size = b.createOrFold<arith::MaxSIOp>(loc, size, zero);
+    offsets[*axis] = getAsOpFoldResult(s);
+    sizes[*axis] = getAsOpFoldResult(size);
+    strides[*axis] = b.getIndexAttr(step);
+  }
+  SmallVector<int64_t> shape;
+  for (OpFoldResult size : sizes)
+    shape.push_back(getConstantIntValue(size).value_or(ShapedType::kDynamic));
+  Value slice = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(shape, t.getElementType()), x, offsets,
+      sizes, strides);
+  return SmallVector<Value>{slice};
+}
+
 NodeResults importSlice(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)))
     return failure();
   Value x = nc.operand(0);
   auto t = typeOf(x);
   int64_t rank = t.getRank();
-  if (!t.hasStaticShape())
-    return nc.error() << "dynamic input shapes are not supported yet",
-           failure();
   SmallVector<int64_t> starts, ends, axes, steps;
   if (nc.opset < 10) {
     starts = nc.intsAttr("starts").value_or(SmallVector<int64_t>{});
@@ -129,8 +207,38 @@ NodeResults importSlice(NodeContext &nc) {
     axes = nc.intsAttr("axes").value_or(SmallVector<int64_t>{});
   } else {
     auto s = nc.constantInts(1), e = nc.constantInts(2);
+    // Bounds computed from shapes, or a tensor of dynamic dimensions.
+    std::optional<SmallVector<OpFoldResult>> se = shapeElements(nc.operand(1)),
+                                             ee = shapeElements(nc.operand(2));
+    if ((!s || !e || !t.hasStaticShape()) && se && ee) {
+      SmallVector<int64_t> a, st;
+      if (nc.operand(3)) {
+        auto c = nc.constantInts(3);
+        if (!c)
+          return nc.error() << "axes must be a constant", failure();
+        a = *c;
+      } else {
+        for (size_t i = 0; i < se->size(); ++i)
+          a.push_back(i);
+      }
+      if (nc.operand(4)) {
+        auto c = nc.constantInts(4);
+        if (!c)
+          return nc.error() << "steps must be a constant", failure();
+        st = *c;
+      } else {
+        st.assign(se->size(), 1);
+      }
+      if (ee->size() != se->size() || a.size() != se->size() ||
+          st.size() != se->size())
+        return nc.error() << "starts, ends, axes and steps differ in length",
+               failure();
+      return importDynamicSlice(nc, *se, *ee, a, st);
+    }
     if (!s || !e)
-      return nc.error() << "starts and ends must be constants", failure();
+      return nc.error() << "starts and ends must be constants or computed "
+                           "from tensor shapes",
+             failure();
     starts = *s;
     ends = *e;
     if (nc.operand(3)) {
@@ -155,6 +263,15 @@ NodeResults importSlice(NodeContext &nc) {
       steps.size() != starts.size())
     return nc.error() << "starts, ends, axes and steps differ in length",
            failure();
+  if (!t.hasStaticShape()) {
+    Builder attrs(nc.builder.getContext());
+    SmallVector<OpFoldResult> s, e;
+    for (auto [a, b] : llvm::zip(starts, ends)) {
+      s.push_back(attrs.getI64IntegerAttr(a));
+      e.push_back(attrs.getI64IntegerAttr(b));
+    }
+    return importDynamicSlice(nc, s, e, axes, steps);
+  }
   SmallVector<int64_t> outStarts(rank, 0), outSteps(rank, 1),
       shape(t.getShape()), clamped;
   for (size_t i = 0; i < starts.size(); ++i) {
@@ -618,6 +735,10 @@ NodeResults importSplit(NodeContext &nc) {
   if (failed(axis))
     return failure();
   int64_t n = t.getDimSize(*axis);
+  if (ShapedType::isDynamic(n))
+    return nc.error() << "splitting along the dynamic dimension " << *axis
+                      << " of " << t << " is not supported yet",
+           failure();
   size_t outputs = nc.node.output_size();
   SmallVector<int64_t> sizes;
   if (nc.opset < 13 && nc.attr("split")) {
@@ -643,6 +764,19 @@ NodeResults importSplit(NodeContext &nc) {
   SmallVector<Value> results;
   OpBuilder &b = nc.builder;
   int64_t offset = 0;
+  if (!t.hasStaticShape()) {
+    // Other dimensions dynamic: slices of run-time sizes.
+    for (int64_t s : sizes) {
+      NodeResults r =
+          importDynamicSlice(nc, {b.getI64IntegerAttr(offset)},
+                             {b.getI64IntegerAttr(offset + s)}, {*axis}, {1});
+      if (failed(r))
+        return failure();
+      results.push_back((*r)[0]);
+      offset += s;
+    }
+    return results;
+  }
   for (int64_t s : sizes) {
     SmallVector<int64_t> starts(t.getRank(), 0), steps(t.getRank(), 1),
         shape(t.getShape());

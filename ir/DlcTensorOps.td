@@ -54,7 +54,8 @@ def Dlc_SliceOp : Dlc_Op<"slice"> {
   let hasFolder = 1;
 }
 
-def Dlc_GatherOp : Dlc_Op<"gather", [InferTypeOpAdaptor]> {
+def Dlc_GatherOp : Dlc_Op<"gather", [InferTypeOpAdaptor,
+    Dlc_LowersDynamicShapes]> {
   let summary = "gather slices along an axis (ONNX Gather)";
   let description = [{
     Negative indices count from the end.
@@ -114,7 +115,8 @@ def Dlc_PadOp : Dlc_Op<"pad"> {
   let hasVerifier = 1;
 }
 
-def Dlc_GatherElementsOp : Dlc_Op<"gather_elements"> {
+def Dlc_GatherElementsOp : Dlc_Op<"gather_elements",
+    [Dlc_LowersDynamicShapes]> {
   let summary = "gather elements along an axis (ONNX GatherElements)";
   let description = [{
     `out[i...] = input[i_0, ..., indices[i...], ..., i_n]` with the index

@@ -76,6 +76,20 @@ Value sizeValueOf(Value v, int64_t d, int depth = 16) {
       return result(slice.getMixedSizes()[d]);
   if (auto cast = dyn_cast<tensor::CastOp>(def))
     return sizeValueOf(cast.getSource(), d, depth - 1);
+  // Buffers: allocations and views.
+  if (auto alloc = dyn_cast<memref::AllocOp>(def))
+    return alloc.getType().isDynamicDim(d)
+               ? alloc.getDynamicSizes()[alloc.getType().getDynamicDimIndex(d)]
+               : Value();
+  if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
+    return result(expand.getMixedOutputShape()[d]);
+  if (auto view = dyn_cast<memref::SubViewOp>(def))
+    if (view.getSourceType().getRank() == view.getType().getRank())
+      return result(view.getMixedSizes()[d]);
+  if (auto view = dyn_cast<memref::ReinterpretCastOp>(def))
+    return result(view.getMixedSizes()[d]);
+  if (auto cast = dyn_cast<memref::CastOp>(def))
+    return sizeValueOf(cast.getSource(), d, depth - 1);
   if (auto dps = dyn_cast<DestinationStyleOpInterface>(def))
     if (auto res = dyn_cast<OpResult>(v))
       return sizeValueOf(dps.getTiedOpOperand(res)->get(), d, depth - 1);
@@ -150,6 +164,29 @@ std::optional<Interval> interval(Value v, int depth = 32) {
     };
     return Interval{div(xy->first.lo, xy->second.hi),
                     div(xy->first.hi, xy->second.lo)};
+  }
+  if (auto op = dyn_cast<arith::SubIOp>(def)) {
+    auto xy = both(op.getLhs(), op.getRhs());
+    if (!xy)
+      return std::nullopt;
+    return Interval{xy->first.lo - xy->second.hi, xy->first.hi - xy->second.lo};
+  }
+  // Minima, maxima and selections (slice bounds clamped to a dimension):
+  // sides may be infinite.
+  if (isa<arith::MinSIOp, arith::MaxSIOp, arith::SelectOp>(def)) {
+    bool select = isa<arith::SelectOp>(def);
+    std::optional<Interval> x = bounded(def->getOperand(select ? 1 : 0)),
+                            y = bounded(def->getOperand(select ? 2 : 1));
+    Interval inf{kMin, kMax};
+    Interval a = x.value_or(inf), b = y.value_or(inf);
+    Interval r = isa<arith::MinSIOp>(def)
+                     ? Interval{std::min(a.lo, b.lo), std::min(a.hi, b.hi)}
+                 : isa<arith::MaxSIOp>(def)
+                     ? Interval{std::max(a.lo, b.lo), std::max(a.hi, b.hi)}
+                     : Interval{std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
+    if (r.lo == kMin && r.hi == kMax)
+      return std::nullopt;
+    return r;
   }
   if (auto op = dyn_cast<arith::IndexCastOp>(def))
     return finite(op.getIn());
@@ -233,6 +270,10 @@ std::optional<Interval> interval(Value v, int depth = 32) {
   }
   // A dimension of a tensor: the size value it was made with.
   if (auto dim = dyn_cast<tensor::DimOp>(def))
+    if (std::optional<int64_t> index = dim.getConstantIndex())
+      if (Value size = sizeValueOf(dim.getSource(), *index))
+        return finite(size);
+  if (auto dim = dyn_cast<memref::DimOp>(def))
     if (std::optional<int64_t> index = dim.getConstantIndex())
       if (Value size = sizeValueOf(dim.getSource(), *index))
         return finite(size);

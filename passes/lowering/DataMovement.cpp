@@ -225,9 +225,29 @@ struct GatherLowering : OpRewritePattern<dlc::GatherOp> {
     for (int64_t i = 0; i < ri; ++i)
       idxExprs.push_back(getAffineDimExpr(axis + i, ctx));
     Value data = op.getInput();
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
-                                         type.getElementType());
+    Location loc = op.getLoc();
+    // Dynamic result dimensions come from the data's dimensions before and
+    // after the axis and from the indices' in between.
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      if (d < axis)
+        sizes.push_back(tensor::DimOp::create(rewriter, loc, data, d));
+      else if (d < axis + ri)
+        sizes.push_back(
+            tensor::DimOp::create(rewriter, loc, op.getIndices(), d - axis));
+      else
+        sizes.push_back(tensor::DimOp::create(rewriter, loc, data, d - ri + 1));
+    }
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType(), sizes);
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    // The axis' size, for negative indices.
+    Value axisSize =
+        dataType.isDynamicDim(axis)
+            ? Value(tensor::DimOp::create(rewriter, loc, data, axis))
+            : Value();
     int64_t n = dataType.getDimSize(axis);
     rewriter.replaceOp(
         op, linalg::GenericOp::create(
@@ -238,7 +258,9 @@ struct GatherLowering : OpRewritePattern<dlc::GatherOp> {
                 [&](OpBuilder &b, Location l, ValueRange args) {
                   Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(),
                                                          args[0]);
-                  Value size = arith::ConstantIndexOp::create(b, l, n);
+                  Value size = axisSize
+                                   ? axisSize
+                                   : arith::ConstantIndexOp::create(b, l, n);
                   Value zero = arith::ConstantIndexOp::create(b, l, 0);
                   Value neg = arith::CmpIOp::create(
                       b, l, arith::CmpIPredicate::slt, idx, zero);
@@ -266,8 +288,20 @@ struct GatherElementsLowering : OpRewritePattern<dlc::GatherElementsOp> {
     int64_t rank = type.getRank(), axis = op.getAxis();
     int64_t n = op.getInput().getType().getDimSize(axis);
     Value data = op.getInput();
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
-                                         type.getElementType());
+    Location loc = op.getLoc();
+    // The result has the indices' shape; the axis' size for negative
+    // indices is read at run time when dynamic.
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      if (type.isDynamicDim(d))
+        sizes.push_back(
+            tensor::DimOp::create(rewriter, loc, op.getIndices(), d));
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType(), sizes);
+    Value axisSize =
+        ShapedType::isDynamic(n)
+            ? Value(tensor::DimOp::create(rewriter, loc, data, axis))
+            : Value();
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     rewriter.replaceOp(
@@ -283,7 +317,9 @@ struct GatherElementsLowering : OpRewritePattern<dlc::GatherElementsOp> {
                   idx = arith::SelectOp::create(
                       b, l, neg,
                       arith::AddIOp::create(
-                          b, l, idx, arith::ConstantIndexOp::create(b, l, n)),
+                          b, l, idx,
+                          axisSize ? axisSize
+                                   : arith::ConstantIndexOp::create(b, l, n)),
                       idx);
                   SmallVector<Value> coords;
                   for (int64_t d = 0; d < rank; ++d)

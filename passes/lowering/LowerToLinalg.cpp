@@ -33,7 +33,8 @@ struct LowerToLinalgPass
       // dynamic channels.
       if (dynamicOk && op->getNumResults() == 1 && op->getNumOperands() >= 2 &&
           !isa<dlc::MatMulOp, dlc::GemmOp, dlc::ConvOp, dlc::ConcatOp,
-               dlc::EinsumOp, dlc::BatchNormOp, dlc::ReshapeOp>(op)) {
+               dlc::EinsumOp, dlc::BatchNormOp, dlc::ReshapeOp, dlc::GatherOp>(
+              op)) {
         auto result = cast<RankedTensorType>(op->getResult(0).getType());
         for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
           auto t = cast<RankedTensorType>(operand.getType());

@@ -2,11 +2,13 @@
 """Export reference models to ONNX with torch.onnx.export, for dlc's model tests.
 
   /usr/bin/python3 scripts/models/export_models.py OUTDIR [--only NAME ...] [--batch N]
-                                                    [--dynamic-batch] [--force] [--list]
+                                   [--dynamic-batch | --symbolic] [--force] [--list]
 
 Writes OUTDIR/NAME.onnx (OUTDIR/NAME_bN.onnx for --batch N other than 1: the same
 weights, a static batch of N; OUTDIR/NAME_dyn.onnx for --dynamic-batch: a symbolic
-batch 'N'; the shapes below are for batch 1) for each model (all of them, or the --only ones) and skips
+batch 'N'; OUTDIR/NAME_sym.onnx for --symbolic: the model's symbolic dimensions,
+'batch', 'height' and 'width' of images, 'batch' and 'seq' of bert, 'seq' of gpt;
+the shapes below are for batch 1) for each model (all of them, or the --only ones) and skips
 files that already exist and are newer than this script (--force re-exports). Files are written under a temporary
 name and renamed, so concurrent runs (lit runs tests in parallel) never see a partial
 model. OUTDIR is a build directory: resnet50 is ~100 MB.
@@ -28,7 +30,15 @@ opset 17, or the highest below it that torch can export; do_constant_folding=Tru
       GELU (erf, nn.GELU()), residuals, post-LN; a tanh pooler on the first token
       and a 2-way classifier. Inputs "input_ids" i64[1,128] and "attention_mask"
       bool[1,128] (True = attend); outputs "last_hidden_state" f32[1,128,128] and
-      "logits" f32[1,2].
+      "logits" f32[1,2]. Sizes come from the input, as in gpt.
+  gpt
+      a GPT-style decoder in plain torch: vocab 1000, up to 128 positions, hidden 128,
+      2 pre-LN blocks of causal self-attention (one fused QKV Linear split in three,
+      a tril mask buffer sliced to the sequence, masked_fill with -inf -> Where) and a
+      GELU (tanh) MLP; a final LayerNorm and an LM head. Input "input_ids" i64[1,64];
+      output "logits" f32[1,64,1000]. Written for any sequence length: shapes come
+      from the input (Shape -> Gather -> Concat -> Reshape, Slice of the position ids
+      and of the mask), as Hugging Face models export.
   transformer
       torch's own nn.TransformerEncoder (2 layers of nn.TransformerEncoderLayer: d_model 64,
       4 heads, FFN 128, ReLU, post-LN, batch_first) over nn.Embedding(1000, 64) tokens, with a
@@ -68,13 +78,13 @@ class SelfAttention(nn.Module):
         self.out = nn.Linear(hidden, hidden)
 
     def split(self, x):  # [B, S, H*D] -> [B, H, S, D]
-        return x.view(x.shape[0], self.seq, self.heads, self.head_dim).transpose(1, 2)
+        return x.view(x.shape[0], x.shape[1], self.heads, self.head_dim).transpose(1, 2)
 
     def forward(self, x, mask_bias):
         q, k, v = self.split(self.query(x)), self.split(self.key(x)), self.split(self.value(x))
         scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(self.head_dim)
         probs = torch.softmax(scores + mask_bias, dim=-1)
-        ctx = torch.matmul(probs, v).transpose(1, 2).reshape(x.shape[0], self.seq, -1)
+        ctx = torch.matmul(probs, v).transpose(1, 2).reshape(x.shape[0], x.shape[1], -1)
         return self.out(ctx)
 
 
@@ -103,13 +113,70 @@ class BertEncoder(nn.Module):
         self.classifier = nn.Linear(hidden, classes)
 
     def forward(self, input_ids, attention_mask):
-        x = self.ln(self.tok(input_ids) + self.pos(self.position_ids))
+        # Positions of the first S tokens (a symbolic sequence slices them).
+        positions = self.position_ids[:, :input_ids.shape[1]]
+        x = self.ln(self.tok(input_ids) + self.pos(positions))
         # [B, S] bool -> additive bias [B, 1, 1, S]: 0 where attended, -10000 where masked.
         mask_bias = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * -10000.0
         for layer in self.layers:
             x = layer(x, mask_bias)
         pooled = torch.tanh(self.pooler(x[:, 0]))
         return x, self.classifier(pooled)
+
+
+# ---------------------------------------------------------------------------
+# GPT-style decoder
+
+
+class CausalSelfAttention(nn.Module):
+    def __init__(self, hidden, heads, max_seq):
+        super().__init__()
+        self.heads, self.head_dim = heads, hidden // heads
+        self.qkv = nn.Linear(hidden, 3 * hidden)
+        self.proj = nn.Linear(hidden, hidden)
+        causal = torch.tril(torch.ones(max_seq, max_seq, dtype=torch.bool))
+        self.register_buffer("causal", causal.view(1, 1, max_seq, max_seq), persistent=False)
+
+    def forward(self, x):
+        b, s, c = x.shape
+        q, k, v = self.qkv(x).split(c, dim=2)
+        q, k, v = (t.view(b, s, self.heads, self.head_dim).transpose(1, 2) for t in (q, k, v))
+        att = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(self.head_dim)
+        att = att.masked_fill(~self.causal[:, :, :s, :s], float("-inf"))
+        y = torch.matmul(torch.softmax(att, dim=-1), v)
+        return self.proj(y.transpose(1, 2).reshape(b, s, c))
+
+
+class GptBlock(nn.Module):
+    def __init__(self, hidden, heads, max_seq):
+        super().__init__()
+        self.ln1 = nn.LayerNorm(hidden)
+        self.attn = CausalSelfAttention(hidden, heads, max_seq)
+        self.ln2 = nn.LayerNorm(hidden)
+        self.mlp = nn.Sequential(nn.Linear(hidden, 4 * hidden), nn.GELU(approximate="tanh"),
+                                 nn.Linear(4 * hidden, hidden))
+
+    def forward(self, x):
+        x = x + self.attn(self.ln1(x))
+        return x + self.mlp(self.ln2(x))
+
+
+class GptDecoder(nn.Module):
+    def __init__(self, vocab=1000, max_seq=128, hidden=128, layers=2, heads=4):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, hidden)
+        self.pos = nn.Embedding(max_seq, hidden)
+        self.register_buffer("position_ids", torch.arange(max_seq).unsqueeze(0), persistent=False)
+        self.blocks = nn.ModuleList(GptBlock(hidden, heads, max_seq) for _ in range(layers))
+        self.ln_f = nn.LayerNorm(hidden)
+        self.head = nn.Linear(hidden, vocab, bias=False)
+
+    def forward(self, input_ids):
+        positions = self.position_ids[:, :input_ids.shape[1]]
+        x = self.tok(input_ids) + self.pos(positions)
+        for block in self.blocks:
+            x = block(x)
+        return self.head(self.ln_f(x))
 
 
 # ---------------------------------------------------------------------------
@@ -182,6 +249,11 @@ def bert(batch):
     return model, (ids, mask), ["input_ids", "attention_mask"], ["last_hidden_state", "logits"]
 
 
+def gpt(batch):
+    ids = torch.randint(0, 1000, (batch, 64), dtype=torch.int64)
+    return GptDecoder().eval(), (ids,), ["input_ids"], ["logits"]
+
+
 def transformer(batch):
     ids = torch.randint(0, 1000, (batch, 32), dtype=torch.int64)
     mask = torch.zeros(batch, 32, dtype=torch.bool)
@@ -199,20 +271,32 @@ MODELS = {
     "mobilenet_v2": torchvision_model("mobilenet_v2"),
     "efficientnet_b0": torchvision_model("efficientnet_b0"),
     "bert": bert,
+    "gpt": gpt,
     "lstm": lstm,
     "transformer": transformer,
 }
 
 
-def export(name, path, batch=1, dynamic=False, image=False):
+# --symbolic: each model's symbolic dimensions, by input and output name.
+SYMBOLIC_AXES = {
+    "bert": {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"},
+             "last_hidden_state": {0: "batch", 1: "seq"}, "logits": {0: "batch"}},
+    "gpt": {"input_ids": {1: "seq"}, "logits": {1: "seq"}},
+}
+IMAGE_AXES = {"input": {0: "batch", 2: "height", 3: "width"}, "logits": {0: "batch"}}
+
+
+def export(name, path, batch=1, dynamic=False, symbolic=False):
     torch.manual_seed(SEED)
-    model, args, input_names, output_names = MODELS[name](2 if dynamic or image else batch)
+    # --symbolic: the model's own symbolic dimensions (an image's batch,
+    # height and width; a text model's batch and sequence). A symbolic batch
+    # is traced at 2, so that nothing specializes on a batch of 1.
+    sym_axes = SYMBOLIC_AXES.get(name, IMAGE_AXES) if symbolic else None
+    sym_batch = sym_axes and any(0 in a for a in sym_axes.values())
+    model, args, input_names, output_names = MODELS[name](
+        2 if dynamic or sym_batch else batch)
     # --dynamic-batch: every input and output's dimension 0 is the symbolic 'N'.
-    axes = ({n: {0: "N"} for n in input_names + output_names} if dynamic else None)
-    # --symbolic-image: the image's batch, height and width are symbolic.
-    if image:
-        axes = {input_names[0]: {0: "batch", 2: "height", 3: "width"}}
-        axes.update({n: {0: "batch"} for n in output_names})
+    axes = ({n: {0: "N"} for n in input_names + output_names} if dynamic else sym_axes)
     model.eval()
     errors = []
     for opset in OPSETS:
@@ -247,8 +331,9 @@ def main():
     ap.add_argument("--dynamic-batch", action="store_true",
                     help="a symbolic batch 'N' (dimension 0 of every input and output): "
                          "writes OUTDIR/NAME_dyn.onnx")
-    ap.add_argument("--symbolic-image", action="store_true",
-                    help="image models with a symbolic batch, height and width "
+    ap.add_argument("--symbolic", action="store_true",
+                    help="symbolic dimensions: images' batch, height and width, bert's "
+                         "batch and sequence, gpt's sequence "
                          "('batch', 'height', 'width'): writes OUTDIR/NAME_sym.onnx")
     ap.add_argument("--force", action="store_true", help="re-export existing files")
     ap.add_argument("--list", action="store_true", help="print the model names and exit")
@@ -264,7 +349,7 @@ def main():
     warnings.filterwarnings("ignore", category=UserWarning, module=r"torch\.onnx")
     torch.set_num_threads(min(2, os.cpu_count() or 1))
     for name in args.only or MODELS:
-        suffix = ("_dyn" if args.dynamic_batch else "_sym" if args.symbolic_image
+        suffix = ("_dyn" if args.dynamic_batch else "_sym" if args.symbolic
                   else ("" if args.batch == 1 else f"_b{args.batch}"))
         path = os.path.join(args.outdir, f"{name}{suffix}.onnx")
         if (os.path.exists(path) and not args.force
@@ -272,7 +357,7 @@ def main():
             print(f"{name}: {path} exists, skipped")
             continue
         opset, skipped = export(name, path, args.batch, args.dynamic_batch,
-                                args.symbolic_image)
+                                args.symbolic)
         for line in skipped:
             print(f"{name}: {line}")
         print(f"{name}: wrote {path} (opset {opset}, {os.path.getsize(path) / 1e6:.1f} MB)")
