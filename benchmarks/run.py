@@ -3,6 +3,7 @@
 
   /usr/bin/python3 benchmarks/run.py [--models NAME ...] [--batches 1 8]
       [--threads 1 2] [--matmul 256 512 1024 2048] [--no-models] [--no-micro]
+      [--no-symbolic | --symbolic-only]
       [--iterations N] [--json OUT.json]
 
 Everything is measured in the same run on the same machine and inputs, and
@@ -16,6 +17,9 @@ reported as ratios (dlc / reference), because these machines are noisy:
 * models: the real models of scripts/models/export_models.py at each batch
   size (exported as static-batch models), dlc against onnxruntime-node with
   the same thread counts (intra-op threads), plus dlc's compile time.
+* symbolic: builds with symbolic dimensions (ResNet-50's batch, BERT's batch
+  and sequence, compiled with --dim ranges) against the static builds of the
+  same models, both run at the export size (--symbolic-only runs just this).
 
 Prints a table per section and, with --json, writes every measurement.
 Latency is the median of --iterations runs after a warm-up. Needs: a built
@@ -106,10 +110,10 @@ class Bench:
             cw.write_ort_inputs(ort_dir, inputs)
         return dlc_dir, ort_dir
 
-    def dlc(self, model_path, data_dir, threads):
+    def dlc(self, model_path, data_dir, threads, extra=()):
         out = sh([self.args.dlc, "bench", model_path, "--data", data_dir,
                   "--iterations", str(self.args.iterations),
-                  "--threads", ",".join(str(t) for t in threads)])
+                  "--threads", ",".join(str(t) for t in threads), *extra])
         return {r["threads"]: r for r in json_lines(out)}
 
     def ort(self, model_path, in_dir, threads):
@@ -252,6 +256,40 @@ def run_models(b, args, results):
     print("\nsummary: " + json.dumps(summary, indent=1))
 
 
+# Symbolic-dimension builds against static builds of the same model, both
+# run at the export size: (model, export flag, file suffix, --dim ranges).
+SYMBOLIC = [
+    ("resnet50", "--dynamic-batch", "_dyn", "N=1..8"),
+    ("bert", "--symbolic", "_sym", "batch=1..8,seq=1..128"),
+]
+
+
+def run_symbolic(b, args, results):
+    models_dir = args.models_dir
+    print("\nsymbolic vs static (export size)  threads  static ms  symbolic ms  symbolic/static")
+    rows = []
+    for name, flag, suffix, dims in SYMBOLIC:
+        export = [sys.executable, os.path.join(ROOT, "scripts", "models", "export_models.py"),
+                  models_dir, "--only", name]
+        sh(export)
+        sh(export + [flag])
+        static_path = os.path.join(models_dir, f"{name}.onnx")
+        sym_path = os.path.join(models_dir, f"{name}{suffix}.onnx")
+        # The static model's inputs: the export size, which the symbolic
+        # build runs at too.
+        data, _ = b.inputs_for(static_path, name)
+        static = b.dlc(static_path, data, args.threads)
+        sym = b.dlc(sym_path, data, args.threads, ["--dim", dims])
+        for t in args.threads:
+            row = {"model": name, "dims": dims, "threads": t,
+                   "static_ms": static[t]["median_ms"], "symbolic_ms": sym[t]["median_ms"],
+                   "ratio": sym[t]["median_ms"] / static[t]["median_ms"]}
+            rows.append(row)
+            print(f"  {name} --dim {dims}".ljust(34) + f"{t:7d}  {row['static_ms']:9.2f}"
+                  f"  {row['symbolic_ms']:11.2f}  {row['ratio']:15.2f}", flush=True)
+    results["symbolic"] = rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dlc", default=os.path.join(ROOT, "build", "bin", "dlc"))
@@ -262,6 +300,10 @@ def main():
     ap.add_argument("--iterations", type=int, default=10)
     ap.add_argument("--no-models", action="store_true")
     ap.add_argument("--no-micro", action="store_true")
+    ap.add_argument("--no-symbolic", action="store_true",
+                    help="skip the symbolic-vs-static section")
+    ap.add_argument("--symbolic-only", action="store_true",
+                    help="run only the symbolic-vs-static section")
     ap.add_argument("--models-dir", default=os.path.join(ROOT, "build", "models"))
     ap.add_argument("--ort-dir", default=os.environ.get(
         "DLC_ORT_DIR", os.path.join(os.path.expanduser("~"), ".cache", "dlc", "ort")))
@@ -271,10 +313,12 @@ def main():
     print("machine: " + json.dumps(results["machine"]))
     with tempfile.TemporaryDirectory(prefix="dlc-bench-") as work:
         b = Bench(args, work)
-        if not args.no_micro:
+        if not args.no_micro and not args.symbolic_only:
             run_micro(b, args, results)
-        if not args.no_models:
+        if not args.no_models and not args.symbolic_only:
             run_models(b, args, results)
+        if not args.no_symbolic:
+            run_symbolic(b, args, results)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

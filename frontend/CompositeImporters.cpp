@@ -9,6 +9,9 @@
 #include "frontend/NodeImporter.h"
 #include "ir/DlcOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include <cmath>
 #include <limits>
 
@@ -33,6 +36,27 @@ Value iota(NodeContext &nc, int64_t n, int64_t axis, int64_t rank) {
   return constant(nc, DenseElementsAttr::get(
                           RankedTensorType::get(shape, nc.builder.getI64Type()),
                           ArrayRef<int64_t>(values)));
+}
+
+/// `iota` along `axis` with the size of dimension `dim` of `x`: a
+/// tensor.generate of the positions when that size is dynamic.
+Value iotaAlong(NodeContext &nc, Value x, int64_t dim, int64_t axis,
+                int64_t rank) {
+  auto t = typeOf(x);
+  if (!t.isDynamicDim(dim))
+    return iota(nc, t.getDimSize(dim), axis, rank);
+  OpBuilder &b = nc.builder;
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = ShapedType::kDynamic;
+  Value n = tensor::DimOp::create(b, nc.loc, x, dim);
+  return tensor::GenerateOp::create(
+      b, nc.loc, RankedTensorType::get(shape, b.getI64Type()), ValueRange{n},
+      [&](OpBuilder &gb, Location l, ValueRange ivs) {
+        tensor::YieldOp::create(
+            gb, l,
+            arith::IndexCastOp::create(gb, l, gb.getI64Type(), ivs[axis])
+                .getResult());
+      });
 }
 
 Value transpose(NodeContext &nc, Value v, ArrayRef<int64_t> perm) {
@@ -80,6 +104,10 @@ NodeResults importHardmax(NodeContext &nc) {
   if (failed(axis))
     return failure();
   int64_t ax = *axis;
+  if (legacy && !t.hasStaticShape())
+    return nc.error() << "dynamic dimensions are not supported before opset "
+                         "13 (the input is coerced to 2-D)",
+           failure();
   if (legacy) { // Coerce to 2-D [outer, inner] and take the max over inner.
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < t.getRank(); ++d)
@@ -96,7 +124,7 @@ NodeResults importHardmax(NodeContext &nc) {
        b.getNamedAttr("keepdims", b.getBoolAttr(true)),
        b.getNamedAttr("select_last_index", b.getBoolAttr(false))}));
   Value eq = one(buildInferred<EqualOp>(
-      nc, {idx, iota(nc, xt.getDimSize(ax), ax, xt.getRank())}));
+      nc, {idx, iotaAlong(nc, x, ax, ax, xt.getRank())}));
   Value y = one(buildTyped<CastOp>(nc, xt, {eq}));
   if (legacy)
     return reshapeTo(nc, y, t.getShape());
@@ -116,6 +144,33 @@ NodeResults importEyeLike(NodeContext &nc) {
     return nc.error() << "unsupported dtype", failure();
   int64_t k = nc.intAttr("k", 0);
   OpBuilder &b = nc.builder;
+  if (!t.hasStaticShape()) {
+    // Ones on the k-th diagonal, generated at run time.
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < 2; ++d)
+      if (t.isDynamicDim(d))
+        sizes.push_back(tensor::DimOp::create(b, nc.loc, nc.operand(0), d));
+    Value eye = tensor::GenerateOp::create(
+        b, nc.loc, RankedTensorType::get(t.getShape(), et), sizes,
+        [&](OpBuilder &gb, Location l, ValueRange ivs) {
+          Value diff = arith::SubIOp::create(gb, l, ivs[1], ivs[0]);
+          Value on =
+              arith::CmpIOp::create(gb, l, arith::CmpIPredicate::eq, diff,
+                                    arith::ConstantIndexOp::create(gb, l, k));
+          auto value = [&](double v) -> Value {
+            return arith::ConstantOp::create(
+                gb, l,
+                isa<FloatType>(et)
+                    ? TypedAttr(gb.getFloatAttr(et, v))
+                    : TypedAttr(gb.getIntegerAttr(et, (int64_t)v)));
+          };
+          tensor::YieldOp::create(
+              gb, l,
+              arith::SelectOp::create(gb, l, on, value(1), value(0))
+                  .getResult());
+        });
+    return SmallVector<Value>{eye};
+  }
   SmallVector<Attribute> values;
   for (int64_t i = 0; i < t.getDimSize(0); ++i)
     for (int64_t j = 0; j < t.getDimSize(1); ++j) {

@@ -157,13 +157,21 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "ReduceSumSquare", "ArgMax", "ArgMin", "Softmax", "LogSoftmax", "CumSum",
       "Transpose", "Concat", "Reshape", "Flatten", "Squeeze", "Unsqueeze",
       "Slice", "Split", "Gather", "GatherElements", "NegativeLogLikelihoodLoss",
-      "SoftmaxCrossEntropyLoss",
+      "SoftmaxCrossEntropyLoss", "Trilu", "Dropout", "Hardmax", "Expand",
+      "OneHot", "InstanceNormalization", "MeanVarianceNormalization",
+      // Decompositions into the ops above.
+      "DynamicQuantizeLinear", "ConvInteger", "MatMulInteger", "QLinearConv",
+      "QLinearMatMul", "EyeLike",
       // Contractions, convolutions, pooling.
       "MatMul", "Gemm", "Einsum", "Conv", "BatchNormalization", "MaxPool",
-      "GlobalAveragePool", "GlobalMaxPool",
+      "GlobalAveragePool", "GlobalMaxPool", "AveragePool",
       // Normalizations, quantization, ranges.
       "LayerNormalization", "QuantizeLinear", "DequantizeLinear", "Range",
       "ConstantOfShape", "Shape", "Size"};
+  // The optimizers of ai.onnx.preview.training are elementwise.
+  if (node.domain() == "ai.onnx.preview.training")
+    return node.op_type() == "Adagrad" || node.op_type() == "Adam" ||
+           node.op_type() == "Momentum";
   return (node.domain().empty() || node.domain() == "ai.onnx") &&
          kDynamicOk.contains(node.op_type());
 }

@@ -31,7 +31,7 @@ Value alongAxis(NodeContext &nc, Value p, int64_t axis, int64_t rank) {
   if (t.getRank() == 0 || rank <= 1)
     return p;
   SmallVector<int64_t> shape(rank, 1);
-  shape[axis] = t.getNumElements();
+  shape[axis] = t.getRank() == 1 ? t.getDimSize(0) : t.getNumElements();
   return one(reshapeTo(nc, p, shape));
 }
 

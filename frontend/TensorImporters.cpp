@@ -619,6 +619,18 @@ NodeResults importDropout(NodeContext &nc) {
   // Inference: the identity, and a mask that keeps everything.
   auto t = typeOf(nc.operand(0));
   auto maskType = RankedTensorType::get(t.getShape(), nc.builder.getI1Type());
+  if (!t.hasStaticShape()) {
+    SmallVector<Value> sizes;
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (t.isDynamicDim(d))
+        sizes.push_back(
+            tensor::DimOp::create(nc.builder, nc.loc, nc.operand(0), d));
+    Value yes = arith::ConstantOp::create(nc.builder, nc.loc,
+                                          nc.builder.getBoolAttr(true));
+    return SmallVector<Value>{
+        nc.operand(0),
+        tensor::SplatOp::create(nc.builder, nc.loc, yes, maskType, sizes)};
+  }
   return SmallVector<Value>{
       nc.operand(0),
       ConstantOp::create(nc.builder, nc.loc,
@@ -646,9 +658,8 @@ NodeResults importTrilu(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)))
     return failure();
   auto t = typeOf(nc.operand(0));
-  if (t.getRank() < 2 || !t.hasStaticShape())
-    return nc.error() << "input must have static shape and rank >= 2",
-           failure();
+  if (t.getRank() < 2)
+    return nc.error() << "input must have rank >= 2", failure();
   int64_t k = 0;
   if (nc.operand(1)) {
     auto kv = nc.constantInts(1);
@@ -658,16 +669,39 @@ NodeResults importTrilu(NodeContext &nc) {
   }
   bool upper = nc.intAttr("upper", 1);
   int64_t rows = t.getDimSize(t.getRank() - 2), cols = t.getDimSize(t.getRank() - 1);
+  OpBuilder &b = nc.builder;
+  Type et = t.getElementType();
+  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(cols)) {
+    // The mask over positions, generated at run time.
+    SmallVector<Value> sizes;
+    for (int64_t d : {t.getRank() - 2, t.getRank() - 1})
+      if (t.isDynamicDim(d))
+        sizes.push_back(tensor::DimOp::create(b, nc.loc, nc.operand(0), d));
+    Value mask = tensor::GenerateOp::create(
+        b, nc.loc, RankedTensorType::get({rows, cols}, b.getI1Type()), sizes,
+        [&](OpBuilder &gb, Location l, ValueRange ivs) {
+          Value diff = arith::SubIOp::create(gb, l, ivs[1], ivs[0]);
+          Value kv = arith::ConstantIndexOp::create(gb, l, k);
+          Value keep = arith::CmpIOp::create(gb, l,
+                                             upper ? arith::CmpIPredicate::sge
+                                                   : arith::CmpIPredicate::sle,
+                                             diff, kv);
+          tensor::YieldOp::create(gb, l, keep);
+        });
+    Value zeros =
+        ConstantOp::create(b, nc.loc,
+                           DenseElementsAttr::get(RankedTensorType::get({}, et),
+                                                  b.getZeroAttr(et)));
+    return buildInferred<WhereOp>(nc, {mask, nc.operand(0), zeros});
+  }
   SmallVector<bool> keep;
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
       keep.push_back(upper ? j - i >= k : j - i <= k);
-  OpBuilder &b = nc.builder;
   Value mask = ConstantOp::create(
       b, nc.loc,
       DenseElementsAttr::get(RankedTensorType::get({rows, cols}, b.getI1Type()),
                              keep));
-  Type et = t.getElementType();
   TypedAttr zero = b.getZeroAttr(et);
   Value zeros = ConstantOp::create(
       b, nc.loc, DenseElementsAttr::get(RankedTensorType::get({}, et), zero));
@@ -726,6 +760,59 @@ NodeResults importLayerNormalization(NodeContext &nc) {
   return SmallVector<Value>{result, (*m)[0], (*inv)[0]};
 }
 
+/// Split along a dynamic dimension: by constant sizes, or into equal parts
+/// of ceil(n / parts) (the last one smaller) sized at run time.
+NodeResults importDynamicSplit(NodeContext &nc, int64_t axis, size_t outputs) {
+  OpBuilder &b = nc.builder;
+  Location loc = nc.loc;
+  SmallVector<OpFoldResult> bounds; // outputs + 1 offsets, i64
+  std::optional<SmallVector<int64_t>> sizes;
+  if (nc.opset < 13 && nc.attr("split"))
+    sizes = nc.intsAttr("split");
+  else if (nc.opset >= 13 && nc.operand(1)) {
+    sizes = nc.constantInts(1);
+    if (!sizes)
+      return nc.error() << "split must be a constant", failure();
+  }
+  if (sizes) {
+    if (sizes->size() != outputs)
+      return nc.error() << "split has " << sizes->size() << " entries for "
+                        << outputs << " outputs",
+             failure();
+    int64_t offset = 0;
+    bounds.push_back(b.getI64IntegerAttr(0));
+    for (int64_t s : *sizes)
+      bounds.push_back(b.getI64IntegerAttr(offset += s));
+  } else {
+    int64_t parts = nc.intAttr("num_outputs", outputs);
+    if (parts < 1 || (size_t)parts != outputs)
+      return nc.error() << "num_outputs does not match the outputs", failure();
+    Value n = arith::IndexCastOp::create(
+        b, loc, b.getI64Type(),
+        tensor::DimOp::create(b, loc, nc.operand(0), axis));
+    Value chunk = arith::CeilDivSIOp::create(
+        b, loc, n,
+        arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(parts)));
+    for (int64_t i = 0; i <= parts; ++i)
+      bounds.push_back(
+          i == 0 ? OpFoldResult(b.getI64IntegerAttr(0))
+                 : OpFoldResult(arith::MulIOp::create(
+                                    b, loc, chunk,
+                                    arith::ConstantOp::create(
+                                        b, loc, b.getI64IntegerAttr(i)))
+                                    .getResult()));
+  }
+  SmallVector<Value> results;
+  for (size_t i = 0; i < outputs; ++i) {
+    NodeResults r =
+        importDynamicSlice(nc, {bounds[i]}, {bounds[i + 1]}, {axis}, {1});
+    if (failed(r))
+      return failure();
+    results.push_back((*r)[0]);
+  }
+  return results;
+}
+
 NodeResults importSplit(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)))
     return failure();
@@ -735,11 +822,9 @@ NodeResults importSplit(NodeContext &nc) {
   if (failed(axis))
     return failure();
   int64_t n = t.getDimSize(*axis);
-  if (ShapedType::isDynamic(n))
-    return nc.error() << "splitting along the dynamic dimension " << *axis
-                      << " of " << t << " is not supported yet",
-           failure();
   size_t outputs = nc.node.output_size();
+  if (ShapedType::isDynamic(n))
+    return importDynamicSplit(nc, *axis, outputs);
   SmallVector<int64_t> sizes;
   if (nc.opset < 13 && nc.attr("split")) {
     sizes = *nc.intsAttr("split");

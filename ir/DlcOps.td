@@ -190,7 +190,8 @@ class Dlc_PoolOp<string mnemonic, string onnxName, list<Trait> traits = []>
 
 def Dlc_MaxPoolOp
     : Dlc_PoolOp<"max_pool", "MaxPool", [Dlc_LowersDynamicShapes]>;
-def Dlc_AvgPoolOp : Dlc_PoolOp<"avg_pool", "AveragePool">;
+def Dlc_AvgPoolOp
+    : Dlc_PoolOp<"avg_pool", "AveragePool", [Dlc_LowersDynamicShapes]>;
 
 def Dlc_MaxPoolIndicesOp : Dlc_Op<"max_pool_indices", [InferTypeOpAdaptor]> {
   let summary = "where each MaxPool maximum lies (MaxPool's Indices output)";

@@ -71,7 +71,7 @@ def Dlc_GatherOp : Dlc_Op<"gather", [InferTypeOpAdaptor,
   let hasFolder = 1;
 }
 
-def Dlc_ExpandOp : Dlc_Op<"expand"> {
+def Dlc_ExpandOp : Dlc_Op<"expand", [Dlc_LowersDynamicShapes]> {
   let summary = "broadcast to a larger shape (ONNX Expand)";
   let description = [{
     ```mlir

@@ -71,6 +71,15 @@ Value sizeValueOf(Value v, int64_t d, int depth = 16) {
                                            : Value();
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
     return result(expand.getMixedOutputShape()[d]);
+  if (auto splat = dyn_cast<tensor::SplatOp>(def))
+    return splat.getType().isDynamicDim(d)
+               ? splat.getDynamicSizes()[splat.getType().getDynamicDimIndex(d)]
+               : Value();
+  if (auto generate = dyn_cast<tensor::GenerateOp>(def))
+    return generate.getType().isDynamicDim(d)
+               ? generate.getDynamicExtents()[generate.getType()
+                                                  .getDynamicDimIndex(d)]
+               : Value();
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def))
     if (slice.getSourceType().getRank() == slice.getType().getRank())
       return result(slice.getMixedSizes()[d]);

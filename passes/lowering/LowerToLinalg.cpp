@@ -31,7 +31,8 @@ struct LowerToLinalgPass
       // broadcasts against a fixed size (it reads that many elements), a
       // dynamic tensor reshaped to a fixed shape, grouped convolutions of
       // dynamic channels.
-      if (dynamicOk && op->getNumResults() == 1 && op->getNumOperands() >= 2 &&
+      if (dynamicOk && op->getNumResults() == 1 &&
+          (op->getNumOperands() >= 2 || isa<dlc::ExpandOp>(op)) &&
           !isa<dlc::MatMulOp, dlc::GemmOp, dlc::ConvOp, dlc::ConcatOp,
                dlc::EinsumOp, dlc::BatchNormOp, dlc::ReshapeOp, dlc::GatherOp>(
               op)) {
@@ -70,11 +71,14 @@ struct LowerToLinalgPass
         op->emitError("a grouped convolution needs fixed channel counts");
         return WalkResult::interrupt();
       }
-      if (auto pool = dyn_cast<dlc::MaxPoolOp>(op);
-          pool && pool.getCeilMode() && !pool.getType().hasStaticShape()) {
-        op->emitError("MaxPool with ceil_mode and dynamic dimensions is not "
-                      "supported yet: ")
-            << pool.getType();
+      if (isa<dlc::MaxPoolOp, dlc::AvgPoolOp>(op) &&
+          op->getAttrOfType<BoolAttr>("ceil_mode").getValue() &&
+          !cast<RankedTensorType>(op->getResult(0).getType())
+               .hasStaticShape()) {
+        op->emitError()
+            << (isa<dlc::MaxPoolOp>(op) ? "MaxPool" : "AveragePool")
+            << " with ceil_mode and dynamic dimensions is not supported yet: "
+            << op->getResult(0).getType();
         return WalkResult::interrupt();
       }
       if (dynamicOk)

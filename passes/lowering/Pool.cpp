@@ -445,6 +445,59 @@ SmallVector<int64_t> windowCounts(int64_t in, int64_t out, int64_t k,
   return counts;
 }
 
+/// `sum` over the number of elements each window averages, computed per
+/// output position at run time (spatial sizes known at run time only): per
+/// spatial dimension, the window positions w in [0, k) whose input
+/// position o*s - padBegin + w*d lies in [lo, hi), i.e.
+/// min(k, ceil((hi - start) / d)) - max(0, ceil((lo - start) / d)).
+Value divideByDynamicCounts(PatternRewriter &rewriter, dlc::AvgPoolOp op,
+                            Value sum) {
+  Location loc = op.getLoc();
+  auto resultType = op.getType();
+  auto inType = op.getInput().getType();
+  int64_t spatial = resultType.getRank() - 2;
+  SmallVector<Value> inSizes;
+  for (int64_t i = 0; i < spatial; ++i)
+    inSizes.push_back(
+        tensor::DimOp::create(rewriter, loc, op.getInput(), 2 + i));
+  (void)inType;
+  ArrayRef<int64_t> k = op.getKernelShape(), s = op.getStrides(),
+                    dil = op.getDilations(), pads = op.getPads();
+  bool includePad = op.getCountIncludePad();
+  return dlc::buildElementwise(
+      rewriter, loc, resultType, {sum},
+      [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+        auto c = [&](int64_t v) -> Value {
+          return arith::ConstantIndexOp::create(b, l, v);
+        };
+        Value count = c(1);
+        for (int64_t i = 0; i < spatial; ++i) {
+          Value o = linalg::IndexOp::create(b, l, 2 + i);
+          Value start = arith::SubIOp::create(
+              b, l, arith::MulIOp::create(b, l, o, c(s[i])), c(pads[i]));
+          Value lo = includePad ? c(-pads[i]) : c(0);
+          Value hi = includePad ? Value(arith::AddIOp::create(
+                                      b, l, inSizes[i], c(pads[spatial + i])))
+                                : inSizes[i];
+          Value first = arith::MaxSIOp::create(
+              b, l, c(0),
+              arith::CeilDivSIOp::create(
+                  b, l, arith::SubIOp::create(b, l, lo, start), c(dil[i])));
+          Value last = arith::MinSIOp::create(
+              b, l, c(k[i]),
+              arith::CeilDivSIOp::create(
+                  b, l, arith::SubIOp::create(b, l, hi, start), c(dil[i])));
+          Value n = arith::MaxSIOp::create(
+              b, l, c(1), arith::SubIOp::create(b, l, last, first));
+          count = arith::MulIOp::create(b, l, count, n);
+        }
+        Type et = args[0].getType();
+        Value f = arith::SIToFPOp::create(
+            b, l, et, arith::IndexCastOp::create(b, l, b.getI64Type(), count));
+        return arith::DivFOp::create(b, l, args[0], f);
+      });
+}
+
 struct AvgPoolLowering : OpRewritePattern<dlc::AvgPoolOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(dlc::AvgPoolOp op,
@@ -457,9 +510,17 @@ struct AvgPoolLowering : OpRewritePattern<dlc::AvgPoolOp> {
         [](OpBuilder &b, Location l, Value x, Value acc) -> Value {
           return arith::AddFOp::create(b, l, acc, x);
         });
-    // Divisors are static: a constant of the spatial output shape.
     auto inType = op.getInput().getType();
     int64_t spatial = resultType.getRank() - 2;
+    bool staticSpatial = true;
+    for (int64_t i = 0; i < spatial; ++i)
+      staticSpatial &=
+          !inType.isDynamicDim(2 + i) && !resultType.isDynamicDim(2 + i);
+    if (!staticSpatial) {
+      rewriter.replaceOp(op, divideByDynamicCounts(rewriter, op, sum));
+      return success();
+    }
+    // Divisors are static: a constant of the spatial output shape.
     SmallVector<SmallVector<int64_t>> perDim;
     SmallVector<int64_t> spatialShape;
     for (int64_t i = 0; i < spatial; ++i) {

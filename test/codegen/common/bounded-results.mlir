@@ -42,3 +42,26 @@ func.func @main(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
   // expected-error @+1 {{result 0 has the dynamic shape 'tensor<?x3xf32>' without an upper bound of dimension 0}}
   return %x : tensor<?x3xf32>
 }
+
+// -----
+
+// A slice bound clamped as the importer clamps ONNX Slice's ends (a
+// negative end counts from the end, then the end is cut to [0, 16]): the
+// size is bounded by interval arithmetic over arith.select, maxsi and
+// minsi, to 16; a tensor.splat is bounded by its sizes.
+// CHECK:       module attributes {dlc.output_max_shapes = [array<i64: 16>, array<i64: 16>]}
+// CHECK-LABEL: func.func @main
+// CHECK-SAME:    -> (tensor<16xi64>, tensor<16xi1>, tensor<2xi64>)
+func.func @main(%x: tensor<16xi64>, %e: index) -> (tensor<?xi64>, tensor<?xi1>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %neg = arith.cmpi slt, %e, %c0 : index
+  %wrapped = arith.addi %e, %c16 : index
+  %s = arith.select %neg, %wrapped, %e : index
+  %lo = arith.maxsi %s, %c0 : index
+  %end = arith.minsi %lo, %c16 : index
+  %v = tensor.extract_slice %x[0] [%end] [1] : tensor<16xi64> to tensor<?xi64>
+  %true = arith.constant true
+  %m = tensor.splat %true[%end] : tensor<?xi1>
+  return %v, %m : tensor<?xi64>, tensor<?xi1>
+}

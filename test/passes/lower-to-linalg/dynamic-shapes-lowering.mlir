@@ -112,3 +112,57 @@ func.func @conv(%x: tensor<?x3x?x?xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<?x8x
   %0 = dlc.conv %x, %w {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<?x3x?x?xf32>, tensor<8x3x3x3xf32>) -> tensor<?x8x?x?xf32>
   return %0 : tensor<?x8x?x?xf32>
 }
+
+// -----
+
+// Gather takes its dynamic result dimensions from the indices (an
+// embedding lookup by ids of run-time shape).
+// CHECK-LABEL: func.func @gather_dynamic
+// CHECK-SAME:    (%[[T:[^:]+]]: tensor<16x8xf32>, %[[I:[^:]+]]: tensor<?x?xi64>)
+// CHECK-DAG:     %[[D0:.+]] = tensor.dim %[[I]], %c0
+// CHECK-DAG:     %[[D1:.+]] = tensor.dim %[[I]], %c1
+// CHECK:         tensor.empty(%[[D0]], %[[D1]]) : tensor<?x?x8xf32>
+// CHECK:         tensor.extract %[[T]]
+func.func @gather_dynamic(%t: tensor<16x8xf32>, %i: tensor<?x?xi64>) -> tensor<?x?x8xf32> {
+  %0 = dlc.gather %t, %i {axis = 0 : i64} : tensor<16x8xf32>, tensor<?x?xi64> -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+// GatherElements has the indices' shape; negative indices wrap by the
+// axis' run-time size.
+// CHECK-LABEL: func.func @gather_elements_dynamic
+// CHECK-SAME:    (%[[X:[^:]+]]: tensor<?x?xf32>, %[[I:[^:]+]]: tensor<?x1xi64>)
+// CHECK:         %[[N:.+]] = tensor.dim %[[I]], %c0
+// CHECK:         tensor.empty(%[[N]]) : tensor<?x1xf32>
+// CHECK:         %[[AX:.+]] = tensor.dim %[[X]], %c1
+// CHECK:         arith.addi %{{.+}}, %[[AX]] : index
+func.func @gather_elements_dynamic(%x: tensor<?x?xf32>, %i: tensor<?x1xi64>) -> tensor<?x1xf32> {
+  %0 = dlc.gather_elements %x, %i {axis = 1 : i64} : tensor<?x?xf32>, tensor<?x1xi64> -> tensor<?x1xf32>
+  return %0 : tensor<?x1xf32>
+}
+
+// -----
+
+// AveragePool over dynamic spatial sizes divides by each window's count of
+// input elements, computed per output position at run time (3x3 windows,
+// stride 2, pads 1, count_include_pad off: min(3, H - start) - max(0,
+// -start), start = 2*o - 1).
+// CHECK-LABEL: func.func @avg_pool_dynamic
+// CHECK:         %[[SUM:.+]] = linalg.pooling_nchw_sum
+// CHECK:         %[[H:.+]] = tensor.dim %arg0, %c2
+// CHECK:         linalg.generic {{.+}} ins(%[[SUM]] : tensor<1x1x?x?xf32>)
+// CHECK:           %[[O:.+]] = linalg.index 2 : index
+// CHECK:           %[[S:.+]] = arith.muli %[[O]], %c2 : index
+// CHECK:           %[[START:.+]] = arith.subi %[[S]], %c1 : index
+// CHECK:           %[[NEG:.+]] = arith.subi %c1, %[[S]] : index
+// CHECK:           %[[FIRST:.+]] = arith.maxsi %[[NEG]], %c0 : index
+// CHECK:           %[[LEFT:.+]] = arith.subi %[[H]], %[[START]] : index
+// CHECK:           %[[LAST:.+]] = arith.minsi %[[LEFT]], %c3 : index
+// CHECK:           arith.subi %[[LAST]], %[[FIRST]] : index
+// CHECK:           arith.divf
+func.func @avg_pool_dynamic(%a: tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32> {
+  %0 = dlc.avg_pool %a {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>} : tensor<1x1x?x?xf32> -> tensor<1x1x?x?xf32>
+  return %0 : tensor<1x1x?x?xf32>
+}

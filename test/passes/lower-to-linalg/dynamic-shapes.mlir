@@ -7,19 +7,30 @@
 // dynamic-shapes-lowering.mlir.)
 
 // A dynamic result (and operand) type is rejected at the op.
-func.func @dynamic_avg_pool(%a: tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32> {
+func.func @dynamic_pad(%a: tensor<1x1x?x?xf32>) -> tensor<3x1x?x?xf32> {
   // CHECK: dynamic-shapes.mlir:[[@LINE+2]]:8: error: dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'
   // expected-error @+1 {{dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'}}
-  %0 = dlc.avg_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : tensor<1x1x?x?xf32> -> tensor<1x1x?x?xf32>
-  return %0 : tensor<1x1x?x?xf32>
+  %0 = dlc.pad %a {pads = array<i64: 1, 0, 0, 0, 1, 0, 0, 0>, value = 0.0 : f64} : tensor<1x1x?x?xf32> -> tensor<3x1x?x?xf32>
+  return %0 : tensor<3x1x?x?xf32>
 }
 
 // -----
 
 // A dynamic operand is enough, even when the result is static.
-func.func @dynamic_operand(%x: tensor<?x1xf32>) -> tensor<4x4xf32> {
-  // CHECK: dynamic-shapes.mlir:[[@LINE+2]]:8: error: dynamic shapes are not supported yet: 'tensor<?x1xf32>'
-  // expected-error @+1 {{dynamic shapes are not supported yet: 'tensor<?x1xf32>'}}
+func.func @dynamic_operand(%x: tensor<?x3xf32>) -> tensor<?x9xf32> {
+  // CHECK: dynamic-shapes.mlir:[[@LINE+2]]:8: error: dynamic shapes are not supported yet: 'tensor<?x3xf32>'
+  // expected-error @+1 {{dynamic shapes are not supported yet: 'tensor<?x3xf32>'}}
+  %0 = dlc.tile %x : tensor<?x3xf32> -> tensor<?x9xf32>
+  return %0 : tensor<?x9xf32>
+}
+
+// -----
+
+// Expand of a dynamic dimension to a fixed size: it could be 1 at run time
+// (a broadcast) or any other size, which the lowering cannot check.
+func.func @expand_dynamic_to_fixed(%x: tensor<?x1xf32>) -> tensor<4x4xf32> {
+  // CHECK: error: operand 0 has the dynamic shape 'tensor<?x1xf32>', whose dimension 0 meets the fixed size 4
+  // expected-error @+1 {{operand 0 has the dynamic shape 'tensor<?x1xf32>', whose dimension 0 meets the fixed size 4 of the result 'tensor<4x4xf32>'}}
   %0 = dlc.expand %x : tensor<?x1xf32> -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
@@ -28,17 +39,17 @@ func.func @dynamic_operand(%x: tensor<?x1xf32>) -> tensor<4x4xf32> {
 
 // Static ops before the dynamic one are fine. An op located only by its
 // ONNX node name has no file position: the error names the node.
-func.func @dynamic_after_static(%x: tensor<2x2xf32>, %y: tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32> {
+func.func @dynamic_after_static(%x: tensor<2x2xf32>, %y: tensor<1x1x?x?xf32>) -> tensor<3x1x?x?xf32> {
   %0 = dlc.relu %x : tensor<2x2xf32>
-  // CHECK: error: loc("pool_2"): dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'
+  // CHECK: error: loc("pad_2"): dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'
   // expected-error @unknown {{dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'}}
-  %1 = dlc.avg_pool %y {kernel_shape = array<i64: 2, 2>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>} : tensor<1x1x?x?xf32> -> tensor<1x1x?x?xf32> loc("pool_2")
-  return %1 : tensor<1x1x?x?xf32>
+  %1 = dlc.pad %y {pads = array<i64: 1, 0, 0, 0, 1, 0, 0, 0>, value = 0.0 : f64} : tensor<1x1x?x?xf32> -> tensor<3x1x?x?xf32> loc("pad_2")
+  return %1 : tensor<3x1x?x?xf32>
 }
 
 // -----
 
-// MaxPool's ceil_mode needs static sizes.
+// MaxPool's and AveragePool's ceil_mode need static sizes.
 func.func @ceil_max_pool(%a: tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32> {
   // CHECK: error: MaxPool with ceil_mode and dynamic dimensions is not supported yet: 'tensor<1x1x?x?xf32>'
   // expected-error @+1 {{MaxPool with ceil_mode and dynamic dimensions is not supported yet: 'tensor<1x1x?x?xf32>'}}
@@ -65,4 +76,13 @@ func.func @fixed_reshape(%x: tensor<?x4xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{reshaping 'tensor<?x4xf32>' to the fixed shape 'tensor<8xf32>' is not supported: its size is known at run time only}}
   %0 = dlc.reshape %x : tensor<?x4xf32> -> tensor<8xf32>
   return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @ceil_avg_pool(%a: tensor<1x1x?x?xf32>) -> tensor<1x1x?x?xf32> {
+  // CHECK: error: AveragePool with ceil_mode and dynamic dimensions is not supported yet: 'tensor<1x1x?x?xf32>'
+  // expected-error @+1 {{AveragePool with ceil_mode and dynamic dimensions is not supported yet: 'tensor<1x1x?x?xf32>'}}
+  %0 = dlc.avg_pool %a {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, ceil_mode = true} : tensor<1x1x?x?xf32> -> tensor<1x1x?x?xf32>
+  return %0 : tensor<1x1x?x?xf32>
 }
