@@ -123,8 +123,15 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
       if (llvm::any_of(op.getIndexingMapsArray(), hasNegativeCoefficient))
         return;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      if (llvm::any_of(ranges, ShapedType::isDynamic))
-        return;
+      // Loops of run-time size (symbolic dimensions) are tiled by 1, so
+      // that every tile keeps a static shape the vectorizer takes; the
+      // heuristics below see them as loops of 1.
+      SmallVector<bool> dynamicLoop;
+      for (int64_t &r : ranges) {
+        dynamicLoop.push_back(ShapedType::isDynamic(r));
+        if (ShapedType::isDynamic(r))
+          r = 1;
+      }
       SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
       SmallVector<int64_t> sizes(ranges.size(), 0);
       SmallVector<unsigned> parallel, reduction;
@@ -290,6 +297,9 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           }
         }
       }
+      for (auto [size, dynamic] : llvm::zip(sizes, dynamicLoop))
+        if (dynamic)
+          size = 1;
       // An epilogue is fused into its producer's tiles by
       // dlc-cpu-tile-and-fuse; these sizes are its fallback.
       op->setAttr(isEpilogueOf(op) ? "dlc.epilogue_tile_sizes"

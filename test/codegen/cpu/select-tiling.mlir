@@ -403,3 +403,26 @@ func.func @matmul_r16(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<6
   %1 = linalg.matmul ins(%a2, %b2 : tensor<1024x1024xf32>, tensor<1024x64xf32>) outs(%c2 : tensor<1024x64xf32>) -> tensor<1024x64xf32>
   return %0, %1 : tensor<64x64xf32>, tensor<1024x64xf32>
 }
+
+// -----
+
+// Loops of run-time size (symbolic dimensions) are tiled by 1, so that
+// every tile keeps a static shape that the vectorizer takes: a matmul of
+// dynamic M keeps its vector block along N and K one at a time, an
+// elementwise op of dynamic rows one vector along its static row.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 1, 32, 1>}
+// CHECK:         linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 16>
+func.func @dynamic_rows(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %n: index) -> (tensor<?x64xf32>, tensor<?x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty(%n) : tensor<?x64xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x64xf32>) outs(%f : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %e2 = tensor.empty(%n) : tensor<?x64xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<?x64xf32>) outs(%e2 : tensor<?x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %2 = arith.maximumf %in, %cst : f32
+    linalg.yield %2 : f32
+  } -> tensor<?x64xf32>
+  return %0, %1 : tensor<?x64xf32>, tensor<?x64xf32>
+}
