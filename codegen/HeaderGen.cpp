@@ -67,7 +67,7 @@ std::string dlc::generateHeader(const ModelInfo &info) {
           " * input values. Their shape holds DLC_DIM_DYNAMIC there and\n"
           " * _output_max_shape the bounds; size_bytes is the size at the bounds,\n"
           " * which the caller's buffer must have. Run writes the elements\n"
-          " * densely from the buffer's start (zeros after them);\n"
+          " * densely from the buffer's start (nothing after them);\n"
           " * _output_run_shape gives the shape the last run produced.\n";
   if (info.batchSplit) {
     int64_t batch = info.splitBatch;

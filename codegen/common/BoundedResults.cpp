@@ -64,14 +64,9 @@ struct BoundedResultsPass : dlc::impl::BoundedResultsBase<BoundedResultsPass> {
         results[i] = tensor::EmptyOp::create(b, loc, 0, et);
         continue;
       }
-      // A zero-filled buffer of the bound; v densely at its start.
-      Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(et));
-      Value buffer =
-          linalg::FillOp::create(
-              b, loc, zero,
-              ValueRange{
-                  tensor::EmptyOp::create(b, loc, capacity, et).getResult()})
-              .getResult(0);
+      // A buffer of the bound, v densely at its start; the rest is not
+      // written (a run writes only the elements it reports).
+      Value buffer = tensor::EmptyOp::create(b, loc, capacity, et).getResult();
       SmallVector<OpFoldResult> offset{b.getIndexAttr(0)},
           stride{b.getIndexAttr(1)}, extent{numel};
       Value head = tensor::ExtractSliceOp::create(b, loc, buffer, offset,

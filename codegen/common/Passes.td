@@ -73,8 +73,9 @@ def BoundedResults : Pass<"dlc-bounded-results", "mlir::ModuleOp"> {
     `dlc-bounded-arguments`. A result of dynamic shape (computed by an op
     whose result size depends on data, such as `dlc.nonzero`, or from inputs
     with symbolic dimensions) becomes a flat static tensor of its upper
-    bound's elements that holds the actual elements densely from its start,
-    zeros after them; one more result, a `tensor<Kxi64>`, holds the actual
+    bound's elements that holds the actual elements densely from its start
+    (the elements after them are not written: a run writes only what it
+    reports); one more result, a `tensor<Kxi64>`, holds the actual
     sizes of all the dynamic dimensions of the results, in order. The bounds
     come from the value-bounds analysis and interval arithmetic
     (codegen/common/Bounds.h); the module's `dlc.output_max_shapes` records

@@ -18,7 +18,9 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     `dlc.reduction_order` when the window loops go outside an innermost
     channel loop and `dlc.unfused_inputs`; other ops tile their innermost
     parallel loop by the vector width, with at most 64 reduction elements
-    per tile.
+    per tile. Loops of run-time size (symbolic dimensions) are sized as long
+    loops that every tile divides; their partial last tiles are left to
+    `dlc-cpu-version-partial-tiles`.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
@@ -83,6 +85,23 @@ def TileAndFuse : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::affine::AffineDialect"];
+}
+
+def VersionPartialTiles : Pass<"dlc-cpu-version-partial-tiles",
+                                "mlir::func::FuncOp"> {
+  let summary = "a static-shape copy of the full tiles of loops of run-time size";
+  let description = [{
+    A tile loop over a dimension of run-time size (a symbolic dimension)
+    sizes its tiles by `affine.min(T, n - i)`: T, except for the last
+    partial tile. For each tile loop (`scf.forall` or `scf.for`) whose body
+    sizes its tiles so, the tile's computation is versioned: when every
+    such size equals its constant, a copy computes the tile with the
+    constant (static shapes, which the vectorizer takes); otherwise the
+    original computes the partial tile, its linalg ops tiled by 1 along
+    their loops of run-time size (static single rows, vectorized too). Both
+    compute the same values.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
 }
 
 def Vectorize : Pass<"dlc-cpu-vectorize", "mlir::func::FuncOp"> {

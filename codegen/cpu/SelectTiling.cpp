@@ -16,6 +16,10 @@ using namespace mlir;
 /// tile covers: the vectorized tile is unrolled over them.
 static constexpr int64_t kReductionBudget = 64;
 
+/// The range the heuristics assume for a loop of run-time size: long, and
+/// divisible by every tile size they choose.
+static constexpr int64_t kNominalDynamicRange = int64_t(1) << 20;
+
 /// A convolution's channel loop goes innermost only from this many channels.
 static constexpr int64_t kMinInnermostChannels = 16;
 
@@ -123,15 +127,13 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
       if (llvm::any_of(op.getIndexingMapsArray(), hasNegativeCoefficient))
         return;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      // Loops of run-time size (symbolic dimensions) are tiled by 1, so
-      // that every tile keeps a static shape the vectorizer takes; the
-      // heuristics below see them as loops of 1.
-      SmallVector<bool> dynamicLoop;
-      for (int64_t &r : ranges) {
-        dynamicLoop.push_back(ShapedType::isDynamic(r));
+      // Loops of run-time size (symbolic dimensions) are sized for the
+      // heuristics below as a long loop that every tile size divides: their
+      // full tiles get a static-shape copy (dlc-cpu-version-partial-tiles)
+      // that the vectorizer takes, the last partial tile stays scalar.
+      for (int64_t &r : ranges)
         if (ShapedType::isDynamic(r))
-          r = 1;
-      }
+          r = kNominalDynamicRange;
       SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
       SmallVector<int64_t> sizes(ranges.size(), 0);
       SmallVector<unsigned> parallel, reduction;
@@ -297,9 +299,6 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           }
         }
       }
-      for (auto [size, dynamic] : llvm::zip(sizes, dynamicLoop))
-        if (dynamic)
-          size = 1;
       // An epilogue is fused into its producer's tiles by
       // dlc-cpu-tile-and-fuse; these sizes are its fallback.
       op->setAttr(isEpilogueOf(op) ? "dlc.epilogue_tile_sizes"

@@ -25,11 +25,21 @@ struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
     MLIRContext *ctx = &getContext();
 
     // Size-1 windows of tiled 2-D convolutions become 1-D convolutions,
-    // which the vectorizer handles.
+    // which the vectorizer handles. Static tiles only: the partial tiles of
+    // loops of run-time size stay scalar.
     {
+      SmallVector<Operation *> convs;
+      func.walk([&](linalg::LinalgOp op) {
+        if (isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&
+            op.hasPureTensorSemantics() &&
+            llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+          convs.push_back(op);
+      });
       RewritePatternSet patterns(ctx);
       linalg::populateDecomposeConvolutionPatterns(patterns);
-      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      GreedyRewriteConfig config;
+      config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+      if (failed(applyOpPatternsGreedily(convs, std::move(patterns), config)))
         return signalPassFailure();
     }
 

@@ -25,7 +25,7 @@ extern "C" {
  * An output whose size depends on data (NonZero, NonMaxSuppression, ...)
  * has shape[d] == DLC_DIM_DYNAMIC at such dimensions, max_shape their
  * upper bounds and size_bytes the size at max_shape; the entry point writes
- * the actual elements densely from the buffer's start (zeros after them)
+ * the actual elements densely from the buffer's start (nothing after them)
  * and the actual sizes of all such dimensions, output by output, to the
  * int64_t array that follows the outputs in its arguments.
  * An input with symbolic dimensions compiled as such (`--dim NAME=MIN..MAX`)

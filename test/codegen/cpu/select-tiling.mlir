@@ -406,14 +406,16 @@ func.func @matmul_r16(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<6
 
 // -----
 
-// Loops of run-time size (symbolic dimensions) are tiled by 1, so that
-// every tile keeps a static shape that the vectorizer takes: a matmul of
-// dynamic M keeps its vector block along N and K one at a time, an
-// elementwise op of dynamic rows one vector along its static row.
+// Loops of run-time size (symbolic dimensions) are sized as long loops
+// that the tiles divide: a matmul of dynamic M keeps its 8 x 32 register
+// block (full tiles get static shapes from dlc-cpu-version-partial-tiles),
+// an elementwise op of dynamic rows one vector along its static row, and
+// one of a dynamic row one vector along it.
 // CHECK-LABEL: func.func @dynamic_rows
-// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 1, 32, 1>}
+// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 8, 32, 1>}
 // CHECK:         linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 16>
-func.func @dynamic_rows(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %n: index) -> (tensor<?x64xf32>, tensor<?x64xf32>) {
+// CHECK:         linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 16>
+func.func @dynamic_rows(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %n: index, %r: tensor<4x?xf32>) -> (tensor<?x64xf32>, tensor<?x64xf32>, tensor<4x?xf32>) {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty(%n) : tensor<?x64xf32>
   %f = linalg.fill ins(%cst : f32) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
@@ -424,5 +426,11 @@ func.func @dynamic_rows(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %n: index) 
     %2 = arith.maximumf %in, %cst : f32
     linalg.yield %2 : f32
   } -> tensor<?x64xf32>
-  return %0, %1 : tensor<?x64xf32>, tensor<?x64xf32>
+  %e3 = tensor.empty(%n) : tensor<4x?xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<4x?xf32>) outs(%e3 : tensor<4x?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %4 = arith.maximumf %in, %cst : f32
+    linalg.yield %4 : f32
+  } -> tensor<4x?xf32>
+  return %0, %1, %3 : tensor<?x64xf32>, tensor<?x64xf32>, tensor<4x?xf32>
 }

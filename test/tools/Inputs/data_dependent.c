@@ -44,13 +44,16 @@ int main(void) {
     }
     const int64_t *ns = net_output_run_shape(model, 0);
     const int64_t *ys = net_output_run_shape(model, 1);
+    /* The elements at the run shape; the rest of the buffer is not written
+       (it keeps the 0xff fill). */
     show_shape("run: nz", ns);
     printf(" =");
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i < ns[0] * ns[1]; ++i)
       printf(" %lld", (long long)nz[i]);
+    printf(" (then %s)", nz[ns[0] * ns[1]] == -1 ? "untouched" : "written");
     show_shape("; y", ys);
     printf(" =");
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i < ys[0] * ys[1]; ++i)
       printf(" %g", y[i]);
     printf("\n");
   }
