@@ -1,4 +1,5 @@
 //===- OpenMPThreads.cpp - thread count and scratch for OpenMP regions ----===//
+#include "codegen/common/Bounds.h"
 #include "codegen/cpu/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -15,10 +16,15 @@ namespace dlc {
 
 using namespace mlir;
 
-/// Static trip count of a loop, or 1 when it is not known.
+/// Static trip count of a loop (at the upper bound of a run-time size: a
+/// loop over a symbolic dimension counts as at the top of its range), or 1
+/// when it is not known.
 static int64_t tripCount(OpFoldResult lb, OpFoldResult ub, OpFoldResult step) {
   std::optional<int64_t> l = getConstantIntValue(lb), u = getConstantIntValue(ub),
                          s = getConstantIntValue(step);
+  if (!u)
+    if (auto v = dyn_cast<Value>(ub))
+      u = dlc::upperBoundOfSize(v);
   if (!l || !u || !s || *s <= 0)
     return 1;
   return std::max<int64_t>(0, (*u - *l + *s - 1) / *s);

@@ -246,3 +246,30 @@ func.func @not_a_loop_nest(%out: memref<64xf32>, %ws: memref<64xi8> {dlc.workspa
   }
   return
 }
+
+// -----
+
+// A loop over a symbolic dimension counts as at the top of its range: 40000
+// iterations of a 16-lane FMA (its size clamped to 40000) are worth a fork
+// at the default threshold, though the trip count is known at run time
+// only.
+// SMALL-LABEL: func.func @symbolic_trips
+// SMALL:         omp.parallel num_threads(%{{.+}} : i32)
+func.func @symbolic_trips(%out: memref<40000xf32>, %n: index, %ws: memref<64xi8> {dlc.workspace}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ub = affine.min affine_map<()[s0] -> (s0, 40000)>()[%n]
+  %v = arith.constant dense<1.0> : vector<16xf32>
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%ub) step (%c1) {
+        %r = vector.fma %v, %v, %v : vector<16xf32>
+        %e = vector.extract %r[0] : f32 from vector<16xf32>
+        memref.store %e, %out[%i] : memref<40000xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
