@@ -716,9 +716,17 @@ static Results importReshape(NodeContext &nc) {
       if (remaining.empty()) {
         dynamicInferred = false;
       } else {
-        for (SymbolicDims::Key k : remaining)
+        for (SymbolicDims::Key k : remaining) {
+          // A dimension, or a size value of its own (a product of sizes).
+          Type t = k.first.getType();
           inferredFactors.push_back(
-              tensor::DimOp::create(nc.builder, nc.loc, k.first, k.second));
+              isa<ShapedType>(t) ? Value(tensor::DimOp::create(
+                                       nc.builder, nc.loc, k.first, k.second))
+              : t.isIndex()      ? k.first
+                                 : Value(arith::IndexCastOp::create(
+                                       nc.builder, nc.loc, nc.builder.getIndexType(),
+                                       k.first)));
+        }
       }
     }
   }

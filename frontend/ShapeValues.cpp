@@ -236,6 +236,12 @@ std::optional<NodeResults> dlc::importShapeArithmetic(NodeContext &nc) {
   // Elementwise arithmetic on rank-0/1 operands of one or equal lengths.
   if (nc.numOperands() != 2 || !ops[0].size() || !ops[1].size())
     return std::nullopt;
+  if (op == "Div" && llvm::any_of(ops[1], [](OpFoldResult e) {
+        return constantOf(e) == std::optional<int64_t>(0);
+      })) {
+    nc.error() << "division by zero in a shape computation";
+    return NodeResults(failure());
+  }
   size_t n = std::max(ops[0].size(), ops[1].size());
   if ((ops[0].size() != n && ops[0].size() != 1) ||
       (ops[1].size() != n && ops[1].size() != 1))

@@ -199,7 +199,7 @@ std::optional<SymbolicDims::Key> SymbolicDims::keyOfSize(Value size) const {
       return std::nullopt;
     Operation *def = size.getDefiningOp();
     if (def && isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-                   arith::ExtUIOp, arith::TruncIOp>(def)) {
+                   arith::ExtUIOp>(def)) {
       size = def->getOperand(0);
       continue;
     }

@@ -20,6 +20,9 @@ using namespace mlir;
 
 namespace {
 
+/// Marks the versions this pass makes while it runs.
+constexpr llvm::StringLiteral kFullTiles = "dlc.full_tiles";
+
 /// The smallest constant among `min`'s results, when it has one above 1 and
 /// reads one of `ivs` and a run-time size (a tile size along a loop of
 /// run-time size).
@@ -47,6 +50,14 @@ std::optional<int64_t> tileSizeOf(affine::AffineMinOp min, ValueRange ivs) {
 void tileDynamicLoopsByOne(Block &block) {
   SmallVector<TilingInterface> ops;
   block.walk([&](linalg::LinalgOp op) {
+    // Full-tile copies of inner loops (their shapes become static once
+    // canonicalized) stay whole.
+    for (Operation *p = op->getParentOp(); p && p != block.getParentOp();
+         p = p->getParentOp())
+      if (auto inner = dyn_cast<scf::IfOp>(p);
+          inner && inner->hasAttr(kFullTiles) &&
+          inner.getThenRegion().isAncestor(op->getParentRegion()))
+        return;
     if (op.hasPureTensorSemantics() &&
         llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
       ops.push_back(cast<TilingInterface>(op.getOperation()));
@@ -126,6 +137,7 @@ void versionBody(Block &body, ValueRange ivs, Operation *terminator) {
   for (Value v : results)
     types.push_back(v.getType());
   auto ifOp = scf::IfOp::create(b, loc, types, full, /*withElseRegion=*/true);
+  ifOp->setAttr(kFullTiles, b.getUnitAttr());
   // Full tiles: the constants as sizes.
   {
     Block *then = ifOp.thenBlock();
@@ -174,6 +186,7 @@ struct VersionPartialTilesPass
         versionBody(*forOp.getBody(), forOp.getInductionVar(),
                     forOp.getBody()->getTerminator());
     }
+    getOperation().walk([](scf::IfOp op) { op->removeAttr(kFullTiles); });
   }
 };
 

@@ -145,6 +145,17 @@ func.func @gather_elements_dynamic(%x: tensor<?x?xf32>, %i: tensor<?x1xi64>) -> 
 
 // -----
 
+// GatherElements' data and indices are not broadcast together: a dynamic
+// data dimension facing a fixed index count is not refused.
+// CHECK-LABEL: func.func @gather_elements_fixed_indices
+// CHECK:         tensor.empty() : tensor<2x5xf32>
+func.func @gather_elements_fixed_indices(%x: tensor<2x?xf32>, %i: tensor<2x5xi64>) -> tensor<2x5xf32> {
+  %0 = dlc.gather_elements %x, %i {axis = 1 : i64} : tensor<2x?xf32>, tensor<2x5xi64> -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
 // AveragePool over dynamic spatial sizes divides by each window's count of
 // input elements, computed per output position at run time (3x3 windows,
 // stride 2, pads 1, count_include_pad off: min(3, H - start) - max(0,
