@@ -146,10 +146,7 @@ NodeResults importEyeLike(NodeContext &nc) {
   OpBuilder &b = nc.builder;
   if (!t.hasStaticShape()) {
     // Ones on the k-th diagonal, generated at run time.
-    SmallVector<Value> sizes;
-    for (int64_t d = 0; d < 2; ++d)
-      if (t.isDynamicDim(d))
-        sizes.push_back(tensor::DimOp::create(b, nc.loc, nc.operand(0), d));
+    SmallVector<Value> sizes = dynamicSizesOf(nc, nc.operand(0), 0, 2);
     Value eye = tensor::GenerateOp::create(
         b, nc.loc, RankedTensorType::get(t.getShape(), et), sizes,
         [&](OpBuilder &gb, Location l, ValueRange ivs) {

@@ -234,6 +234,10 @@ mlir::FailureOr<int64_t> normalizeAxis(NodeContext &nc, int64_t axis,
 NodeResults reshapeTo(NodeContext &nc, mlir::Value input,
                       llvm::ArrayRef<int64_t> shape,
                       mlir::ValueRange sizes = {});
+/// The sizes of the dynamic dimensions among [begin, end) of `v` (one
+/// tensor.dim each), in order: the dynamic sizes of a tensor of that shape.
+llvm::SmallVector<mlir::Value> dynamicSizesOf(NodeContext &nc, mlir::Value v,
+                                              int64_t begin, int64_t end);
 /// The number of elements of `v` along dimensions [begin, end) as an index
 /// value (tensor.dim of the dynamic ones).
 mlir::Value numElementsOf(NodeContext &nc, mlir::Value v, int64_t begin,

@@ -583,14 +583,21 @@ NodeResults dlc::reshapeTo(NodeContext &nc, Value input,
       return nc.error() << "cannot size the dynamic dimensions of " << type
                         << " reshaping " << in,
              failure();
-    for (int64_t d = 0; d < in.getRank(); ++d)
-      if (in.isDynamicDim(d))
-        operands.push_back(
-            tensor::DimOp::create(nc.builder, nc.loc, input, d));
+    llvm::append_range(operands, dynamicSizesOf(nc, input, 0, in.getRank()));
   } else {
     llvm::append_range(operands, sizes);
   }
   return buildTyped<dlc::ReshapeOp>(nc, type, operands);
+}
+
+SmallVector<Value> dlc::dynamicSizesOf(NodeContext &nc, Value v, int64_t begin,
+                                       int64_t end) {
+  auto t = typeOf(v);
+  SmallVector<Value> sizes;
+  for (int64_t d = begin; d < end; ++d)
+    if (t.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(nc.builder, nc.loc, v, d));
+  return sizes;
 }
 
 Value dlc::numElementsOf(NodeContext &nc, Value v, int64_t begin,

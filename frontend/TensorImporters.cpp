@@ -201,46 +201,25 @@ NodeResults importSlice(NodeContext &nc) {
   auto t = typeOf(x);
   int64_t rank = t.getRank();
   SmallVector<int64_t> starts, ends, axes, steps;
+  // Starts and ends known at run time only (computed from shapes).
+  std::optional<SmallVector<OpFoldResult>> runStarts, runEnds;
   if (nc.opset < 10) {
     starts = nc.intsAttr("starts").value_or(SmallVector<int64_t>{});
     ends = nc.intsAttr("ends").value_or(SmallVector<int64_t>{});
     axes = nc.intsAttr("axes").value_or(SmallVector<int64_t>{});
   } else {
     auto s = nc.constantInts(1), e = nc.constantInts(2);
-    // Bounds computed from shapes, or a tensor of dynamic dimensions.
-    std::optional<SmallVector<OpFoldResult>> se = shapeElements(nc.operand(1)),
-                                             ee = shapeElements(nc.operand(2));
-    if ((!s || !e || !t.hasStaticShape()) && se && ee) {
-      SmallVector<int64_t> a, st;
-      if (nc.operand(3)) {
-        auto c = nc.constantInts(3);
-        if (!c)
-          return nc.error() << "axes must be a constant", failure();
-        a = *c;
-      } else {
-        for (size_t i = 0; i < se->size(); ++i)
-          a.push_back(i);
-      }
-      if (nc.operand(4)) {
-        auto c = nc.constantInts(4);
-        if (!c)
-          return nc.error() << "steps must be a constant", failure();
-        st = *c;
-      } else {
-        st.assign(se->size(), 1);
-      }
-      if (ee->size() != se->size() || a.size() != se->size() ||
-          st.size() != se->size())
-        return nc.error() << "starts, ends, axes and steps differ in length",
+    if (s && e) {
+      starts = *s;
+      ends = *e;
+    } else {
+      runStarts = shapeElements(nc.operand(1));
+      runEnds = shapeElements(nc.operand(2));
+      if (!runStarts || !runEnds)
+        return nc.error() << "starts and ends must be constants or computed "
+                             "from tensor shapes",
                failure();
-      return importDynamicSlice(nc, *se, *ee, a, st);
     }
-    if (!s || !e)
-      return nc.error() << "starts and ends must be constants or computed "
-                           "from tensor shapes",
-             failure();
-    starts = *s;
-    ends = *e;
     if (nc.operand(3)) {
       auto a = nc.constantInts(3);
       if (!a)
@@ -254,23 +233,27 @@ NodeResults importSlice(NodeContext &nc) {
       steps = *st;
     }
   }
+  size_t count = runStarts ? runStarts->size() : starts.size();
+  size_t endCount = runEnds ? runEnds->size() : ends.size();
   if (axes.empty())
-    for (size_t i = 0; i < starts.size(); ++i)
+    for (size_t i = 0; i < count; ++i)
       axes.push_back(i);
   if (steps.empty())
-    steps.assign(starts.size(), 1);
-  if (ends.size() != starts.size() || axes.size() != starts.size() ||
-      steps.size() != starts.size())
+    steps.assign(count, 1);
+  if (endCount != count || axes.size() != count || steps.size() != count)
     return nc.error() << "starts, ends, axes and steps differ in length",
            failure();
-  if (!t.hasStaticShape()) {
-    Builder attrs(nc.builder.getContext());
-    SmallVector<OpFoldResult> s, e;
-    for (auto [a, b] : llvm::zip(starts, ends)) {
-      s.push_back(attrs.getI64IntegerAttr(a));
-      e.push_back(attrs.getI64IntegerAttr(b));
+  if (runStarts || !t.hasStaticShape()) {
+    if (!runStarts) {
+      Builder attrs(nc.builder.getContext());
+      runStarts.emplace();
+      runEnds.emplace();
+      for (auto [a, b] : llvm::zip(starts, ends)) {
+        runStarts->push_back(attrs.getI64IntegerAttr(a));
+        runEnds->push_back(attrs.getI64IntegerAttr(b));
+      }
     }
-    return importDynamicSlice(nc, s, e, axes, steps);
+    return importDynamicSlice(nc, *runStarts, *runEnds, axes, steps);
   }
   SmallVector<int64_t> outStarts(rank, 0), outSteps(rank, 1),
       shape(t.getShape()), clamped;
@@ -620,11 +603,8 @@ NodeResults importDropout(NodeContext &nc) {
   auto t = typeOf(nc.operand(0));
   auto maskType = RankedTensorType::get(t.getShape(), nc.builder.getI1Type());
   if (!t.hasStaticShape()) {
-    SmallVector<Value> sizes;
-    for (int64_t d = 0; d < t.getRank(); ++d)
-      if (t.isDynamicDim(d))
-        sizes.push_back(
-            tensor::DimOp::create(nc.builder, nc.loc, nc.operand(0), d));
+    SmallVector<Value> sizes =
+        dynamicSizesOf(nc, nc.operand(0), 0, t.getRank());
     Value yes = arith::ConstantOp::create(nc.builder, nc.loc,
                                           nc.builder.getBoolAttr(true));
     return SmallVector<Value>{
@@ -673,10 +653,8 @@ NodeResults importTrilu(NodeContext &nc) {
   Type et = t.getElementType();
   if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(cols)) {
     // The mask over positions, generated at run time.
-    SmallVector<Value> sizes;
-    for (int64_t d : {t.getRank() - 2, t.getRank() - 1})
-      if (t.isDynamicDim(d))
-        sizes.push_back(tensor::DimOp::create(b, nc.loc, nc.operand(0), d));
+    SmallVector<Value> sizes =
+        dynamicSizesOf(nc, nc.operand(0), t.getRank() - 2, t.getRank());
     Value mask = tensor::GenerateOp::create(
         b, nc.loc, RankedTensorType::get({rows, cols}, b.getI1Type()), sizes,
         [&](OpBuilder &gb, Location l, ValueRange ivs) {
