@@ -20,6 +20,9 @@
 #include "frontend/ConstantFolding.h"
 #include "frontend/GraphImporter.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -28,6 +31,9 @@ using namespace dlc;
 
 /// Iterations a Loop or Scan may unroll to.
 static constexpr int64_t kMaxUnrolledIterations = 4096;
+/// Iterations a Loop with a condition from data is unrolled to (every
+/// iteration runs, its carried values masked); longer ones run as loops.
+static constexpr int64_t kMaxMaskedIterations = 16;
 
 static Value boolConstant(OpBuilder &b, Location loc, bool value) {
   auto type = RankedTensorType::get({}, b.getI1Type());
@@ -43,6 +49,20 @@ static std::optional<int64_t> constantScalarInt(Value v) {
   APInt x = *attr.getValues<APInt>().begin();
   return attr.getElementType().isInteger(1) ? (int64_t)x.getBoolValue()
                                             : x.getSExtValue();
+}
+
+bool GraphImporter::sameShape(Value a, Value b) const {
+  auto x = typeOf(a), y = typeOf(b);
+  if (x.getElementType() != y.getElementType() || x.getRank() != y.getRank())
+    return false;
+  for (unsigned d = 0, e = x.getRank(); d < e; ++d) {
+    if (x.isDynamicDim(d) != y.isDynamicDim(d))
+      return false;
+    if (x.isDynamicDim(d) ? symbolicDims.keyOf(a, d) != symbolicDims.keyOf(b, d)
+                          : x.getDimSize(d) != y.getDimSize(d))
+      return false;
+  }
+  return true;
 }
 
 FailureOr<SmallVector<Value>>
@@ -217,13 +237,14 @@ LogicalResult GraphImporter::importIf(NodeContext &nc) {
        llvm::enumerate(nc.node.output(), *thenOutputs, *elseOutputs)) {
     if (name.empty())
       continue;
-    if (a.getType() != b.getType())
+    if (!sameShape(a, b))
       return nc.error() << "output " << i << " is " << a.getType()
                         << " in the then branch and " << b.getType()
-                        << " in the else branch, and the condition is data "
-                           "(known only at run time); branches of different "
-                           "shapes need data-dependent output shapes, not "
-                           "supported yet",
+                        << " in the else branch (or of sizes not known to "
+                           "be the same), and the condition is data (known "
+                           "only at run time); branches of different shapes "
+                           "need data-dependent output shapes, not supported "
+                           "yet",
              failure();
     Value v = selectValues(cond, a, b, nc.loc);
     if (!v)
@@ -269,8 +290,13 @@ Value GraphImporter::evaluatedIfConstant(Value v, Location loc) {
 
 LogicalResult GraphImporter::importLoop(NodeContext &nc) {
   const onnx::GraphProto *body = subgraph(nc, "body");
-  if (!body || failed(requireOperands(nc, 2)))
+  if (!body)
     return failure();
+  // The trip count and the condition may each be left out (empty names).
+  if (nc.numOperands() < 2)
+    return nc.error() << "expects at least 2 inputs (the trip count and the "
+                         "condition, either of them empty)",
+           failure();
   size_t numCarried = nc.numOperands() - 2;
   if ((size_t)body->input_size() != numCarried + 2 ||
       (size_t)body->output_size() < numCarried + 1)
@@ -280,15 +306,17 @@ LogicalResult GraphImporter::importLoop(NodeContext &nc) {
            failure();
   size_t numScans = body->output_size() - 1 - numCarried;
   std::optional<int64_t> trip;
+  Value dataTrip;
   if (nc.operand(0)) {
     std::optional<SmallVector<int64_t>> m = nc.constantInts(0);
-    if (!m || m->size() != 1)
-      return nc.error() << "the trip count must be known at compile time (a "
-                           "constant, computed from constants, or an input "
-                           "that `dlc run` specializes); loops whose trip "
-                           "count is data are not supported yet",
+    if (m && m->size() == 1)
+      trip = (*m)[0];
+    else if (typeOf(nc.operand(0)).getNumElements() != 1)
+      return nc.error() << "the trip count must have one element, not "
+                        << typeOf(nc.operand(0)),
              failure();
-    trip = (*m)[0];
+    else
+      dataTrip = nc.operand(0);
   }
   // With scan outputs the condition must be known at compile time (their
   // length follows it): it may read inputs `dlc run` specializes. Without,
@@ -297,12 +325,31 @@ LogicalResult GraphImporter::importLoop(NodeContext &nc) {
       nc.operand(1)
           ? nc.constantOperandValue(1, /*specializeKnown=*/numScans > 0)
           : boolConstant(builder, nc.loc, true);
+  if (nc.operand(1) && typeOf(cond).getNumElements() != 1)
+    return nc.error() << "the condition must have one element, not "
+                      << typeOf(cond),
+           failure();
   SmallVector<Value> carried;
   for (size_t i = 2; i < nc.numOperands(); ++i) {
     if (!nc.operand(i))
       return nc.error() << "carried value " << i - 2 << " is absent", failure();
     carried.push_back(nc.operand(i));
   }
+  // Loops whose number of iterations is known only at run time (a trip
+  // count from data; a condition from data and no trip count or a long
+  // one; more iterations than unrolling takes) run as loops, from the
+  // first iteration or from where the condition became data.
+  auto runAsLoop = [&](int64_t first) {
+    return importLoopAsWhile(nc, *body,
+                             trip ? int64Constant(builder, nc.loc, {}, {*trip})
+                                  : dataTrip,
+                             cond, carried, first, numScans);
+  };
+  std::optional<int64_t> knownCond = constantScalarInt(cond);
+  if (dataTrip || (!trip && !knownCond) ||
+      (trip && *trip > kMaxUnrolledIterations && numScans == 0) ||
+      (trip && *trip > kMaxMaskedIterations && !knownCond && numScans == 0))
+    return runAsLoop(0);
   SmallVector<SmallVector<Value>> scans(numScans);
   // The running condition while it is data; null while it is known.
   Value active;
@@ -315,10 +362,6 @@ LogicalResult GraphImporter::importLoop(NodeContext &nc) {
       if (known && !*known)
         break;
       if (!known) {
-        if (!trip)
-          return nc.error() << "the condition is data and there is no trip "
-                               "count: the number of iterations is unbounded",
-                 failure();
         if (numScans)
           return nc.error() << "the condition is data (known only at run "
                                "time) and the body has scan outputs, whose "
@@ -326,13 +369,18 @@ LogicalResult GraphImporter::importLoop(NodeContext &nc) {
                                "data-dependent output shapes, not supported "
                                "yet",
                  failure();
+        if (!trip || *trip - i > kMaxMaskedIterations)
+          return runAsLoop(i);
         active = cond;
       }
     }
-    if (i >= kMaxUnrolledIterations)
+    if (i >= kMaxUnrolledIterations) {
+      if (numScans == 0 && !active)
+        return runAsLoop(i);
       return nc.error() << "more than " << kMaxUnrolledIterations
                         << " iterations to unroll; not supported",
              failure();
+    }
     SmallVector<Value> inputs = {int64Constant(builder, nc.loc, {}, {i}),
                                  active ? active
                                         : boolConstant(builder, nc.loc, true)};
@@ -345,10 +393,11 @@ LogicalResult GraphImporter::importLoop(NodeContext &nc) {
     ArrayRef<Value> nextCarried = ArrayRef(*outputs).slice(1, numCarried);
     if (active) {
       for (auto [j, old, now] : llvm::enumerate(carried, nextCarried)) {
-        if (old.getType() != now.getType())
+        if (!sameShape(old, now))
           return nc.error() << "carried value " << j << " changes from "
                             << old.getType() << " to " << now.getType()
-                            << " while the condition is data; that needs "
+                            << " (or to a size not known to be the same) "
+                               "while the condition is data; that needs "
                                "data-dependent shapes, not supported yet",
                  failure();
         old = selectValues(active, now, old, nc.loc);
@@ -380,6 +429,110 @@ LogicalResult GraphImporter::importLoop(NodeContext &nc) {
       return failure();
     results.push_back(v);
   }
+  bindOutputs(nc.node, results);
+  return success();
+}
+
+/// The scalar element of one-element tensor `v`.
+static Value scalarOf(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<Value> zeros(type.getRank(),
+                           arith::ConstantIndexOp::create(b, loc, 0));
+  return tensor::ExtractOp::create(b, loc, v, zeros);
+}
+
+LogicalResult GraphImporter::importLoopAsWhile(NodeContext &nc,
+                                               const onnx::GraphProto &body,
+                                               Value tripCount, Value cond,
+                                               ArrayRef<Value> carried,
+                                               int64_t first, size_t numScans) {
+  if (numScans)
+    return nc.error() << "the number of iterations is known only at run time "
+                         "(a trip count or condition from data) and the body "
+                         "has "
+                      << numScans
+                      << " scan outputs, whose length would depend on it: "
+                         "that needs data-dependent output shapes, not "
+                         "supported yet",
+           failure();
+  Location loc = nc.loc;
+  SmallVector<Value> inits = {
+      arith::ConstantIntOp::create(builder, loc, first, 64),
+      scalarOf(builder, loc, cond)};
+  inits.append(carried.begin(), carried.end());
+  Value limit = tripCount ? scalarOf(builder, loc, tripCount) : Value();
+  SmallVector<Type> types =
+      llvm::map_to_vector(inits, [](Value v) { return v.getType(); });
+  SmallVector<Location> locs(inits.size(), loc);
+  auto loop = scf::WhileOp::create(builder, loc, types, inits);
+  OpBuilder::InsertionGuard guard(builder);
+  // Before: continue while the iteration number is below the trip count
+  // and the condition holds.
+  Block *before = builder.createBlock(&loop.getBefore(), {}, types, locs);
+  Value go = before->getArgument(1);
+  if (limit) {
+    Value below = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                        before->getArgument(0), limit);
+    go = arith::AndIOp::create(builder, loc, below, go);
+  }
+  scf::ConditionOp::create(builder, loc, go, before->getArguments());
+  // After: the body, its carried values of the shapes they came in with.
+  Block *after = builder.createBlock(&loop.getAfter(), {}, types, locs);
+  SmallVector<Value> inputs = {
+      tensor::FromElementsOp::create(
+          builder, loc, RankedTensorType::get({}, builder.getI64Type()),
+          after->getArgument(0)),
+      tensor::FromElementsOp::create(
+          builder, loc, RankedTensorType::get({}, builder.getI1Type()),
+          after->getArgument(1))};
+  for (size_t j = 2; j < inits.size(); ++j) {
+    Value init = inits[j];
+    for (unsigned d = 0, e = typeOf(init).getRank(); d < e; ++d) {
+      symbolicDims.link(before->getArgument(j), d, init, d);
+      symbolicDims.link(after->getArgument(j), d, init, d);
+      symbolicDims.link(loop.getResult(j), d, init, d);
+    }
+    inputs.push_back(after->getArgument(j));
+  }
+  FailureOr<SmallVector<Value>> outputs =
+      importSubgraph(body, inputs, scopeOf(loc, "body"), loc);
+  if (failed(outputs))
+    return failure();
+  Value next = (*outputs)[0];
+  if (typeOf(next).getNumElements() != 1)
+    return nc.error() << "the body's condition must have one element, not "
+                      << typeOf(next),
+           failure();
+  SmallVector<Value> yielded = {
+      arith::AddIOp::create(builder, loc, after->getArgument(0),
+                            arith::ConstantIntOp::create(builder, loc, 1, 64)),
+      scalarOf(builder, loc, next)};
+  for (size_t j = 2; j < inits.size(); ++j) {
+    Value now = (*outputs)[j - 1], old = after->getArgument(j);
+    auto oldType = typeOf(old), nowType = typeOf(now);
+    // A dimension that became static in the body (a static init yields
+    // static values) keeps the carried type by a cast.
+    bool same = oldType.getElementType() == nowType.getElementType() &&
+                oldType.getRank() == nowType.getRank();
+    for (unsigned d = 0; same && d < oldType.getRank(); ++d)
+      same = !oldType.isDynamicDim(d)
+                 ? nowType.getDimSize(d) == oldType.getDimSize(d)
+                 : !nowType.isDynamicDim(d) ||
+                       symbolicDims.keyOf(now, d) == symbolicDims.keyOf(old, d);
+    if (!same)
+      return nc.error() << "carried value " << j - 2 << " changes from "
+                        << oldType << " to " << nowType
+                        << " (or to a size not known to be the same) in an "
+                           "iteration, and the number of iterations is "
+                           "known only at run time; loops whose carried "
+                           "shapes change are not supported",
+             failure();
+    if (nowType != oldType)
+      now = tensor::CastOp::create(builder, loc, oldType, now);
+    yielded.push_back(now);
+  }
+  scf::YieldOp::create(builder, loc, yielded);
+  SmallVector<Value> results(loop.getResults().drop_front(2));
   bindOutputs(nc.node, results);
   return success();
 }

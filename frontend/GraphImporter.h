@@ -102,6 +102,15 @@ private:
   mlir::LogicalResult importGradient(const onnx::NodeProto &node, size_t index,
                                      mlir::Location loc);
   mlir::LogicalResult importLoop(NodeContext &nc);
+  /// A Loop whose number of iterations is known only at run time, as an
+  /// scf.while over its carried values, from iteration `first` (the
+  /// iterations before it unrolled) with condition `cond` and values
+  /// `carried`; `tripCount` is null when there is none.
+  mlir::LogicalResult importLoopAsWhile(NodeContext &nc,
+                                        const onnx::GraphProto &body,
+                                        mlir::Value tripCount, mlir::Value cond,
+                                        llvm::ArrayRef<mlir::Value> carried,
+                                        int64_t first, size_t numScans);
   mlir::LogicalResult importScan(NodeContext &nc);
   /// Imports `body` in place with its inputs bound to `inputs` (outer
   /// values stay visible; the body's names shadow them while it is
@@ -116,6 +125,9 @@ private:
                               llvm::ArrayRef<mlir::Value> operands,
                               llvm::ArrayRef<onnx::AttributeProto> attrs,
                               size_t numOutputs, mlir::Location loc);
+  /// Whether `a` and `b` have one element type and shape: equal static
+  /// sizes, dynamic sizes known equal (symbolicDims).
+  bool sameShape(mlir::Value a, mlir::Value b) const;
   /// Where(cond, a, b) with `cond` made a scalar.
   mlir::Value selectValues(mlir::Value cond, mlir::Value a, mlir::Value b,
                            mlir::Location loc);

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
@@ -167,7 +168,11 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "GlobalAveragePool", "GlobalMaxPool", "AveragePool",
       // Normalizations, quantization, ranges.
       "LayerNormalization", "QuantizeLinear", "DequantizeLinear", "Range",
-      "ConstantOfShape", "Shape", "Size"};
+      "ConstantOfShape", "Shape", "Size",
+      // Control flow: the branches' and bodies' nodes are checked as
+      // they are imported; carried values and selected branches must be
+      // known to keep their sizes.
+      "If", "Loop"};
   // The optimizers of ai.onnx.preview.training are elementwise.
   if (node.domain() == "ai.onnx.preview.training")
     return node.op_type() == "Adagrad" || node.op_type() == "Adam" ||
@@ -737,8 +742,9 @@ OwningOpRef<ModuleOp> dlc::importOnnxModel(MLIRContext &context,
                                            const onnx::ModelProto &model,
                                            const ImportOptions &options) {
   // Sizes of dynamic dimensions are index values (tensor.dim, arith).
+  // Loops whose trip count is data are scf.while.
   context.loadDialect<dlc::DlcDialect, func::FuncDialect, tensor::TensorDialect,
-                      arith::ArithDialect>();
+                      arith::ArithDialect, scf::SCFDialect>();
   Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
   GraphImporter importer(context, path, getOnnxOpset(model), options);
   OwningOpRef<ModuleOp> module = importer.import(model.graph());

@@ -44,9 +44,11 @@ public:
   /// from (through casts, to a tensor.dim); nullopt for constants; the
   /// value itself otherwise.
   std::optional<Key> keyOfSize(mlir::Value size) const;
+  /// Dimension `d` of `result` is dimension `od` of `operand` (a loop's
+  /// carried value is its initial value's size).
+  void link(mlir::Value result, unsigned d, mlir::Value operand, unsigned od);
 
 private:
-  void link(mlir::Value result, unsigned d, mlir::Value operand, unsigned od);
   llvm::DenseMap<Key, Key> keys;
   llvm::StringMap<Key> names;
 };

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
@@ -60,6 +61,32 @@ bool knownNonNegative(Value v, int depth = 8) {
 Value sizeValueOf(Value v, int64_t d, int depth = 16) {
   if (depth == 0)
     return Value();
+  // Loops carry values of the shapes they came in with (the frontend checks
+  // it): a carried value is sized as its initial value.
+  // (A while loop's result and body argument j are its condition's
+  // argument j: the before region's argument k, the loop's init k.)
+  auto initOfWhile = [](scf::WhileOp loop, unsigned j) -> Value {
+    auto arg = dyn_cast<BlockArgument>(loop.getConditionOp().getArgs()[j]);
+    if (!arg || arg.getOwner() != &loop.getBefore().front())
+      return Value();
+    return loop.getInits()[arg.getArgNumber()];
+  };
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    Value init;
+    if (auto loop = dyn_cast_or_null<scf::WhileOp>(parent))
+      init = arg.getOwner() == &loop.getBefore().front()
+                 ? loop.getInits()[arg.getArgNumber()]
+                 : initOfWhile(loop, arg.getArgNumber());
+    if (auto loop = dyn_cast_or_null<scf::ForOp>(parent))
+      if (OpOperand *tied = loop.getTiedLoopInit(arg))
+        init = tied->get();
+    return init ? sizeValueOf(init, d, depth - 1) : Value();
+  }
+  if (auto loop = v.getDefiningOp<scf::WhileOp>()) {
+    Value init = initOfWhile(loop, cast<OpResult>(v).getResultNumber());
+    return init ? sizeValueOf(init, d, depth - 1) : Value();
+  }
   Operation *def = v.getDefiningOp();
   if (!def)
     return Value();

@@ -80,7 +80,27 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
       buf.size = (bits / 8 + alignment - 1) / alignment * alignment;
       Operation *top = topLevelAncestor(body, alloc);
       if (top != alloc.getOperation()) {
-        // Allocated inside a loop: live for the whole function.
+        // Allocated inside a loop: live for the whole function, one slot
+        // for every iteration, so no iteration may hand it to the next
+        // (dlc-carry-loop-values-in-place copies carried values).
+        SmallVector<Value> worklist{alloc.getResult()};
+        while (!worklist.empty()) {
+          Value v = worklist.pop_back_val();
+          for (Operation *user : v.getUsers()) {
+            if (isa<scf::YieldOp, scf::ConditionOp>(user) &&
+                isa<scf::WhileOp, scf::ForOp>(user->getParentOp())) {
+              alloc.emitError("a buffer allocated in a loop is carried to "
+                              "its next iteration; the workspace plan gives "
+                              "it one slot");
+              return WalkResult::interrupt();
+            }
+            if (isa<ViewLikeOpInterface>(user) ||
+                isa<memref::CastOp, memref::ExpandShapeOp,
+                    memref::CollapseShapeOp, memref::ReinterpretCastOp>(user))
+              for (Value r : user->getResults())
+                worklist.push_back(r);
+          }
+        }
         buf.begin = 0;
         buf.end = body.getOperations().size();
       } else {

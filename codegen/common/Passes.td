@@ -31,6 +31,26 @@ def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def CarryLoopValuesInPlace
+    : Pass<"dlc-carry-loop-values-in-place", "mlir::func::FuncOp"> {
+  let summary = "loops write their carried values over the previous ones";
+  let description = [{
+    Runs on tensors, just before bufferization (tiling would treat a copy's
+    destination as any tensor of its shape). Each value an `scf.while`
+    carries to its next iteration is materialized in the iteration's own
+    carried tensor (`bufferization.materialize_in_destination` into the
+    region argument; `eliminate-empty-tensors` then computes it there where
+    it can), so that
+    bufferization keeps one buffer per carried value for the whole loop,
+    and every buffer allocated in the body lives within one iteration: the
+    static workspace plan (`dlc-memory-plan`) gives such a buffer one slot,
+    reused by each iteration. Function arguments are marked not writable
+    (`bufferization.writable = false`): a loop never writes over the
+    caller's inputs.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
+}
+
 def ZeroSizeTensors : Pass<"dlc-zero-size-tensors", "mlir::func::FuncOp"> {
   let summary = "drop the computation of tensors without elements";
   let description = [{

@@ -7,7 +7,8 @@
 Writes OUTDIR/NAME.onnx (OUTDIR/NAME_bN.onnx for --batch N other than 1: the same
 weights, a static batch of N; OUTDIR/NAME_dyn.onnx for --dynamic-batch: a symbolic
 batch 'N'; OUTDIR/NAME_sym.onnx for --symbolic: the model's symbolic dimensions,
-'batch', 'height' and 'width' of images, 'batch' and 'seq' of bert, 'seq' of gpt;
+'batch', 'height' and 'width' of images, 'batch' and 'seq' of bert, 'seq' of gpt,
+'batch' of scripted;
 the shapes below are for batch 1) for each model (all of them, or the --only ones) and skips
 files that already exist and are newer than this script (--force re-exports). Files are written under a temporary
 name and renamed, so concurrent runs (lit runs tests in parallel) never see a partial
@@ -46,6 +47,13 @@ opset 17, or the highest below it that torch can export; do_constant_folding=Tru
       i64[1,32] and "padding_mask" bool[1,32] (True = padding); output "logits" f32[1,2].
       The export computes Expand shapes with Where(Equal(ConstantOfShape ...)) over
       constants: dlc evaluates them at compile time.
+  scripted
+      control flow on data through torch.jit.script (TorchScript): Linear(16, 16)
+      steps h = tanh(Linear(h)) + h repeated `steps` times (a Loop whose trip count
+      is the input "steps" i64[]), then h halved while max |h| > 2 (a Loop on a data
+      condition), then Linear(16, 4)(h) if mean(h) > 0 else Linear(16, 4)(relu(h))
+      (an If on data). Input "x" f32[1,16]; output "y" f32[1,4]; --symbolic: a
+      symbolic batch.
   lstm
       nn.LSTM(input 32, hidden 64, 2 layers, batch_first) over x f32[1,16,32] and a
       Linear(64, 10) head on the last time step: output "logits" f32[1,10].
@@ -220,6 +228,29 @@ class LstmNet(nn.Module):
 # ---------------------------------------------------------------------------
 
 
+class ScriptedControlFlow(nn.Module):
+    """Control flow on data, as torch.jit.script exports it: a loop whose trip
+    count is an input, a while loop on a data condition, an if on data."""
+
+    def __init__(self, features=16, classes=4):
+        super().__init__()
+        self.step = nn.Linear(features, features)
+        self.pos = nn.Linear(features, classes)
+        self.neg = nn.Linear(features, classes)
+
+    def forward(self, x, steps):
+        h = x
+        for _ in range(int(steps)):
+            h = torch.tanh(self.step(h)) + h
+        while bool(h.abs().max() > 2.0):
+            h = h * 0.5
+        if bool(h.mean() > 0):
+            y = self.pos(h)
+        else:
+            y = self.neg(torch.relu(h))
+        return y
+
+
 def calibrate_batchnorm(model, make_batch, batches=2):
     """Sets BN running statistics from train-mode passes over random batches."""
     bns = [m for m in model.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
@@ -261,6 +292,11 @@ def transformer(batch):
     return TorchTransformer().eval(), (ids, mask), ["input_ids", "padding_mask"], ["logits"]
 
 
+def scripted(batch):
+    model = torch.jit.script(ScriptedControlFlow().eval())
+    return model, (torch.rand(batch, 16), torch.tensor(3)), ["x", "steps"], ["y"]
+
+
 def lstm(batch):
     return LstmNet().eval(), (torch.rand(batch, 16, 32),), ["x"], ["logits"]
 
@@ -274,6 +310,7 @@ MODELS = {
     "gpt": gpt,
     "lstm": lstm,
     "transformer": transformer,
+    "scripted": scripted,
 }
 
 
@@ -282,6 +319,7 @@ SYMBOLIC_AXES = {
     "bert": {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"},
              "last_hidden_state": {0: "batch", 1: "seq"}, "logits": {0: "batch"}},
     "gpt": {"input_ids": {1: "seq"}, "logits": {1: "seq"}},
+    "scripted": {"x": {0: "batch"}, "y": {0: "batch"}},
 }
 IMAGE_AXES = {"input": {0: "batch", 2: "height", 3: "width"}, "logits": {0: "batch"}}
 
@@ -296,7 +334,10 @@ def export(name, path, batch=1, dynamic=False, symbolic=False):
     model, args, input_names, output_names = MODELS[name](
         2 if dynamic or sym_batch else batch)
     # --dynamic-batch: every input and output's dimension 0 is the symbolic 'N'.
-    axes = ({n: {0: "N"} for n in input_names + output_names} if dynamic else sym_axes)
+    # (Scalar inputs, scripted's trip count, have no batch.)
+    axes = ({n: {0: "N"} for n, a in zip(input_names + output_names,
+                                          list(args) + [None] * len(output_names))
+             if a is None or a.dim() > 0} if dynamic else sym_axes)
     model.eval()
     errors = []
     for opset in OPSETS:
@@ -333,7 +374,7 @@ def main():
                          "writes OUTDIR/NAME_dyn.onnx")
     ap.add_argument("--symbolic", action="store_true",
                     help="symbolic dimensions: images' batch, height and width, bert's "
-                         "batch and sequence, gpt's sequence "
+                         "batch and sequence, gpt's sequence, scripted's batch "
                          "('batch', 'height', 'width'): writes OUTDIR/NAME_sym.onnx")
     ap.add_argument("--force", action="store_true", help="re-export existing files")
     ap.add_argument("--list", action="store_true", help="print the model names and exit")

@@ -207,7 +207,7 @@ def run_sizes(args, model, work, env):
     """--dims/--sizes: one `dlc run` over a data set per size assignment."""
     output_names = [o.name for o in model.graph.output]
     cmd = [args.dlc, "run", args.model, "--dim", args.dims, "--threads",
-           str(args.threads)]
+           str(args.threads), "--target", args.target]
     sets = []
     for k, assignment in enumerate(args.sizes.split(";")):
         sizes = {}
