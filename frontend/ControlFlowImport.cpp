@@ -221,7 +221,7 @@ LogicalResult GraphImporter::importIf(NodeContext &nc) {
     bindOutputs(nc.node, *outputs);
     return success();
   }
-  if (typeOf(cond).getNumElements() != 1)
+  if (!typeOf(cond).hasStaticShape() || typeOf(cond).getNumElements() != 1)
     return nc.error() << "the condition must have one element, not "
                       << typeOf(cond),
            failure();
@@ -311,7 +311,8 @@ LogicalResult GraphImporter::importLoop(NodeContext &nc) {
     std::optional<SmallVector<int64_t>> m = nc.constantInts(0);
     if (m && m->size() == 1)
       trip = (*m)[0];
-    else if (typeOf(nc.operand(0)).getNumElements() != 1)
+    else if (!typeOf(nc.operand(0)).hasStaticShape() ||
+             typeOf(nc.operand(0)).getNumElements() != 1)
       return nc.error() << "the trip count must have one element, not "
                         << typeOf(nc.operand(0)),
              failure();
@@ -325,7 +326,8 @@ LogicalResult GraphImporter::importLoop(NodeContext &nc) {
       nc.operand(1)
           ? nc.constantOperandValue(1, /*specializeKnown=*/numScans > 0)
           : boolConstant(builder, nc.loc, true);
-  if (nc.operand(1) && typeOf(cond).getNumElements() != 1)
+  if (nc.operand(1) &&
+      (!typeOf(cond).hasStaticShape() || typeOf(cond).getNumElements() != 1))
     return nc.error() << "the condition must have one element, not "
                       << typeOf(cond),
            failure();
@@ -499,7 +501,7 @@ LogicalResult GraphImporter::importLoopAsWhile(NodeContext &nc,
   if (failed(outputs))
     return failure();
   Value next = (*outputs)[0];
-  if (typeOf(next).getNumElements() != 1)
+  if (!typeOf(next).hasStaticShape() || typeOf(next).getNumElements() != 1)
     return nc.error() << "the body's condition must have one element, not "
                       << typeOf(next),
            failure();
@@ -510,16 +512,7 @@ LogicalResult GraphImporter::importLoopAsWhile(NodeContext &nc,
   for (size_t j = 2; j < inits.size(); ++j) {
     Value now = (*outputs)[j - 1], old = after->getArgument(j);
     auto oldType = typeOf(old), nowType = typeOf(now);
-    // A dimension that became static in the body (a static init yields
-    // static values) keeps the carried type by a cast.
-    bool same = oldType.getElementType() == nowType.getElementType() &&
-                oldType.getRank() == nowType.getRank();
-    for (unsigned d = 0; same && d < oldType.getRank(); ++d)
-      same = !oldType.isDynamicDim(d)
-                 ? nowType.getDimSize(d) == oldType.getDimSize(d)
-                 : !nowType.isDynamicDim(d) ||
-                       symbolicDims.keyOf(now, d) == symbolicDims.keyOf(old, d);
-    if (!same)
+    if (!sameShape(now, old))
       return nc.error() << "carried value " << j - 2 << " changes from "
                         << oldType << " to " << nowType
                         << " (or to a size not known to be the same) in an "
@@ -527,8 +520,6 @@ LogicalResult GraphImporter::importLoopAsWhile(NodeContext &nc,
                            "known only at run time; loops whose carried "
                            "shapes change are not supported",
              failure();
-    if (nowType != oldType)
-      now = tensor::CastOp::create(builder, loc, oldType, now);
     yielded.push_back(now);
   }
   scf::YieldOp::create(builder, loc, yielded);

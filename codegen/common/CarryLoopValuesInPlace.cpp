@@ -21,7 +21,8 @@ namespace {
 /// `loop` rebuilt, if it must be, so that its condition hands every before
 /// argument on in order (canonicalization drops and reorders them); one-shot
 /// bufferization matches a loop's buffers by position. Null when a value
-/// computed in the before region is handed on.
+/// computed in the before region is handed on (the frontend's loops hand on
+/// their arguments only).
 scf::WhileOp forwardingEveryArgument(scf::WhileOp loop, OpBuilder &b) {
   Block &before = loop.getBefore().front();
   scf::ConditionOp condition = loop.getConditionOp();
@@ -56,6 +57,22 @@ scf::WhileOp forwardingEveryArgument(scf::WhileOp loop, OpBuilder &b) {
   return rebuilt;
 }
 
+/// Whether `v` is an argument of `body` or a view of one (casts, slices,
+/// reshapes).
+bool viewsCarriedValue(Value v, Block &body) {
+  for (int depth = 0; depth < 16; ++depth) {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return arg.getOwner() == &body;
+    Operation *def = v.getDefiningOp();
+    if (!def || !isa<tensor::CastOp, tensor::ExtractSliceOp,
+                     tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                     tensor::ReshapeOp>(def))
+      return false;
+    v = def->getOperand(0);
+  }
+  return true;
+}
+
 struct CarryLoopValuesInPlacePass
     : dlc::impl::CarryLoopValuesInPlaceBase<CarryLoopValuesInPlacePass> {
   void runOnOperation() override {
@@ -72,20 +89,36 @@ struct CarryLoopValuesInPlacePass
               i, bufferization::BufferizationDialect::kWritableAttrName,
               b.getBoolAttr(false));
     for (scf::WhileOp loop : loops) {
-      loop = forwardingEveryArgument(loop, b);
-      if (!loop)
-        continue; // bufferization reports it
+      scf::WhileOp rebuilt = forwardingEveryArgument(loop, b);
+      if (!rebuilt) {
+        loop->emitError("a loop whose condition region hands a value it "
+                        "computes to the body is not supported");
+        return signalPassFailure();
+      }
+      loop = rebuilt;
       Block &after = loop.getAfter().front();
       auto yield = cast<scf::YieldOp>(after.getTerminator());
       b.setInsertionPoint(yield);
+      // A yielded value that is (a view of) a carried tensor (a value passed
+      // on to another, two values swapped) is copied first: every copy into
+      // the carried buffers then reads only values the body computed.
+      SmallVector<Value> values;
       for (BlockArgument carried : after.getArguments()) {
-        OpOperand &operand = yield->getOpOperand(carried.getArgNumber());
-        Value v = operand.get();
+        Value v = yield->getOperand(carried.getArgNumber());
+        if (isa<RankedTensorType>(v.getType()) && v != carried &&
+            viewsCarriedValue(v, after))
+          v = bufferization::AllocTensorOp::create(
+              b, v.getLoc(), cast<RankedTensorType>(v.getType()), ValueRange{},
+              v);
+        values.push_back(v);
+      }
+      for (BlockArgument carried : after.getArguments()) {
+        Value v = values[carried.getArgNumber()];
         if (!isa<RankedTensorType>(v.getType()) || v == carried)
           continue;
         auto copy = bufferization::MaterializeInDestinationOp::create(
             b, v.getLoc(), v, carried);
-        operand.set(copy.getResult());
+        yield->setOperand(carried.getArgNumber(), copy.getResult());
       }
     }
   }

@@ -68,3 +68,30 @@ func.func @reordered(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
   }
   return %r#1 : tensor<4xf32>
 }
+
+// -----
+
+// Two carried values swapped: each yielded value is a carried tensor, which
+// is copied first (bufferization.alloc_tensor), so that no copy into a
+// carried buffer overwrites what another copy still reads.
+// CHECK-LABEL: func.func @swapped
+// CHECK:       } do {
+// CHECK-NEXT:  ^bb0(%{{.*}}: i64, %[[A:.*]]: tensor<4xf32>, %[[B:.*]]: tensor<4xf32>):
+// CHECK:         %[[CB:.*]] = bufferization.alloc_tensor() copy(%[[B]])
+// CHECK:         %[[CA:.*]] = bufferization.alloc_tensor() copy(%[[A]])
+// CHECK:         %[[INA:.*]] = bufferization.materialize_in_destination %[[CB]] in %[[A]]
+// CHECK:         %[[INB:.*]] = bufferization.materialize_in_destination %[[CA]] in %[[B]]
+// CHECK:         scf.yield %{{.*}}, %[[INA]], %[[INB]]
+func.func @swapped(%x: tensor<4xf32>, %y: tensor<4xf32>, %n: i64) -> (tensor<4xf32>, tensor<4xf32>) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %r:3 = scf.while (%i = %c0, %a = %x, %b = %y) : (i64, tensor<4xf32>, tensor<4xf32>) -> (i64, tensor<4xf32>, tensor<4xf32>) {
+    %go = arith.cmpi slt, %i, %n : i64
+    scf.condition(%go) %i, %a, %b : i64, tensor<4xf32>, tensor<4xf32>
+  } do {
+  ^bb0(%i: i64, %a: tensor<4xf32>, %b: tensor<4xf32>):
+    %next = arith.addi %i, %c1 : i64
+    scf.yield %next, %b, %a : i64, tensor<4xf32>, tensor<4xf32>
+  }
+  return %r#1, %r#2 : tensor<4xf32>, tensor<4xf32>
+}
