@@ -187,6 +187,21 @@ def CopyToLinalg : Pass<"dlc-copy-to-linalg", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def EraseCopiesInPlace : Pass<"dlc-erase-copies-in-place", "mlir::func::FuncOp"> {
+  let summary = "erase buffer copies whose source is their destination";
+  let description = [{
+    Runs after bufferization. A tile computed in a branch of an `scf.if`
+    (the full and the partial tile of a symbolic dimension,
+    dlc-cpu-version-partial-tiles) is written in place, into a view of the
+    result, in each branch; bufferization still copies the `scf.if`'s
+    result into that view, as it cannot prove the branches' views to be
+    the destination. A `memref.copy` whose source (through casts and each
+    branch of such `scf.if`s) and destination are views of one buffer at
+    the same offsets and strides copies memory onto itself (a copy's
+    operands have one shape) and is erased.
+  }];
+}
+
 def FlattenConstantGlobals : Pass<"dlc-flatten-constant-globals", "mlir::ModuleOp"> {
   let summary = "store constant tensors as flat LLVM arrays";
   let description = [{
