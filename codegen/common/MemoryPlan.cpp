@@ -1,6 +1,9 @@
 //===- MemoryPlan.cpp - static workspace plan for intermediate buffers ----===//
 #include "codegen/common/Passes.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -27,8 +30,178 @@ Operation *topLevelAncestor(Block &block, Operation *op) {
   return op;
 }
 
+/// Whether `v` depends on nothing but the function's arguments (see
+/// atEntry).
+bool computableAtEntry(Value v, Block &entry, int depth = 24) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner() == &entry;
+  Operation *def = v.getDefiningOp();
+  if (depth == 0 || def->getNumRegions() != 0)
+    return false;
+  bool readOnlyLoad = false;
+  if (auto load = dyn_cast<memref::LoadOp>(def)) {
+    auto arg = dyn_cast<BlockArgument>(load.getMemRef());
+    readOnlyLoad = arg && arg.getOwner() == &entry &&
+                   llvm::all_of(arg.getUsers(), llvm::IsaPred<memref::LoadOp>);
+  }
+  if (!readOnlyLoad && !isPure(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return computableAtEntry(operand, entry, depth - 1);
+  });
+}
+
+/// `v` computed at the start of `entry` (cloned there, through `map`), or
+/// null when it depends on more than the function's arguments: pure ops
+/// without regions, constants, and loads of arguments that the function
+/// only reads (the sizes of symbolic dimensions).
+Value atEntry(Value v, Block &entry, OpBuilder &b, IRMapping &map,
+              int depth = 24) {
+  if (Value known = map.lookupOrNull(v))
+    return known;
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner() == &entry ? v : Value();
+  Operation *def = v.getDefiningOp();
+  if (depth == 0 || def->getNumRegions() != 0)
+    return Value();
+  bool readOnlyLoad = false;
+  if (auto load = dyn_cast<memref::LoadOp>(def)) {
+    auto arg = dyn_cast<BlockArgument>(load.getMemRef());
+    readOnlyLoad = arg && arg.getOwner() == &entry &&
+                   llvm::all_of(arg.getUsers(), llvm::IsaPred<memref::LoadOp>);
+  }
+  if (!readOnlyLoad && !isPure(def))
+    return Value();
+  for (Value operand : def->getOperands())
+    if (!atEntry(operand, entry, b, map, depth - 1))
+      return Value();
+  Operation *copy = b.clone(*def, map);
+  return copy->getResult(cast<OpResult>(v).getResultNumber());
+}
+
+/// The elements of `alloc` (a flat buffer) that its users read and write,
+/// computed at the function's entry, or null when that is all of it: its
+/// users are views from element 0 at run-time sizes (the leading elements of
+/// dlc-bound-dynamic-tensors, the dense views of dlc-bound-dynamic-allocs),
+/// whose last element is at sum((size - 1) * stride).
+Value usedElementsAtEntry(memref::AllocOp alloc, Block &entry, OpBuilder &b,
+                          IRMapping &map) {
+  MemRefType type = alloc.getType();
+  if (type.getRank() != 1 || alloc->use_empty())
+    return Value();
+  // Only views at run-time sizes, each computable at the entry.
+  bool runTime = false;
+  for (Operation *user : alloc->getUsers()) {
+    auto view = dyn_cast<OffsetSizeAndStrideOpInterface>(user);
+    if (!view || !isa<memref::SubViewOp, memref::ReinterpretCastOp>(user))
+      return Value();
+    for (OpFoldResult r : llvm::concat<const OpFoldResult>(
+             view.getMixedSizes(), view.getMixedStrides())) {
+      if (getConstantIntValue(r))
+        continue;
+      if (!computableAtEntry(cast<Value>(r), entry))
+        return Value();
+      runTime = true;
+    }
+  }
+  if (!runTime)
+    return Value();
+  Location loc = alloc.getLoc();
+  auto value = [&](OpFoldResult r) -> Value {
+    if (std::optional<int64_t> c = getConstantIntValue(r))
+      return *c < 0 ? Value() : arith::ConstantIndexOp::create(b, loc, *c);
+    return atEntry(cast<Value>(r), entry, b, map);
+  };
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value most = zero;
+  for (Operation *user : alloc->getUsers()) {
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    if (auto view = dyn_cast<memref::SubViewOp>(user)) {
+      offsets = view.getMixedOffsets();
+      sizes = view.getMixedSizes();
+      strides = view.getMixedStrides();
+    } else if (auto view = dyn_cast<memref::ReinterpretCastOp>(user)) {
+      offsets = view.getMixedOffsets();
+      sizes = view.getMixedSizes();
+      strides = view.getMixedStrides();
+    } else {
+      return Value();
+    }
+    if (offsets.size() != 1 || !isZeroInteger(offsets[0]))
+      return Value();
+    Value last = zero;
+    for (auto [size, stride] : llvm::zip(sizes, strides)) {
+      Value n = value(size), step = value(stride);
+      if (!n || !step)
+        return Value();
+      last = arith::AddIOp::create(
+          b, loc, last,
+          arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, n, one),
+                                step));
+    }
+    most = arith::MaxSIOp::create(b, loc, most,
+                                  arith::AddIOp::create(b, loc, last, one));
+  }
+  // (No more than the buffer: a view with a size of 0 touches nothing.)
+  return arith::MinSIOp::create(
+      b, loc, most,
+      arith::ConstantIndexOp::create(b, loc, type.getNumElements()));
+}
+
 struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
   using Base::Base;
+
+  /// Buffers sized at run time (symbolic dimensions) take only the bytes of
+  /// the run's sizes: each placed buffer starts right above the buffers
+  /// below it in the plan (at the bounds) that it overlaps in time, at their
+  /// run-time offsets and sizes. Never above its planned offset, and buffers
+  /// live at once never meet, whatever the sizes: the plan's order kept at
+  /// smaller sizes. Returns the offsets (at the function's entry), none when
+  /// every buffer has a fixed size.
+  DenseMap<Buffer *, Value> offsetsAtRunTime(func::FuncOp func,
+                                             ArrayRef<Buffer *> placed) {
+    Block &entry = func.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    IRMapping map;
+    Location loc = func.getLoc();
+    DenseMap<Buffer *, Value> sizes;
+    for (Buffer *buf : placed) {
+      Value n = usedElementsAtEntry(buf->alloc, entry, b, map);
+      if (!n)
+        continue;
+      int64_t width =
+          std::max<int64_t>(8, buf->alloc.getType().getElementTypeBitWidth()) /
+          8;
+      Value bytes = arith::MulIOp::create(
+          b, loc, n, arith::ConstantIndexOp::create(b, loc, width));
+      Value align = arith::ConstantIndexOp::create(b, loc, alignment);
+      sizes[buf] = arith::MulIOp::create(
+          b, loc, arith::CeilDivUIOp::create(b, loc, bytes, align), align);
+    }
+    DenseMap<Buffer *, Value> offsets;
+    if (sizes.empty())
+      return offsets;
+    SmallVector<Buffer *> order(placed.begin(), placed.end());
+    llvm::stable_sort(
+        order, [](Buffer *x, Buffer *y) { return x->offset < y->offset; });
+    for (Buffer *buf : order) {
+      Value offset = arith::ConstantIndexOp::create(b, loc, 0);
+      for (Buffer *p : order) {
+        if (p->offset >= buf->offset)
+          break;
+        if (p->end < buf->begin || buf->end < p->begin)
+          continue;
+        Value size = sizes.lookup(p);
+        if (!size)
+          size = arith::ConstantIndexOp::create(b, loc, p->size);
+        offset = arith::MaxUIOp::create(
+            b, loc, offset, arith::AddIOp::create(b, loc, offsets[p], size));
+      }
+      offsets[buf] = offset;
+    }
+    return offsets;
+  }
 
   LogicalResult planFunction(func::FuncOp func) {
     if (func.isExternal())
@@ -158,10 +331,13 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
       return failure();
     Value ws = func.getArgument(argIndex);
     func.setArgAttr(argIndex, "dlc.workspace", b.getUnitAttr());
+    DenseMap<Buffer *, Value> runOffsets = offsetsAtRunTime(func, placed);
     for (Buffer &buf : buffers) {
       b.setInsertionPoint(buf.alloc);
       Location loc = buf.alloc.getLoc();
-      Value offset = arith::ConstantIndexOp::create(b, loc, buf.offset);
+      Value offset = runOffsets.lookup(&buf);
+      if (!offset)
+        offset = arith::ConstantIndexOp::create(b, loc, buf.offset);
       Value view = memref::ViewOp::create(b, loc, buf.alloc.getType(), ws,
                                           offset, ValueRange{});
       buf.alloc.replaceAllUsesWith(view);

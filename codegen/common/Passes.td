@@ -18,7 +18,14 @@ def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
     size is recorded as `dlc.workspace_size` on the function, next to
     `dlc.workspace_live_set` (the most bytes alive at one op, the lower
     bound of any plan); after this pass, running the function allocates
-    nothing. Buffers allocated inside a parallel tile loop become
+    nothing. Buffers sized at run time (the leading elements of a flat
+    buffer at its bounds, for symbolic dimensions, when their sizes are
+    computable from the arguments) take only the run's bytes: each starts
+    right above the buffers planned below it that are live at the same
+    time, at their run-time offsets and sizes (computed at the function's
+    entry), so the data of a small run stays as compact as a static plan's
+    and never leaves the planned workspace. Buffers allocated inside a
+    parallel tile loop become
     thread-private stack buffers (`memref.alloca`) instead. Buffers in
     another memory space (a GPU block's shared memory) are left to the
     target.

@@ -183,3 +183,33 @@ func.func @tile_scratch(%out: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// Buffers at run-time sizes (the leading %n elements of flat buffers of 64,
+// as dlc-bound-dynamic-tensors makes them) take only the bytes of the
+// run's size: the plan at the bounds puts %b above %a (256 bytes each), and
+// at run time %b starts right above the bytes %a uses, %n floats rounded up
+// to the alignment; the workspace keeps the bounds' size.
+// CHECK-LABEL: func.func @run_time_sizes
+// CHECK-SAME:    %[[WS:[^:]+]]: memref<512xi8> {dlc.workspace}
+// CHECK-SAME:    dlc.workspace_size = 512
+// CHECK:         %[[N:.+]] = arith.minsi %{{.+}}, %c64
+// CHECK:         %[[BYTES:.+]] = arith.muli %[[N]], %c4
+// CHECK:         %[[UNITS:.+]] = arith.ceildivui %[[BYTES]], %c64
+// CHECK:         %[[SIZE:.+]] = arith.muli %[[UNITS]], %c64
+// CHECK:         %[[END:.+]] = arith.addi %{{.+}}, %[[SIZE]]
+// CHECK:         %[[OFF:.+]] = arith.maxui %{{.+}}, %[[END]]
+// CHECK:         memref.view %[[WS]][%{{.+}}][] : memref<512xi8> to memref<64xf32>
+// CHECK:         memref.view %[[WS]][%[[OFF]]][] : memref<512xi8> to memref<64xf32>
+func.func @run_time_sizes(%n: index, %out: memref<64xf32>) {
+  %a = memref.alloc() {alignment = 64 : i64} : memref<64xf32>
+  %av = memref.subview %a[0] [%n] [1] : memref<64xf32> to memref<?xf32, strided<[1]>>
+  %b = memref.alloc() {alignment = 64 : i64} : memref<64xf32>
+  %bv = memref.subview %b[0] [%n] [1] : memref<64xf32> to memref<?xf32, strided<[1]>>
+  memref.copy %av, %bv : memref<?xf32, strided<[1]>> to memref<?xf32, strided<[1]>>
+  %ov = memref.subview %out[0] [%n] [1] : memref<64xf32> to memref<?xf32, strided<[1]>>
+  memref.copy %bv, %ov : memref<?xf32, strided<[1]>> to memref<?xf32, strided<[1]>>
+  memref.copy %av, %ov : memref<?xf32, strided<[1]>> to memref<?xf32, strided<[1]>>
+  return
+}
