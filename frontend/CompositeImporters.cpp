@@ -594,8 +594,16 @@ NodeResults importGatherND(NodeContext &nc) {
   Value data = nc.operand(0), idx = nc.operand(1);
   auto dt = typeOf(data), it = typeOf(idx);
   int64_t batchDims = nc.intAttr("batch_dims", 0);
-  if (!dt.hasStaticShape() || !it.hasStaticShape() || it.getRank() < 1)
-    return nc.error() << "needs static shapes", failure();
+  // Indices may have run-time sizes (data-dependent, symbolic) but for
+  // the index depth and the batch dimensions.
+  if (!dt.hasStaticShape() || it.getRank() < 1 ||
+      it.isDynamicDim(it.getRank() - 1) ||
+      llvm::any_of(it.getShape().take_front(std::max<int64_t>(0, batchDims)),
+                   ShapedType::isDynamic))
+    return nc.error() << "needs a static data shape, index depth and batch "
+                         "dimensions, not data "
+                      << dt << " and indices " << it,
+           failure();
   int64_t r = it.getDimSize(it.getRank() - 1);
   if (batchDims < 0 || batchDims >= std::min(dt.getRank(), it.getRank()) ||
       batchDims + r > dt.getRank() ||
