@@ -27,8 +27,13 @@ struct Place {
 Place placeOf(Value v) {
   while (auto cast = v.getDefiningOp<memref::CastOp>())
     v = cast.getSource();
-  if (auto view = v.getDefiningOp<memref::SubViewOp>())
+  // (A rank-reducing view drops unit dimensions that another view of the
+  // same shape may keep elsewhere: [1, n] and [n, 1] from one start.)
+  if (auto view = v.getDefiningOp<memref::SubViewOp>()) {
+    if (view.getSourceType().getRank() != view.getType().getRank())
+      return {Value(), {}, {}};
     return {view.getSource(), view.getMixedOffsets(), view.getMixedStrides()};
+  }
   return {v, {}, {}};
 }
 
@@ -40,7 +45,7 @@ bool samePlace(const Place &a, const Place &b) {
                                               std::get<1>(pair));
            });
   };
-  return a.base == b.base && equal(a.offsets, b.offsets) &&
+  return a.base && a.base == b.base && equal(a.offsets, b.offsets) &&
          equal(a.strides, b.strides);
 }
 

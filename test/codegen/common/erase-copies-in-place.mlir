@@ -42,3 +42,18 @@ func.func @elsewhere(%out: memref<?x32xf32>, %tmp: memref<?x32xf32>, %i: index, 
   memref.copy %src, %dst : memref<?x32xf32, strided<[32, 1], offset: ?>> to memref<?x32xf32, strided<[32, 1], offset: ?>>
   return
 }
+
+// -----
+
+// Rank-reducing views from one start may cover different memory (a row and
+// a column of %out, both seen as 4 elements): the copy stays.
+// CHECK-LABEL: func.func @rank_reducing
+// CHECK:         memref.copy
+func.func @rank_reducing(%out: memref<4x4xf32>) {
+  %row = memref.subview %out[0, 0] [1, 4] [1, 1] : memref<4x4xf32> to memref<4xf32, strided<[1]>>
+  %col = memref.subview %out[0, 0] [4, 1] [1, 1] : memref<4x4xf32> to memref<4xf32, strided<[4]>>
+  %c = memref.cast %col : memref<4xf32, strided<[4]>> to memref<4xf32, strided<[?]>>
+  %r = memref.cast %row : memref<4xf32, strided<[1]>> to memref<4xf32, strided<[?]>>
+  memref.copy %c, %r : memref<4xf32, strided<[?]>> to memref<4xf32, strided<[?]>>
+  return
+}
