@@ -51,6 +51,14 @@ static std::optional<int64_t> constantScalarInt(Value v) {
                                             : x.getSExtValue();
 }
 
+/// The scalar element of one-element tensor `v`.
+static Value scalarOf(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<Value> zeros(type.getRank(),
+                           arith::ConstantIndexOp::create(b, loc, 0));
+  return tensor::ExtractOp::create(b, loc, v, zeros);
+}
+
 bool GraphImporter::sameShape(Value a, Value b) const {
   auto x = typeOf(a), y = typeOf(b);
   if (x.getElementType() != y.getElementType() || x.getRank() != y.getRank())
@@ -225,32 +233,96 @@ LogicalResult GraphImporter::importIf(NodeContext &nc) {
     return nc.error() << "the condition must have one element, not "
                       << typeOf(cond),
            failure();
+  // Both branches are imported into the regions of an scf.if. When each
+  // output has one shape in both, they are inlined and selected (Where):
+  // both run, and fuse with what reads them. Otherwise the scf.if runs one,
+  // its results of the shape both fit (dynamic sizes where they differ).
+  Location loc = nc.loc;
+  Value flag = scalarOf(builder, loc, cond);
+  auto branches = scf::IfOp::create(builder, loc, TypeRange{}, flag,
+                                    /*withElseRegion=*/true);
+  auto importInto = [&](Region &region, const onnx::GraphProto &graph,
+                        StringRef attr) -> FailureOr<SmallVector<Value>> {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(region.front().getTerminator());
+    return importSubgraph(graph, {}, scopeOf(loc, attr), loc);
+  };
   FailureOr<SmallVector<Value>> thenOutputs =
-      importSubgraph(*thenBranch, {}, scopeOf(nc.loc, "then_branch"), nc.loc);
+      importInto(branches.getThenRegion(), *thenBranch, "then_branch");
   if (failed(thenOutputs))
     return failure();
   FailureOr<SmallVector<Value>> elseOutputs =
-      importSubgraph(*elseBranch, {}, scopeOf(nc.loc, "else_branch"), nc.loc);
+      importInto(branches.getElseRegion(), *elseBranch, "else_branch");
   if (failed(elseOutputs))
     return failure();
-  for (auto [i, name, a, b] :
-       llvm::enumerate(nc.node.output(), *thenOutputs, *elseOutputs)) {
-    if (name.empty())
-      continue;
-    if (!sameShape(a, b))
-      return nc.error() << "output " << i << " is " << a.getType()
-                        << " in the then branch and " << b.getType()
-                        << " in the else branch (or of sizes not known to "
-                           "be the same), and the condition is data (known "
-                           "only at run time); branches of different shapes "
-                           "need data-dependent output shapes, not supported "
-                           "yet",
+  if ((size_t)nc.node.output_size() > thenOutputs->size() ||
+      thenOutputs->size() != elseOutputs->size())
+    return nc.error() << "the branches give " << thenOutputs->size() << " and "
+                      << elseOutputs->size() << " outputs for "
+                      << nc.node.output_size(),
+           failure();
+  bool same = true;
+  SmallVector<Type> joined;
+  for (auto [i, a, b] : llvm::enumerate(*thenOutputs, *elseOutputs)) {
+    auto x = typeOf(a), y = typeOf(b);
+    if (x.getElementType() != y.getElementType() ||
+        x.getRank() != y.getRank())
+      return nc.error() << "output " << i << " is " << x
+                        << " in the then branch and " << y
+                        << " in the else branch, and the condition is data "
+                           "(known only at run time); branches must give "
+                           "one element type and rank",
              failure();
-    Value v = selectValues(cond, a, b, nc.loc);
-    if (!v)
-      return failure();
-    bindOutput(name, v);
+    same &= sameShape(a, b);
+    SmallVector<int64_t> shape;
+    for (auto [m, n] : llvm::zip(x.getShape(), y.getShape()))
+      shape.push_back(m == n ? m : ShapedType::kDynamic);
+    joined.push_back(RankedTensorType::get(shape, x.getElementType()));
   }
+  if (same) {
+    Block *block = branches->getBlock();
+    for (Region *region :
+         {&branches.getThenRegion(), &branches.getElseRegion()}) {
+      Block &body = region->front();
+      body.getTerminator()->erase();
+      block->getOperations().splice(branches->getIterator(),
+                                    body.getOperations());
+    }
+    branches.erase();
+    flag.getDefiningOp()->erase();
+    for (auto [name, a, b] :
+         llvm::zip(nc.node.output(), *thenOutputs, *elseOutputs)) {
+      if (name.empty())
+        continue;
+      Value v = selectValues(cond, a, b, nc.loc);
+      if (!v)
+        return failure();
+      bindOutput(name, v);
+    }
+    return success();
+  }
+  auto chosen = scf::IfOp::create(builder, loc, joined, flag,
+                                  /*withElseRegion=*/true);
+  for (auto [to, from, outputs] :
+       {std::make_tuple(&chosen.getThenRegion(), &branches.getThenRegion(),
+                        &*thenOutputs),
+        std::make_tuple(&chosen.getElseRegion(), &branches.getElseRegion(),
+                        &*elseOutputs)}) {
+    to->takeBody(*from);
+    Block &body = to->front();
+    body.getTerminator()->erase();
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(&body);
+    SmallVector<Value> yielded;
+    for (auto [v, type] : llvm::zip(*outputs, joined))
+      yielded.push_back(v.getType() == type
+                            ? v
+                            : Value(tensor::CastOp::create(builder, loc, type, v)));
+    scf::YieldOp::create(builder, loc, yielded);
+  }
+  branches.erase();
+  SmallVector<Value> results(chosen.getResults());
+  bindOutputs(nc.node, results);
   return success();
 }
 
@@ -433,14 +505,6 @@ LogicalResult GraphImporter::importLoop(NodeContext &nc) {
   }
   bindOutputs(nc.node, results);
   return success();
-}
-
-/// The scalar element of one-element tensor `v`.
-static Value scalarOf(OpBuilder &b, Location loc, Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<Value> zeros(type.getRank(),
-                           arith::ConstantIndexOp::create(b, loc, 0));
-  return tensor::ExtractOp::create(b, loc, v, zeros);
 }
 
 LogicalResult GraphImporter::importLoopAsWhile(NodeContext &nc,
