@@ -330,27 +330,99 @@ NodeResults importWindow(NodeContext &nc) {
 
 /// TopK with a constant k: k rounds of arg-max (or min) and masking, which
 /// orders ties by index as ONNX does.
+/// TopK as dlc.top_k along the last dimension (`axis` transposed there and
+/// back), `k` a constant or the operand's run-time value, clamped to the
+/// row's length.
+NodeResults importTopKRows(NodeContext &nc, Value x, std::optional<int64_t> k,
+                           int64_t axis, bool largest) {
+  OpBuilder &b = nc.builder;
+  Location loc = nc.loc;
+  int64_t rank = typeOf(x).getRank();
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      perm.push_back(d);
+  perm.push_back(axis);
+  bool moved = axis != rank - 1;
+  if (moved)
+    x = transpose(nc, x, perm);
+  auto t = typeOf(x);
+  if (!x)
+    return failure();
+  Value n = t.isDynamicDim(rank - 1)
+                ? Value(tensor::DimOp::create(b, loc, x, rank - 1))
+                : Value(arith::ConstantIndexOp::create(b, loc,
+                                                       t.getDimSize(rank - 1)));
+  Value count;
+  if (k) {
+    count = arith::ConstantIndexOp::create(b, loc, *k);
+  } else {
+    Value kt = nc.operand(1);
+    auto kType = typeOf(kt);
+    if (!kType.hasStaticShape() || kType.getNumElements() != 1 ||
+        !isa<IntegerType>(kType.getElementType()))
+      return nc.error() << "k must be one integer, not " << kType, failure();
+    SmallVector<Value> zeros(kType.getRank(),
+                             arith::ConstantIndexOp::create(b, loc, 0));
+    Value scalar = tensor::ExtractOp::create(b, loc, kt, zeros);
+    // (A negative k keeps nothing; ONNX requires 0 <= k <= the axis size.)
+    count = arith::MaxSIOp::create(
+        b, loc, arith::IndexCastOp::create(b, loc, b.getIndexType(), scalar),
+        arith::ConstantIndexOp::create(b, loc, 0));
+  }
+  count = arith::MinSIOp::create(b, loc, count, n);
+  SmallVector<int64_t> shape(t.getShape());
+  shape.back() = k && !t.isDynamicDim(rank - 1) ? *k : ShapedType::kDynamic;
+  OperationState state(loc, TopKOp::getOperationName());
+  state.addOperands({x, count});
+  state.addAttribute("largest", b.getBoolAttr(largest));
+  state.addTypes({RankedTensorType::get(shape, t.getElementType()),
+                  RankedTensorType::get(shape, b.getI64Type())});
+  NodeResults results = finishOp(nc, state);
+  if (failed(results) || !moved)
+    return results;
+  SmallVector<int64_t> back(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    back[perm[d]] = d;
+  return SmallVector<Value>{transpose(nc, (*results)[0], back),
+                            transpose(nc, (*results)[1], back)};
+}
+
 NodeResults importTopK(NodeContext &nc) {
   if (failed(requireOperands(nc, 2)))
     return failure();
   Value x = nc.operand(0);
   auto t = typeOf(x);
   Type et = t.getElementType();
-  auto kv = nc.constantInts(1);
-  if (!kv || kv->size() != 1)
-    return nc.error() << "k must be a constant", failure();
-  int64_t k = (*kv)[0];
   auto axis = normalizeAxis(nc, nc.intAttr("axis", -1), t.getRank());
   if (failed(axis))
     return failure();
-  if (k < 1 || k > 64 || k > t.getDimSize(*axis))
-    return nc.error() << "k = " << k << " is not supported (1..64, at most "
-                      << "the axis size)",
-           failure();
   if (!isa<FloatType>(et))
     return nc.error() << "only floating-point inputs are supported",
            failure();
   bool largest = nc.intAttr("largest", 1);
+  auto kv = nc.constantInts(1);
+  if (kv && kv->size() != 1)
+    return nc.error() << "k must be one integer, not " << kv->size(),
+           failure();
+  if (kv && ((*kv)[0] < 0 ||
+             (!t.isDynamicDim(*axis) && (*kv)[0] > t.getDimSize(*axis))))
+    return nc.error() << "k = " << (*kv)[0] << " does not fit an axis of size "
+                      << t.getDimSize(*axis),
+           failure();
+  if (kv && (*kv)[0] == 0 && !t.hasStaticShape())
+    return nc.error() << "k = 0 over an input of run-time size " << t
+                      << " (results without elements of run-time shape) is "
+                         "not supported",
+           failure();
+  // Few elements of static rows: k passes of a vectorized arg-reduction.
+  // Otherwise (a k known at run time only, many elements, rows of run-time
+  // length) a sorted selection per row (dlc.top_k).
+  if (!kv || (*kv)[0] < 1 || (*kv)[0] > 8 || !t.hasStaticShape())
+    return importTopKRows(nc, x, kv ? std::optional<int64_t>((*kv)[0])
+                                    : std::nullopt,
+                          *axis, largest);
+  int64_t k = (*kv)[0];
   OpBuilder &b = nc.builder;
   Type i64 = b.getI64Type();
   Value positions = iota(nc, t.getDimSize(*axis), *axis, t.getRank());

@@ -162,7 +162,7 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "OneHot", "InstanceNormalization", "MeanVarianceNormalization",
       // Decompositions into the ops above.
       "DynamicQuantizeLinear", "ConvInteger", "MatMulInteger", "QLinearConv",
-      "QLinearMatMul", "EyeLike", "GatherND",
+      "QLinearMatMul", "EyeLike", "GatherND", "TopK",
       // Contractions, convolutions, pooling.
       "MatMul", "Gemm", "Einsum", "Conv", "BatchNormalization", "MaxPool",
       "GlobalAveragePool", "GlobalMaxPool", "AveragePool",

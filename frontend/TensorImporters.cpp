@@ -540,8 +540,16 @@ NodeResults importSize(NodeContext &nc) {
 
 NodeResults importConstantOfShape(NodeContext &nc) {
   auto shape = nc.constantInts(0);
-  if (!shape)
-    return nc.error() << "the shape input must be a constant", failure();
+  // A shape computed from run-time sizes (Shape, Gather, Concat, ...): a
+  // splat of run-time shape.
+  std::optional<SmallVector<OpFoldResult>> elements;
+  if (!shape && nc.operand(0))
+    elements = shapeElements(nc.operand(0));
+  if (!shape && !elements)
+    return nc.error() << "the shape input must be a constant or computed "
+                         "from tensor shapes (Shape, Gather, Concat, integer "
+                         "arithmetic)",
+           failure();
   MLIRContext *ctx = nc.builder.getContext();
   Attribute scalar = nc.builder.getF32FloatAttr(0);
   Type et = nc.builder.getF32Type();
@@ -553,6 +561,26 @@ NodeResults importConstantOfShape(NodeContext &nc) {
       return nc.error() << "value must be a one-element tensor", failure();
     et = dense.getElementType();
     scalar = *dense.getValues<Attribute>().begin();
+  }
+  if (!shape) {
+    SmallVector<int64_t> dims;
+    SmallVector<Value> sizes;
+    for (OpFoldResult e : *elements) {
+      if (auto attr = dyn_cast<Attribute>(e)) {
+        int64_t d = cast<IntegerAttr>(attr).getInt();
+        if (d < 0)
+          return nc.error() << "the shape has a negative size " << d,
+                 failure();
+        dims.push_back(d);
+        continue;
+      }
+      dims.push_back(ShapedType::kDynamic);
+      sizes.push_back(indexValueOf(nc.builder, nc.loc, e));
+    }
+    Value value = arith::ConstantOp::create(nc.builder, nc.loc,
+                                            cast<TypedAttr>(scalar));
+    return SmallVector<Value>{tensor::SplatOp::create(
+        nc.builder, nc.loc, value, RankedTensorType::get(dims, et), sizes)};
   }
   return constantOf(nc, DenseElementsAttr::get(
                             RankedTensorType::get(*shape, et), scalar));

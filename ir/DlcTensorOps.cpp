@@ -298,3 +298,35 @@ LogicalResult RoiAlignOp::verify() {
     return emitOpError("sampling_ratio must be at least 1");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// TopK
+//===----------------------------------------------------------------------===//
+
+LogicalResult TopKOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto values = cast<RankedTensorType>(getValues().getType());
+  auto indices = cast<RankedTensorType>(getIndices().getType());
+  if (in.getRank() < 1 || values.getRank() != in.getRank() ||
+      indices.getShape() != values.getShape())
+    return emitOpError("expects results of the input's rank (at least 1) "
+                       "and one shape, not ")
+           << values << " and " << indices << " for " << in;
+  if (values.getElementType() != in.getElementType() ||
+      !indices.getElementType().isInteger(64))
+    return emitOpError("expects values of the input's element type and i64 "
+                       "indices");
+  for (int64_t d = 0; d + 1 < in.getRank(); ++d)
+    if (!in.isDynamicDim(d) && !values.isDynamicDim(d) &&
+        in.getDimSize(d) != values.getDimSize(d))
+      return emitOpError("result dimension ")
+             << d << " is " << values.getDimSize(d) << ", the input's "
+             << in.getDimSize(d);
+  int64_t last = in.getRank() - 1;
+  if (!in.isDynamicDim(last) && !values.isDynamicDim(last) &&
+      values.getDimSize(last) > in.getDimSize(last))
+    return emitOpError("keeps ") << values.getDimSize(last)
+                                 << " elements of rows of "
+                                 << in.getDimSize(last);
+  return success();
+}

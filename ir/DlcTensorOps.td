@@ -203,3 +203,26 @@ def Dlc_RoiAlignOp : Dlc_Op<"roi_align"> {
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
+
+def Dlc_TopKOp : Dlc_Op<"top_k", [Dlc_LowersDynamicShapes]> {
+  let summary = "the k largest or smallest elements of each row (ONNX TopK)";
+  let description = [{
+    Along the last dimension (the importer transposes ONNX's axis there):
+    the `k` largest (`largest`) or smallest elements of each row, sorted,
+    equal values in the order of their indices, and their indices. `k` is a
+    run-time value of at most the row's length (the importer clamps it);
+    the results' last dimension is `k` (static when it is known).
+
+    ```mlir
+    %v, %i = dlc.top_k %x, %k {largest = true}
+        : tensor<?x100xf32> -> tensor<?x?xf32>, tensor<?x?xi64>
+    ```
+  }];
+  let arguments = (ins Dlc_FloatTensor:$input, Index:$k, BoolAttr:$largest);
+  let results = (outs Dlc_FloatTensor:$values, Dlc_Tensor:$indices);
+  let assemblyFormat = [{
+    $input `,` $k attr-dict `:` type($input) `->` type($values) `,`
+    type($indices)
+  }];
+  let hasVerifier = 1;
+}

@@ -62,7 +62,8 @@ Value sizeValueOf(Value v, int64_t d, int depth = 16) {
   if (depth == 0)
     return Value();
   // Loops carry values of the shapes they came in with (the frontend checks
-  // it): a carried value is sized as its initial value.
+  // it for its loops; tile loops insert into theirs, and so do the loops of
+  // lowerings): a carried value is sized as its initial value.
   // (A while loop's result and body argument j are its condition's
   // argument j: the before region's argument k, the loop's init k.)
   auto initOfWhile = [](scf::WhileOp loop, unsigned j) -> Value {
@@ -87,6 +88,9 @@ Value sizeValueOf(Value v, int64_t d, int depth = 16) {
     Value init = initOfWhile(loop, cast<OpResult>(v).getResultNumber());
     return init ? sizeValueOf(init, d, depth - 1) : Value();
   }
+  if (auto loop = v.getDefiningOp<scf::ForOp>())
+    return sizeValueOf(loop.getInits()[cast<OpResult>(v).getResultNumber()], d,
+                       depth - 1);
   Operation *def = v.getDefiningOp();
   if (!def)
     return Value();

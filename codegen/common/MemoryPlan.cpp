@@ -31,24 +31,32 @@ Operation *topLevelAncestor(Block &block, Operation *op) {
 }
 
 /// Whether `v` depends on nothing but the function's arguments (see
-/// atEntry).
-bool computableAtEntry(Value v, Block &entry, int depth = 24) {
+/// atEntry); `known` memoizes the answers.
+bool computableAtEntry(Value v, Block &entry, DenseMap<Value, bool> &known,
+                       int depth = 24) {
   if (auto arg = dyn_cast<BlockArgument>(v))
     return arg.getOwner() == &entry;
+  if (auto it = known.find(v); it != known.end())
+    return it->second;
   Operation *def = v.getDefiningOp();
-  if (depth == 0 || def->getNumRegions() != 0)
-    return false;
-  bool readOnlyLoad = false;
-  if (auto load = dyn_cast<memref::LoadOp>(def)) {
-    auto arg = dyn_cast<BlockArgument>(load.getMemRef());
-    readOnlyLoad = arg && arg.getOwner() == &entry &&
-                   llvm::all_of(arg.getUsers(), llvm::IsaPred<memref::LoadOp>);
+  bool ok = depth > 0 && def->getNumRegions() == 0;
+  if (ok) {
+    // A load moves to the entry only from the entry's top level (a guarded
+    // load may be out of bounds where its guard does not hold).
+    bool readOnlyLoad = false;
+    if (auto load = dyn_cast<memref::LoadOp>(def)) {
+      auto arg = dyn_cast<BlockArgument>(load.getMemRef());
+      readOnlyLoad =
+          def->getBlock() == &entry && arg && arg.getOwner() == &entry &&
+          llvm::all_of(arg.getUsers(), llvm::IsaPred<memref::LoadOp>);
+    }
+    ok = readOnlyLoad || isPure(def);
   }
-  if (!readOnlyLoad && !isPure(def))
-    return false;
-  return llvm::all_of(def->getOperands(), [&](Value operand) {
-    return computableAtEntry(operand, entry, depth - 1);
-  });
+  for (Value operand : def->getOperands())
+    if (ok)
+      ok = computableAtEntry(operand, entry, known, depth - 1);
+  known[v] = ok;
+  return ok;
 }
 
 /// `v` computed at the start of `entry` (cloned there, through `map`), or
@@ -89,17 +97,33 @@ Value usedElementsAtEntry(memref::AllocOp alloc, Block &entry, OpBuilder &b,
   MemRefType type = alloc.getType();
   if (type.getRank() != 1 || alloc->use_empty())
     return Value();
-  // Only views at run-time sizes, each computable at the entry.
+  // Only views at run-time sizes, each computable at the entry, whose own
+  // users do not address the buffer anew (a reinterpret_cast of a view
+  // reaches past it).
   bool runTime = false;
+  DenseMap<Value, bool> known;
   for (Operation *user : alloc->getUsers()) {
     auto view = dyn_cast<OffsetSizeAndStrideOpInterface>(user);
     if (!view || !isa<memref::SubViewOp, memref::ReinterpretCastOp>(user))
       return Value();
+    SmallVector<Value> worklist(user->getResults());
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      for (Operation *next : v.getUsers()) {
+        if (isa<memref::ReinterpretCastOp, memref::ExtractStridedMetadataOp>(
+                next))
+          return Value();
+        if (isa<ViewLikeOpInterface>(next) ||
+            isa<memref::CastOp, memref::ExpandShapeOp,
+                memref::CollapseShapeOp>(next))
+          llvm::append_range(worklist, next->getResults());
+      }
+    }
     for (OpFoldResult r : llvm::concat<const OpFoldResult>(
              view.getMixedSizes(), view.getMixedStrides())) {
       if (getConstantIntValue(r))
         continue;
-      if (!computableAtEntry(cast<Value>(r), entry))
+      if (!computableAtEntry(cast<Value>(r), entry, known))
         return Value();
       runTime = true;
     }

@@ -416,9 +416,175 @@ struct NonMaxSuppressionLowering : OpRewritePattern<dlc::NonMaxSuppressionOp> {
   }
 };
 
+/// TopK along the last dimension: each row is scanned once, and an element
+/// better than the last kept one (or any while fewer than k are kept) is
+/// inserted in order, the worse ones shifted down (equal values keep the
+/// order of their indices).
+struct TopKLowering : OpRewritePattern<dlc::TopKOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(dlc::TopKOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LoopBuilder lb{rewriter, loc};
+    Value x = op.getInput();
+    auto in = cast<RankedTensorType>(x.getType());
+    int64_t rank = in.getRank();
+    Type et = in.getElementType(), i64 = rewriter.getI64Type();
+    auto dim = [&](Value t, int64_t d) -> Value {
+      return rewriter.createOrFold<tensor::DimOp>(loc, t, d);
+    };
+    // The rows: [R, n], the leading dimensions collapsed.
+    SmallVector<ReassociationIndices> groups;
+    Value rowsOf = x;
+    if (rank == 1) {
+      rowsOf = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get({1, in.getDimSize(0)}, et), x,
+          ArrayRef<ReassociationIndices>{{0, 1}},
+          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1),
+                                 getAsOpFoldResult(dim(x, 0))});
+    } else {
+      ReassociationIndices lead;
+      for (int64_t d = 0; d + 1 < rank; ++d)
+        lead.push_back(d);
+      groups = {lead, {rank - 1}};
+      rowsOf = tensor::CollapseShapeOp::create(rewriter, loc, x, groups);
+    }
+    Value rows = dim(rowsOf, 0), n = dim(rowsOf, 1), k = op.getK();
+    Value zero = lb.idx(0), one = lb.idx(1);
+    if (isZeroInteger(getAsOpFoldResult(k)) || isZeroInteger(getAsOpFoldResult(n))) {
+      // Nothing is kept (static sizes of 0 leave no element to read).
+      SmallVector<Value> empty;
+      for (Type type : op->getResultTypes()) {
+        auto t = cast<RankedTensorType>(type);
+        SmallVector<Value> sizes;
+        for (int64_t d = 0; d < t.getRank(); ++d)
+          if (t.isDynamicDim(d))
+            sizes.push_back(d + 1 == t.getRank() ? zero : dim(x, d));
+        empty.push_back(tensor::EmptyOp::create(rewriter, loc, t.getShape(),
+                                                t.getElementType(), sizes));
+      }
+      rewriter.replaceOp(op, empty);
+      return success();
+    }
+    SmallVector<OpFoldResult> outSizes = {getAsOpFoldResult(rows),
+                                          getAsOpFoldResult(k)};
+    Value vals = tensor::EmptyOp::create(rewriter, loc, outSizes, et);
+    Value idxs = tensor::EmptyOp::create(rewriter, loc, outSizes, i64);
+    bool largest = op.getLargest();
+    auto better = [&](Value a, Value b) -> Value {
+      return arith::CmpFOp::create(rewriter, loc,
+                                   largest ? arith::CmpFPredicate::OGT
+                                           : arith::CmpFPredicate::OLT,
+                                   a, b);
+    };
+    // No element is scanned when nothing is kept.
+    Value scan = lb.select(lb.cmp(arith::CmpIPredicate::sgt, k, zero), n, zero);
+    SmallVector<Value> out = lb.loop(
+        zero, rows, {vals, idxs},
+        [&](Value r, ValueRange acc) -> SmallVector<Value> {
+          SmallVector<Value> row = lb.loop(
+              zero, scan, {acc[0], acc[1], zero},
+              [&](Value i, ValueRange c) -> SmallVector<Value> {
+                Value v = lb.extract(rowsOf, {r, i});
+                Value count = c[2];
+                Value notFull = lb.cmp(arith::CmpIPredicate::ult, count, k);
+                auto takeIf = scf::IfOp::create(rewriter, loc,
+                                                rewriter.getI1Type(), notFull,
+                                                /*withElseRegion=*/true);
+                {
+                  OpBuilder::InsertionGuard guard(rewriter);
+                  rewriter.setInsertionPointToStart(takeIf.thenBlock());
+                  scf::YieldOp::create(rewriter, loc, lb.boolean(true));
+                  rewriter.setInsertionPointToStart(takeIf.elseBlock());
+                  Value last = lb.extract(
+                      c[0], {r, arith::SubIOp::create(rewriter, loc, k, one)});
+                  scf::YieldOp::create(rewriter, loc, better(v, last));
+                }
+                return lb.ifThen(
+                    takeIf.getResult(0), c, [&]() -> SmallVector<Value> {
+                      Value kept = lb.select(notFull, lb.add(count, one), count);
+                      Value start = arith::SubIOp::create(rewriter, loc, kept, one);
+                      // Shift the worse elements down from the last slot.
+                      SmallVector<Type> types = {rewriter.getIndexType(),
+                                                 c[0].getType(), c[1].getType()};
+                      auto shift = scf::WhileOp::create(
+                          rewriter, loc, types,
+                          ValueRange{start, c[0], c[1]});
+                      OpBuilder::InsertionGuard guard(rewriter);
+                      SmallVector<Location> locs(3, loc);
+                      Block *before = rewriter.createBlock(
+                          &shift.getBefore(), {}, types, locs);
+                      Value j = before->getArgument(0);
+                      Value positive = lb.cmp(arith::CmpIPredicate::sgt, j, zero);
+                      Value prev = lb.select(
+                          positive, arith::SubIOp::create(rewriter, loc, j, one),
+                          zero);
+                      Value go = lb.andI(
+                          positive,
+                          better(v, lb.extract(before->getArgument(1), {r, prev})));
+                      scf::ConditionOp::create(rewriter, loc, go,
+                                               before->getArguments());
+                      Block *after = rewriter.createBlock(&shift.getAfter(), {},
+                                                          types, locs);
+                      Value at = after->getArgument(0);
+                      Value from = arith::SubIOp::create(rewriter, loc, at, one);
+                      Value tv = lb.insert(
+                          lb.extract(after->getArgument(1), {r, from}),
+                          after->getArgument(1), {r, at});
+                      Value ti = lb.insert(
+                          lb.extract(after->getArgument(2), {r, from}),
+                          after->getArgument(2), {r, at});
+                      scf::YieldOp::create(rewriter, loc, ValueRange{from, tv, ti});
+                      rewriter.setInsertionPointAfter(shift);
+                      Value slot = shift.getResult(0);
+                      return {lb.insert(v, shift.getResult(1), {r, slot}),
+                              lb.insert(lb.i64(i), shift.getResult(2), {r, slot}),
+                              kept};
+                    });
+              });
+          return {row[0], row[1]};
+        });
+    // The leading dimensions back.
+    SmallVector<Value> results;
+    for (auto [value, type] :
+         llvm::zip(out, op->getResultTypes())) {
+      auto resultType = cast<RankedTensorType>(type);
+      SmallVector<int64_t> shape(in.getShape());
+      shape.back() = ShapedType::kDynamic;
+      auto flatType = cast<RankedTensorType>(value.getType());
+      Value v;
+      if (rank == 1) {
+        v = tensor::CollapseShapeOp::create(
+            rewriter, loc,
+            RankedTensorType::get({ShapedType::kDynamic},
+                                  flatType.getElementType()),
+            value, ArrayRef<ReassociationIndices>{{0, 1}});
+      } else {
+        SmallVector<OpFoldResult> sizes;
+        for (int64_t d = 0; d + 1 < rank; ++d)
+          sizes.push_back(in.isDynamicDim(d)
+                              ? OpFoldResult(dim(x, d))
+                              : OpFoldResult(rewriter.getIndexAttr(
+                                    in.getDimSize(d))));
+        sizes.push_back(getAsOpFoldResult(k));
+        v = tensor::ExpandShapeOp::create(
+            rewriter, loc,
+            RankedTensorType::get(shape, flatType.getElementType()), value,
+            groups, sizes);
+      }
+      if (v.getType() != resultType)
+        v = tensor::CastOp::create(rewriter, loc, resultType, v);
+      results.push_back(v);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void dlc::populateDataDependentLoweringPatterns(RewritePatternSet &patterns) {
   patterns.add<NonZeroLowering, CompressLowering, UniqueLowering,
-               NonMaxSuppressionLowering>(patterns.getContext());
+               NonMaxSuppressionLowering, TopKLowering>(patterns.getContext());
 }
