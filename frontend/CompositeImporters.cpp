@@ -332,7 +332,7 @@ NodeResults importWindow(NodeContext &nc) {
 /// orders ties by index as ONNX does.
 /// TopK as dlc.top_k along the last dimension (`axis` transposed there and
 /// back), `k` a constant or the operand's run-time value, clamped to the
-/// row's length.
+/// row's length. NaN counts as larger than every number.
 NodeResults importTopKRows(NodeContext &nc, Value x, std::optional<int64_t> k,
                            int64_t axis, bool largest) {
   OpBuilder &b = nc.builder;
@@ -346,9 +346,9 @@ NodeResults importTopKRows(NodeContext &nc, Value x, std::optional<int64_t> k,
   bool moved = axis != rank - 1;
   if (moved)
     x = transpose(nc, x, perm);
-  auto t = typeOf(x);
   if (!x)
     return failure();
+  auto t = typeOf(x);
   Value n = t.isDynamicDim(rank - 1)
                 ? Value(tensor::DimOp::create(b, loc, x, rank - 1))
                 : Value(arith::ConstantIndexOp::create(b, loc,
@@ -384,8 +384,11 @@ NodeResults importTopKRows(NodeContext &nc, Value x, std::optional<int64_t> k,
   SmallVector<int64_t> back(rank);
   for (int64_t d = 0; d < rank; ++d)
     back[perm[d]] = d;
-  return SmallVector<Value>{transpose(nc, (*results)[0], back),
-                            transpose(nc, (*results)[1], back)};
+  Value values = transpose(nc, (*results)[0], back),
+        indices = transpose(nc, (*results)[1], back);
+  if (!values || !indices)
+    return failure();
+  return SmallVector<Value>{values, indices};
 }
 
 NodeResults importTopK(NodeContext &nc) {
@@ -415,39 +418,9 @@ NodeResults importTopK(NodeContext &nc) {
                       << " (results without elements of run-time shape) is "
                          "not supported",
            failure();
-  // Few elements of static rows: k passes of a vectorized arg-reduction.
-  // Otherwise (a k known at run time only, many elements, rows of run-time
-  // length) a sorted selection per row (dlc.top_k).
-  if (!kv || (*kv)[0] < 1 || (*kv)[0] > 8 || !t.hasStaticShape())
-    return importTopKRows(nc, x, kv ? std::optional<int64_t>((*kv)[0])
-                                    : std::nullopt,
-                          *axis, largest);
-  int64_t k = (*kv)[0];
-  OpBuilder &b = nc.builder;
-  Type i64 = b.getI64Type();
-  Value positions = iota(nc, t.getDimSize(*axis), *axis, t.getRank());
-  double fill = largest ? -std::numeric_limits<double>::infinity()
-                        : std::numeric_limits<double>::infinity();
-  SmallVector<Value> vals, idxs;
-  for (int64_t i = 0; i < k; ++i) {
-    Value idx = one(buildInferred<ArgReduceOp>(
-        nc, {x},
-        {b.getNamedAttr("is_max", b.getBoolAttr(largest)),
-         b.getNamedAttr("axis", b.getI64IntegerAttr(*axis)),
-         b.getNamedAttr("keepdims", b.getBoolAttr(true)),
-         b.getNamedAttr("select_last_index", b.getBoolAttr(false))}));
-    Value hit = one(buildInferred<EqualOp>(nc, {idx, positions}));
-    Value val = reduce(nc, x, largest ? "max" : "min", {*axis});
-    vals.push_back(val);
-    idxs.push_back(idx);
-    x = one(buildInferred<WhereOp>(nc, {hit, scalarConstant(nc, et, fill), x}));
-  }
-  auto concat = [&](ArrayRef<Value> parts) {
-    return one(buildInferred<ConcatOp>(
-        nc, parts, {b.getNamedAttr("axis", b.getI64IntegerAttr(*axis))}));
-  };
-  (void)i64;
-  return SmallVector<Value>{concat(vals), concat(idxs)};
+  return importTopKRows(nc, x,
+                        kv ? std::optional<int64_t>((*kv)[0]) : std::nullopt,
+                        *axis, largest);
 }
 
 /// LRN: x / (bias + alpha / size * sum of squares over a channel window)^beta;

@@ -138,9 +138,29 @@ dlc::evaluateToConstants(ArrayRef<Value> values,
   for (Operation *op : slice)
     if (isa<dlc::ConstantOp>(op))
       read.insert(op);
-  SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  // Operands before their users (the slice may span a block and the
+  // regions nested in it: control flow's branches and bodies).
+  SmallVector<Operation *> ordered;
+  {
+    llvm::SmallPtrSet<Operation *, 32> done;
+    SmallVector<std::pair<Operation *, bool>> stack;
+    for (Value v : values)
+      stack.push_back({v.getDefiningOp(), false});
+    while (!stack.empty()) {
+      auto [op, expanded] = stack.pop_back_val();
+      if (!op || done.contains(op))
+        continue;
+      if (expanded) {
+        done.insert(op);
+        ordered.push_back(op);
+        continue;
+      }
+      stack.push_back({op, true});
+      for (Value operand : llvm::reverse(op->getOperands()))
+        if (Operation *def = operand.getDefiningOp(); def && !done.contains(def))
+          stack.push_back({def, false});
+    }
+  }
 
   // Zero-element values need no evaluation.
   SmallVector<Value> evaluated;

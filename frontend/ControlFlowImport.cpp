@@ -54,8 +54,9 @@ static std::optional<int64_t> constantScalarInt(Value v) {
 /// The scalar element of one-element tensor `v`.
 static Value scalarOf(OpBuilder &b, Location loc, Value v) {
   auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<Value> zeros(type.getRank(),
-                           arith::ConstantIndexOp::create(b, loc, 0));
+  SmallVector<Value> zeros;
+  if (type.getRank() > 0)
+    zeros.assign(type.getRank(), arith::ConstantIndexOp::create(b, loc, 0));
   return tensor::ExtractOp::create(b, loc, v, zeros);
 }
 
@@ -289,7 +290,15 @@ LogicalResult GraphImporter::importIf(NodeContext &nc) {
                                     body.getOperations());
     }
     branches.erase();
-    flag.getDefiningOp()->erase();
+    Operation *extract = flag.getDefiningOp();
+    llvm::SmallPtrSet<Operation *, 2> indices;
+    for (Value index : extract->getOperands().drop_front())
+      if (Operation *def = index.getDefiningOp())
+        indices.insert(def);
+    extract->erase();
+    for (Operation *index : indices)
+      if (index->use_empty())
+        index->erase();
     for (auto [name, a, b] :
          llvm::zip(nc.node.output(), *thenOutputs, *elseOutputs)) {
       if (name.empty())

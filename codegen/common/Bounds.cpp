@@ -7,6 +7,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
@@ -102,6 +103,21 @@ Value sizeValueOf(Value v, int64_t d, int depth = 16) {
                                            : Value();
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def))
     return result(expand.getMixedOutputShape()[d]);
+  // A collapsed group of one dynamic dimension and units: that dimension.
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
+    std::optional<int64_t> only;
+    auto source = collapse.getSrcType();
+    for (int64_t s : collapse.getReassociationIndices()[d]) {
+      if (source.isDynamicDim(s)) {
+        if (only)
+          return Value();
+        only = s;
+      } else if (source.getDimSize(s) != 1) {
+        return Value();
+      }
+    }
+    return only ? sizeValueOf(collapse.getSrc(), *only, depth - 1) : Value();
+  }
   if (auto splat = dyn_cast<tensor::SplatOp>(def))
     return splat.getType().isDynamicDim(d)
                ? splat.getDynamicSizes()[splat.getType().getDynamicDimIndex(d)]
@@ -308,15 +324,46 @@ std::optional<Interval> interval(Value v, int depth = 32) {
       return std::nullopt;
     return result;
   }
-  // A dimension of a tensor: the size value it was made with.
+  // A dimension of a tensor: the size value it was made with; of an
+  // scf.if's result, the union of the branches' (each branch yields its own
+  // size).
+  std::function<std::optional<Interval>(Value, int64_t, int)> dimInterval =
+      [&](Value t, int64_t d, int left) -> std::optional<Interval> {
+    auto shaped = dyn_cast<ShapedType>(t.getType());
+    if (!shaped || left == 0)
+      return std::nullopt;
+    if (!shaped.isDynamicDim(d))
+      return Interval{shaped.getDimSize(d), shaped.getDimSize(d)};
+    if (Value size = sizeValueOf(t, d))
+      return finite(size);
+    while (auto cast = t.getDefiningOp<CastOpInterface>()) {
+      t = cast->getOperand(0);
+      if (auto source = dyn_cast<ShapedType>(t.getType());
+          source && !source.isDynamicDim(d))
+        return Interval{source.getDimSize(d), source.getDimSize(d)};
+    }
+    if (auto branch = t.getDefiningOp<scf::IfOp>()) {
+      if (branch.getElseRegion().empty())
+        return std::nullopt;
+      unsigned k = cast<OpResult>(t).getResultNumber();
+      std::optional<Interval> a = dimInterval(
+          branch.thenYield().getOperand(k), d, left - 1);
+      std::optional<Interval> b = dimInterval(
+          branch.elseYield().getOperand(k), d, left - 1);
+      if (!a || !b)
+        return std::nullopt;
+      return Interval{std::min(a->lo, b->lo), std::max(a->hi, b->hi)};
+    }
+    if (Value size = sizeValueOf(t, d))
+      return finite(size);
+    return std::nullopt;
+  };
   if (auto dim = dyn_cast<tensor::DimOp>(def))
     if (std::optional<int64_t> index = dim.getConstantIndex())
-      if (Value size = sizeValueOf(dim.getSource(), *index))
-        return finite(size);
+      return dimInterval(dim.getSource(), *index, 8);
   if (auto dim = dyn_cast<memref::DimOp>(def))
     if (std::optional<int64_t> index = dim.getConstantIndex())
-      if (Value size = sizeValueOf(dim.getSource(), *index))
-        return finite(size);
+      return dimInterval(dim.getSource(), *index, 8);
   return std::nullopt;
 }
 

@@ -472,11 +472,20 @@ struct TopKLowering : OpRewritePattern<dlc::TopKOp> {
     Value vals = tensor::EmptyOp::create(rewriter, loc, outSizes, et);
     Value idxs = tensor::EmptyOp::create(rewriter, loc, outSizes, i64);
     bool largest = op.getLargest();
+    // NaN counts as larger than every number (as in PyTorch): first among
+    // the largest, last among the smallest.
     auto better = [&](Value a, Value b) -> Value {
-      return arith::CmpFOp::create(rewriter, loc,
-                                   largest ? arith::CmpFPredicate::OGT
-                                           : arith::CmpFPredicate::OLT,
-                                   a, b);
+      auto isNaN = [&](Value x) -> Value {
+        return arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::UNO,
+                                     x, x);
+      };
+      Value ordered = arith::CmpFOp::create(
+          rewriter, loc,
+          largest ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, a,
+          b);
+      Value nan = largest ? lb.andI(isNaN(a), lb.notI(isNaN(b)))
+                          : lb.andI(lb.notI(isNaN(a)), isNaN(b));
+      return lb.orI(ordered, nan);
     };
     // No element is scanned when nothing is kept.
     Value scan = lb.select(lb.cmp(arith::CmpIPredicate::sgt, k, zero), n, zero);
