@@ -330,6 +330,9 @@ NodeResults importWindow(NodeContext &nc) {
 
 /// TopK with a constant k: k rounds of arg-max (or min) and masking, which
 /// orders ties by index as ONNX does.
+/// Rows up to this long take TopK by ranking all pairs.
+static constexpr int64_t kMaxRankedRow = 64;
+
 /// TopK as dlc.top_k along the last dimension (`axis` transposed there and
 /// back), `k` a constant or the operand's run-time value, clamped to the
 /// row's length. NaN counts as larger than every number.
@@ -418,9 +421,69 @@ NodeResults importTopK(NodeContext &nc) {
                       << " (results without elements of run-time shape) is "
                          "not supported",
            failure();
-  return importTopKRows(nc, x,
-                        kv ? std::optional<int64_t>((*kv)[0]) : std::nullopt,
-                        *axis, largest);
+  int64_t n = t.isDynamicDim(*axis) ? 0 : t.getDimSize(*axis);
+  if (!kv || (*kv)[0] < 1 || !t.hasStaticShape() || n > kMaxRankedRow)
+    return importTopKRows(nc, x,
+                          kv ? std::optional<int64_t>((*kv)[0]) : std::nullopt,
+                          *axis, largest);
+  // Short static rows: each element's rank among its row by comparing all
+  // pairs (vectorized elementwise ops and sums, which also keep a dynamic
+  // batch provably per sample); the element of rank p is output p.
+  // The order is dlc.top_k's: NaN above every number, ties by index.
+  int64_t k = (*kv)[0], a = *axis, rank = t.getRank();
+  OpBuilder &b = nc.builder;
+  Type i1 = b.getI1Type(), i64 = b.getI64Type();
+  SmallVector<int64_t> iShape(t.getShape()), jShape(t.getShape());
+  iShape.insert(iShape.begin() + a + 1, 1); // [.., n (i), 1, ..]
+  jShape.insert(jShape.begin() + a, 1);     // [.., 1, n (j), ..]
+  Value xi = one(reshapeTo(nc, x, iShape)), xj = one(reshapeTo(nc, x, jShape));
+  if (!xi || !xj)
+    return failure();
+  auto isNaN = [&](Value v) {
+    return one(buildTyped<IsNaNOp>(
+        nc, RankedTensorType::get(typeOf(v).getShape(), i1), {v}));
+  };
+  auto both = [&](auto tag, Value p, Value q) {
+    return one(buildInferred<decltype(tag)>(nc, {p, q}));
+  };
+  Value nanI = isNaN(xi), nanJ = isNaN(xj);
+  Value ahead =
+      largest
+          ? both(OrOp(), both(GreaterOp(), xj, xi),
+                 both(AndOp(), nanJ, one(buildInferred<NotOp>(nc, {nanI}))))
+          : both(OrOp(), both(LessOp(), xj, xi),
+                 both(AndOp(), one(buildInferred<NotOp>(nc, {nanJ})), nanI));
+  Value same = both(OrOp(), both(EqualOp(), xj, xi), both(AndOp(), nanJ, nanI));
+  Value earlier =
+      both(LessOp(), iota(nc, n, a + 1, rank + 1), iota(nc, n, a, rank + 1));
+  Value before = both(OrOp(), ahead, both(AndOp(), same, earlier));
+  if (!before)
+    return failure();
+  SmallVector<int64_t> pairShape(typeOf(before).getShape());
+  Value ranks =
+      reduce(nc,
+             one(buildTyped<CastOp>(nc, RankedTensorType::get(pairShape, i64),
+                                    {before})),
+             "sum", {a + 1}, /*keepdims=*/false); // [.., n (i), ..]
+  SmallVector<int64_t> rShape(t.getShape());
+  rShape.insert(rShape.begin() + a, 1); // [.., 1 (p), n (i), ..]
+  Value hit = both(EqualOp(), one(reshapeTo(nc, ranks, rShape)),
+                   iota(nc, k, a, rank + 1)); // [.., k, n, ..]
+  Value positions = iota(nc, n, a + 1, rank + 1);
+  if (!hit)
+    return failure();
+  Value picked = one(buildInferred<WhereOp>(
+      nc,
+      {hit, positions, one(reshapeTo(nc, scalarConstant(nc, i64, 0), {}))}));
+  Value idx = reduce(nc, picked, "sum", {a + 1}, /*keepdims=*/false);
+  if (!idx)
+    return failure();
+  Value values = one(buildTyped<GatherElementsOp>(
+      nc, RankedTensorType::get(typeOf(idx).getShape(), et), {x, idx},
+      {b.getNamedAttr("axis", b.getI64IntegerAttr(a))}));
+  if (!values)
+    return failure();
+  return SmallVector<Value>{values, idx};
 }
 
 /// LRN: x / (bias + alpha / size * sum of squares over a channel window)^beta;

@@ -30,6 +30,12 @@ struct VectorizePass : dlc::impl::GpuVectorizeBase<VectorizePass> {
       if (!thread || !gpu_tiling::isThreadForall(thread) ||
           !op.hasPureTensorSemantics() || op.hasDynamicShape())
         return;
+      // Vectors of i1 are bit-packed in memory while i1 tensors are stored
+      // one byte per element (as on the CPU): keep boolean ops scalar.
+      auto isBool = [](Type t) { return getElementTypeOrSelf(t).isInteger(1); };
+      if (llvm::any_of(op->getOperandTypes(), isBool) ||
+          llvm::any_of(op->getResultTypes(), isBool))
+        return;
       candidates.push_back(op);
     });
     for (linalg::LinalgOp op : candidates) {
