@@ -106,7 +106,9 @@ def GpuVectorize : Pass<"dlc-gpu-vectorize", "mlir::func::FuncOp"> {
     stay and become loops, as do ops whose tile has more than `max-volume`
     iterations or reduces more than `max-volume` elements (a thread's long
     reduction) or, for a contraction's K step, more than
-    `max-contraction-volume` iterations. Transfer permutation maps are lowered.
+    `max-contraction-volume` iterations. Ops on booleans stay scalar too:
+    vectors of i1 are bit-packed in memory, boolean tensors hold a byte per
+    element. Transfer permutation maps are lowered.
   }];
   let options = [
     Option<"maxVolume", "max-volume", "int64_t", /*default=*/"64",
