@@ -18,6 +18,23 @@ using namespace mlir;
 
 namespace {
 
+/// The value-bounds analysis stops at values (and sizes) carried by loops:
+/// it only proves carried values unchanged, and trying to, it compares each
+/// carried value again at every level of a loop nest, which takes time
+/// exponential in the nest's depth (the loops of NonMaxSuppression over
+/// data-dependent numbers of boxes). `interval` sizes carried tensors
+/// through their loops itself.
+bool stopAtCarriedValues(Value v, std::optional<int64_t>,
+                         ValueBoundsConstraintSet &) {
+  if (auto result = dyn_cast<OpResult>(v))
+    return isa<scf::ForOp, scf::WhileOp>(result.getOwner());
+  auto arg = cast<BlockArgument>(v);
+  Operation *parent = arg.getOwner()->getParentOp();
+  if (auto loop = dyn_cast_or_null<scf::ForOp>(parent))
+    return arg != loop.getInductionVar();
+  return isa_and_nonnull<scf::WhileOp>(parent);
+}
+
 /// A closed interval of index values.
 struct Interval {
   int64_t lo, hi;
@@ -164,9 +181,9 @@ std::optional<Interval> interval(Value v, int depth = 32) {
   // tighter of each; a side without a bound is infinite.
   auto bounded = [&](Value x) -> std::optional<Interval> {
     FailureOr<int64_t> lo = ValueBoundsConstraintSet::computeConstantBound(
-        presburger::BoundType::LB, x);
+        presburger::BoundType::LB, x, stopAtCarriedValues);
     FailureOr<int64_t> hi = ValueBoundsConstraintSet::computeConstantBound(
-        presburger::BoundType::UB, x, /*stopCondition=*/nullptr,
+        presburger::BoundType::UB, x, stopAtCarriedValues,
         /*closedUB=*/true);
     Interval r{succeeded(lo) ? *lo : kMin, succeeded(hi) ? *hi : kMax};
     if (r.lo == kMin || r.hi == kMax)
@@ -203,11 +220,27 @@ std::optional<Interval> interval(Value v, int depth = 32) {
       return std::nullopt;
     return Interval{xy->first.lo * xy->second.lo, xy->first.hi * xy->second.hi};
   }
-  if (auto op = dyn_cast<arith::AddIOp>(def)) {
-    auto xy = both(op.getLhs(), op.getRhs());
-    if (!xy)
-      return std::nullopt;
-    return Interval{xy->first.lo + xy->second.lo, xy->first.hi + xy->second.hi};
+  if (isa<arith::AddIOp>(def)) {
+    // A sum of many terms (a concatenation of many dynamic parts) is a
+    // chain of additions deeper than `depth`: the sum of its terms.
+    SmallVector<Value> terms, work{v};
+    while (!work.empty()) {
+      Value x = work.pop_back_val();
+      if (auto add = x.getDefiningOp<arith::AddIOp>()) {
+        work.push_back(add.getRhs());
+        work.push_back(add.getLhs());
+        continue;
+      }
+      terms.push_back(x);
+    }
+    Interval sum{0, 0};
+    for (Value term : terms) {
+      std::optional<Interval> t = finite(term);
+      if (!t)
+        return std::nullopt;
+      sum = Interval{sum.lo + t->lo, sum.hi + t->hi};
+    }
+    return sum;
   }
   if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp,
           arith::CeilDivSIOp, arith::CeilDivUIOp>(def)) {
@@ -324,6 +357,14 @@ std::optional<Interval> interval(Value v, int depth = 32) {
       return std::nullopt;
     return result;
   }
+  // The bounds of a value that sizes a dimension, which is never negative
+  // (a bound above is what matters).
+  auto sizeInterval = [&](Value size) -> std::optional<Interval> {
+    std::optional<Interval> r = bounded(size);
+    if (!r || r->hi == kMax)
+      return std::nullopt;
+    return Interval{std::max<int64_t>(r->lo, 0), std::max<int64_t>(r->hi, 0)};
+  };
   // A dimension of a tensor: the size value it was made with; of an
   // scf.if's result, the union of the branches' (each branch yields its own
   // size).
@@ -335,7 +376,7 @@ std::optional<Interval> interval(Value v, int depth = 32) {
     if (!shaped.isDynamicDim(d))
       return Interval{shaped.getDimSize(d), shaped.getDimSize(d)};
     if (Value size = sizeValueOf(t, d))
-      return finite(size);
+      return sizeInterval(size);
     while (auto cast = t.getDefiningOp<CastOpInterface>()) {
       t = cast->getOperand(0);
       if (auto source = dyn_cast<ShapedType>(t.getType());
@@ -355,7 +396,7 @@ std::optional<Interval> interval(Value v, int depth = 32) {
       return Interval{std::min(a->lo, b->lo), std::max(a->hi, b->hi)};
     }
     if (Value size = sizeValueOf(t, d))
-      return finite(size);
+      return sizeInterval(size);
     return std::nullopt;
   };
   if (auto dim = dyn_cast<tensor::DimOp>(def))
@@ -371,7 +412,7 @@ std::optional<Interval> interval(Value v, int depth = 32) {
 
 std::optional<int64_t> dlc::upperBoundOfSize(Value size) {
   FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
-      presburger::BoundType::UB, size, /*stopCondition=*/nullptr,
+      presburger::BoundType::UB, size, stopAtCarriedValues,
       /*closedUB=*/true);
   if (succeeded(ub))
     return *ub;
