@@ -696,6 +696,9 @@ NodeResults importEinsum(NodeContext &nc) {
 
 /// GatherND: flatten the batch dimensions and the indexed ones and gather
 /// by the linear index batch * (indexed volume) + sum(idx[j] * stride[j]).
+/// The indexed and trailing dimensions of the data may be dynamic
+/// (symbolic, or data-dependent): their sizes and strides are read at run
+/// time.
 NodeResults importGatherND(NodeContext &nc) {
   if (failed(requireOperands(nc, 2)))
     return failure();
@@ -704,12 +707,12 @@ NodeResults importGatherND(NodeContext &nc) {
   int64_t batchDims = nc.intAttr("batch_dims", 0);
   // Indices may have run-time sizes (data-dependent, symbolic) but for
   // the index depth and the batch dimensions.
-  if (!dt.hasStaticShape() || it.getRank() < 1 ||
-      it.isDynamicDim(it.getRank() - 1) ||
+  if (it.getRank() < 1 || it.isDynamicDim(it.getRank() - 1) ||
       llvm::any_of(it.getShape().take_front(std::max<int64_t>(0, batchDims)),
-                   ShapedType::isDynamic))
-    return nc.error() << "needs a static data shape, index depth and batch "
-                         "dimensions, not data "
+                   ShapedType::isDynamic) ||
+      (batchDims > 0 && !dt.hasStaticShape()))
+    return nc.error() << "needs a static index depth and batch dimensions "
+                         "(and static data with batch_dims), not data "
                       << dt << " and indices " << it,
            failure();
   int64_t r = it.getDimSize(it.getRank() - 1);
@@ -720,27 +723,48 @@ NodeResults importGatherND(NodeContext &nc) {
     return nc.error() << "batch_dims " << batchDims << " and index depth " << r
                       << " do not fit data " << dt << " and indices " << it,
            failure();
-  Type i64 = nc.builder.getI64Type();
+  OpBuilder &b = nc.builder;
+  Type i64 = b.getI64Type();
   if (it.getElementType() != i64)
     idx = one(buildTyped<CastOp>(nc, RankedTensorType::get(it.getShape(), i64), {idx}));
   // Linear index = idx @ strides (negative indices wrap per dimension).
+  // The sizes of the indexed dimensions and their strides, as [r] vectors
+  // (constants when static).
   ArrayRef<int64_t> indexed = dt.getShape().slice(batchDims, r);
+  bool dynamicIndexed = llvm::any_of(indexed, ShapedType::isDynamic);
   SmallVector<int64_t> strides(r);
   int64_t flat = 1;
-  for (int64_t j = r - 1; j >= 0; --j) {
+  for (int64_t j = r - 1; j >= 0 && !dynamicIndexed; --j) {
     strides[j] = flat;
     flat *= indexed[j];
   }
-  SmallVector<int64_t> dims(indexed);
-  Value dimSizes = constant(nc, DenseElementsAttr::get(
-                                    RankedTensorType::get({r}, i64),
-                                    ArrayRef<int64_t>(dims)));
+  auto vectorOf = [&](ArrayRef<int64_t> values,
+                      ArrayRef<Value> sizes) -> Value {
+    if (!dynamicIndexed)
+      return constant(
+          nc, DenseElementsAttr::get(RankedTensorType::get({r}, i64), values));
+    SmallVector<Value> elements;
+    for (Value v : sizes)
+      elements.push_back(arith::IndexCastOp::create(b, nc.loc, i64, v));
+    return tensor::FromElementsOp::create(
+        b, nc.loc, RankedTensorType::get({r}, i64), elements);
+  };
+  SmallVector<Value> dimValues, strideValues(r);
+  if (dynamicIndexed) {
+    for (int64_t j = 0; j < r; ++j)
+      dimValues.push_back(
+          numElementsOf(nc, data, batchDims + j, batchDims + j + 1));
+    Value running = arith::ConstantIndexOp::create(b, nc.loc, 1);
+    for (int64_t j = r - 1; j >= 0; --j) {
+      strideValues[j] = running;
+      running = arith::MulIOp::create(b, nc.loc, running, dimValues[j]);
+    }
+  }
+  Value dimSizes = vectorOf(indexed, dimValues);
   Value neg = one(buildInferred<LessOp>(nc, {idx, scalarConstant(nc, i64, 0)}));
   idx = one(buildInferred<WhereOp>(
       nc, {neg, one(buildInferred<AddOp>(nc, {idx, dimSizes})), idx}));
-  Value strideVec = constant(nc, DenseElementsAttr::get(
-                                     RankedTensorType::get({r}, i64),
-                                     ArrayRef<int64_t>(strides)));
+  Value strideVec = vectorOf(strides, strideValues);
   Value weighted = one(buildInferred<MulOp>(nc, {idx, strideVec}));
   Value linear = reduce(nc, weighted, "sum", {it.getRank() - 1},
                         /*keepdims=*/false);
@@ -760,10 +784,16 @@ NodeResults importGatherND(NodeContext &nc) {
                                             ArrayRef<int64_t>(offsets)));
     linear = one(buildInferred<AddOp>(nc, {linear, base}));
   }
-  OpBuilder &b = nc.builder;
-  SmallVector<int64_t> flatShape{batch * flat};
+  // The data as [batch * indexed volume, trailing...].
+  SmallVector<int64_t> flatShape{dynamicIndexed ? ShapedType::kDynamic
+                                                : batch * flat};
   llvm::append_range(flatShape, dt.getShape().drop_front(batchDims + r));
-  Value flatData = one(reshapeTo(nc, data, flatShape));
+  SmallVector<Value> flatSizes;
+  if (dynamicIndexed)
+    flatSizes.push_back(numElementsOf(nc, data, 0, batchDims + r));
+  llvm::append_range(flatSizes,
+                     dynamicSizesOf(nc, data, batchDims + r, dt.getRank()));
+  Value flatData = one(reshapeTo(nc, data, flatShape, flatSizes));
   if (!linear || !flatData)
     return failure();
   return buildInferred<GatherOp>(

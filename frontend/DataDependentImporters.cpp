@@ -2,8 +2,8 @@
 //
 // NonZero, Compress, Unique and NonMaxSuppression: the size of their
 // results depends on the input values. Each becomes its dlc op with a
-// dynamic (`?`) result dimension, bounded by its static operand shapes
-// (ir/DlcDataDependentOps.td).
+// dynamic (`?`) result dimension, bounded by its operands' shapes or their
+// upper bounds (ir/DlcDataDependentOps.td).
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/NodeImporter.h"
@@ -14,22 +14,23 @@ using namespace dlc;
 
 static constexpr int64_t kDyn = ShapedType::kDynamic;
 
-/// Operand i with a static shape, or a failure naming it.
-static FailureOr<RankedTensorType> staticOperand(NodeContext &nc, size_t i,
-                                                 StringRef what) {
+/// The type of operand i, or a failure naming it. Its dimensions may be
+/// dynamic (symbolic, or the data-dependent size of an earlier op): the
+/// lowerings read them at run time.
+static FailureOr<RankedTensorType> requiredOperand(NodeContext &nc, size_t i,
+                                                   StringRef what) {
   Value v = nc.operand(i);
   if (!v)
     return nc.error() << "the " << what << " input is required", failure();
-  RankedTensorType t = typeOf(v);
-  if (!t.hasStaticShape())
-    return nc.error() << "the " << what << " input has the dynamic shape " << t,
-           failure();
-  return t;
+  return typeOf(v);
 }
 
 /// `v` flattened to one dimension.
 static Value flatten(NodeContext &nc, Value v) {
-  return one(reshapeTo(nc, v, {typeOf(v).getNumElements()}));
+  RankedTensorType t = typeOf(v);
+  if (t.hasStaticShape())
+    return one(reshapeTo(nc, v, {t.getNumElements()}));
+  return one(reshapeTo(nc, v, {kDyn}, {numElementsOf(nc, v, 0, t.getRank())}));
 }
 
 /// Input 0 and the `axis` attribute (normalized), or, without one, the
@@ -50,19 +51,21 @@ static FailureOr<std::pair<Value, int64_t>> inputAndAxis(NodeContext &nc) {
 }
 
 static NodeResults importNonZero(NodeContext &nc) {
-  FailureOr<RankedTensorType> in = staticOperand(nc, 0, "X");
-  if (failed(in))
-    return failure();
-  if (in->getRank() == 0)
+  // The input's dimensions may be dynamic: the lowering reads them at run
+  // time.
+  if (!nc.operand(0))
+    return nc.error() << "input X is required", failure();
+  RankedTensorType in = typeOf(nc.operand(0));
+  if (in.getRank() == 0)
     return nc.error() << "a rank-0 input is not supported", failure();
   auto type =
-      RankedTensorType::get({in->getRank(), kDyn}, nc.builder.getI64Type());
+      RankedTensorType::get({in.getRank(), kDyn}, nc.builder.getI64Type());
   return buildTyped<NonZeroOp>(nc, type, nc.operand(0));
 }
 
 static NodeResults importCompress(NodeContext &nc) {
-  FailureOr<RankedTensorType> in = staticOperand(nc, 0, "input");
-  FailureOr<RankedTensorType> cond = staticOperand(nc, 1, "condition");
+  FailureOr<RankedTensorType> in = requiredOperand(nc, 0, "input");
+  FailureOr<RankedTensorType> cond = requiredOperand(nc, 1, "condition");
   if (failed(in) || failed(cond))
     return failure();
   if (cond->getRank() != 1 || !cond->getElementType().isInteger(1))
@@ -82,7 +85,7 @@ static NodeResults importCompress(NodeContext &nc) {
 }
 
 static NodeResults importUnique(NodeContext &nc) {
-  FailureOr<RankedTensorType> in = staticOperand(nc, 0, "X");
+  FailureOr<RankedTensorType> in = requiredOperand(nc, 0, "X");
   if (failed(in))
     return failure();
   FailureOr<std::pair<Value, int64_t>> on = inputAndAxis(nc);
@@ -107,21 +110,39 @@ static NodeResults importUnique(NodeContext &nc) {
 }
 
 static NodeResults importNonMaxSuppression(NodeContext &nc) {
-  FailureOr<RankedTensorType> boxes = staticOperand(nc, 0, "boxes");
-  FailureOr<RankedTensorType> scores = staticOperand(nc, 1, "scores");
-  if (failed(boxes) || failed(scores))
-    return failure();
-  if (boxes->getRank() != 3 || boxes->getDimSize(2) != 4 ||
-      scores->getRank() != 3 || scores->getDimSize(0) != boxes->getDimSize(0) ||
-      scores->getDimSize(2) != boxes->getDimSize(1))
+  // The numbers of batches, classes and boxes may be dynamic (symbolic, or
+  // the data-dependent size of an earlier op): the lowering reads them at
+  // run time.
+  if (!nc.operand(0) || !nc.operand(1))
+    return nc.error() << "the boxes and scores inputs are required", failure();
+  RankedTensorType boxes = typeOf(nc.operand(0)),
+                   scores = typeOf(nc.operand(1));
+  auto agree = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  // Four coordinates are read per box: a last dimension known at run time
+  // only cannot be checked.
+  if (boxes.getRank() == 3 && boxes.isDynamicDim(2))
+    return nc.error() << "the boxes' last dimension must be the static 4, not "
+                         "dynamic as in "
+                      << boxes,
+           failure();
+  if (boxes.getRank() != 3 || boxes.getDimSize(2) != 4 ||
+      scores.getRank() != 3 ||
+      !agree(scores.getDimSize(0), boxes.getDimSize(0)) ||
+      !agree(scores.getDimSize(2), boxes.getDimSize(1)))
     return nc.error() << "boxes must be [batches, boxes, 4] and scores "
                          "[batches, classes, boxes], got "
-                      << *boxes << " and " << *scores,
+                      << boxes << " and " << scores,
            failure();
-  Type ft = scores->getElementType();
-  if (!ft.isF32() || boxes->getElementType() != ft)
+  Type ft = scores.getElementType();
+  if (!ft.isF32() || boxes.getElementType() != ft)
     return nc.error() << "boxes and scores must be float32", failure();
-  int64_t numBoxes = boxes->getDimSize(1);
+  int64_t numBoxes = ShapedType::isDynamic(boxes.getDimSize(1))
+                         ? scores.getDimSize(2)
+                         : boxes.getDimSize(1);
+  if (ShapedType::isDynamic(numBoxes))
+    numBoxes = std::numeric_limits<int64_t>::max();
   OpBuilder &b = nc.builder;
   // Absent optional inputs: no box kept (max 0), IoU threshold 0, no score
   // threshold (-inf).
@@ -130,7 +151,8 @@ static NodeResults importNonMaxSuppression(NodeContext &nc) {
     if (!v)
       return one(reshapeTo(nc, scalarConstant(nc, et, dflt), {1}));
     RankedTensorType t = typeOf(v);
-    if (t.getNumElements() != 1 || t.getElementType() != et) {
+    if (!t.hasStaticShape() || t.getNumElements() != 1 ||
+        t.getElementType() != et) {
       nc.error() << "input " << i << " must hold one " << et << ", got " << t;
       return Value();
     }

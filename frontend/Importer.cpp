@@ -163,6 +163,8 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       // Decompositions into the ops above.
       "DynamicQuantizeLinear", "ConvInteger", "MatMulInteger", "QLinearConv",
       "QLinearMatMul", "EyeLike", "GatherND", "TopK",
+      // Data-dependent result sizes.
+      "NonZero", "NonMaxSuppression", "Compress", "Unique",
       // Contractions, convolutions, pooling.
       "MatMul", "Gemm", "Einsum", "Conv", "BatchNormalization", "MaxPool",
       "GlobalAveragePool", "GlobalMaxPool", "AveragePool",

@@ -8,8 +8,6 @@
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
-#include "llvm/ADT/TypeSwitch.h"
-
 using namespace mlir;
 using namespace dlc;
 
@@ -41,17 +39,29 @@ static bool isIndexType(RankedTensorType t) {
 // NonZero
 //===----------------------------------------------------------------------===//
 
+/// [rank, number of elements], from upper bounds of the input's dimensions.
+static SmallVector<int64_t> nonZeroBounds(ArrayRef<int64_t> input) {
+  int64_t n = 1;
+  for (int64_t d : input)
+    n *= d;
+  return {static_cast<int64_t>(input.size()), n};
+}
+
 SmallVector<int64_t> NonZeroOp::getUpperBounds(unsigned) {
   RankedTensorType in = getInput().getType();
-  return {in.getRank(), in.getNumElements()};
+  assert(in.hasStaticShape() && "a dynamic input has no static bound");
+  return nonZeroBounds(in.getShape());
 }
 
 LogicalResult NonZeroOp::verify() {
   RankedTensorType in = getInput().getType();
-  if (!in.hasStaticShape() || in.getRank() == 0)
-    return emitOpError("input must have a static shape of rank >= 1");
+  if (in.getRank() == 0)
+    return emitOpError("input must have rank >= 1");
   if (!isIndexType(getType()))
     return emitOpError("result must hold i64 indices");
+  if (!in.hasStaticShape())
+    return verifyBounded(*this, "result", getType(),
+                         {in.getRank(), ShapedType::kDynamic}, {1});
   return verifyBounded(*this, "result", getType(), getUpperBounds(0), {1});
 }
 
@@ -60,42 +70,52 @@ LogicalResult NonZeroOp::verify() {
 //===----------------------------------------------------------------------===//
 
 SmallVector<int64_t> CompressOp::getUpperBounds(unsigned) {
+  assert(getInput().getType().hasStaticShape() &&
+         "a dynamic input has no static bound");
   return llvm::to_vector(getInput().getType().getShape());
 }
 
 LogicalResult CompressOp::verify() {
   RankedTensorType in = getInput().getType(), cond = getCondition().getType();
   int64_t axis = getAxis();
-  if (!in.hasStaticShape() || axis < 0 || axis >= in.getRank())
-    return emitOpError("input must have a static shape, with axis in range");
-  if (cond.getRank() != 1 || !cond.hasStaticShape() ||
-      !cond.getElementType().isInteger(1))
-    return emitOpError("condition must be a static 1-D tensor of i1");
+  if (axis < 0 || axis >= in.getRank())
+    return emitOpError("axis must be in range");
+  if (cond.getRank() != 1 || !cond.getElementType().isInteger(1))
+    return emitOpError("condition must be a 1-D tensor of i1");
   if (getType().getElementType() != in.getElementType())
     return emitOpError("result must have the input's element type");
-  return verifyBounded(*this, "result", getType(), getUpperBounds(0), {axis});
+  // The result has the input's shape, its axis dynamic.
+  return verifyBounded(*this, "result", getType(), in.getShape(), {axis});
 }
 
 //===----------------------------------------------------------------------===//
 // Unique
 //===----------------------------------------------------------------------===//
 
+/// The output's bound (the input's) and the index results' ([slices]),
+/// from upper bounds of the input's dimensions.
+static SmallVector<int64_t> uniqueBounds(ArrayRef<int64_t> input, int64_t axis,
+                                         unsigned result) {
+  if (result == 0)
+    return llvm::to_vector(input);
+  return {input[axis]};
+}
+
 SmallVector<int64_t> UniqueOp::getUpperBounds(unsigned result) {
   RankedTensorType in = getInput().getType();
-  if (result == 0)
-    return llvm::to_vector(in.getShape());
-  return {in.getDimSize(getAxis())};
+  assert(in.hasStaticShape() && "a dynamic input has no static bound");
+  return uniqueBounds(in.getShape(), getAxis(), result);
 }
 
 LogicalResult UniqueOp::verify() {
   RankedTensorType in = getInput().getType();
   int64_t axis = getAxis();
-  if (!in.hasStaticShape() || axis < 0 || axis >= in.getRank())
-    return emitOpError("input must have a static shape, with axis in range");
+  if (axis < 0 || axis >= in.getRank())
+    return emitOpError("axis must be in range");
   if (getOutput().getType().getElementType() != in.getElementType())
     return emitOpError("output must have the input's element type");
   if (failed(verifyBounded(*this, "output", getOutput().getType(),
-                           getUpperBounds(0), {axis})))
+                           in.getShape(), {axis})))
     return failure();
   SmallVector<Value, 3> indexResults{getIndices(), getInverseIndices(),
                                      getCounts()};
@@ -103,11 +123,11 @@ LogicalResult UniqueOp::verify() {
     auto t = cast<RankedTensorType>(v.getType());
     if (!isIndexType(t))
       return emitOpError("indices, inverse_indices and counts must be i64");
-    // inverse_indices has one entry per input slice: static.
+    // inverse_indices has one entry per input slice: as many as the input.
     SmallVector<int64_t> dynamic;
     if (i != 1)
       dynamic.push_back(0);
-    if (failed(verifyBounded(*this, "index result", t, getUpperBounds(i + 1),
+    if (failed(verifyBounded(*this, "index result", t, {in.getDimSize(axis)},
                              dynamic)))
       return failure();
   }
@@ -118,24 +138,34 @@ LogicalResult UniqueOp::verify() {
 // NonMaxSuppression
 //===----------------------------------------------------------------------===//
 
+/// [batches * classes * min(maxBoxes, boxes), 3], from upper bounds of the
+/// scores' dimensions.
+static SmallVector<int64_t> nmsBounds(ArrayRef<int64_t> scores,
+                                      int64_t maxBoxes) {
+  return {scores[0] * scores[1] * std::min(maxBoxes, scores[2]), 3};
+}
+
 SmallVector<int64_t> NonMaxSuppressionOp::getUpperBounds(unsigned) {
   RankedTensorType scores = getScores().getType();
-  return {scores.getDimSize(0) * scores.getDimSize(1) *
-              static_cast<int64_t>(getMaxBoxesBound()),
-          3};
+  assert(scores.hasStaticShape() && "dynamic scores have no static bound");
+  return nmsBounds(scores.getShape(), getMaxBoxesBound());
 }
 
 LogicalResult NonMaxSuppressionOp::verify() {
   RankedTensorType boxes = getBoxes().getType(), scores = getScores().getType();
-  if (!boxes.hasStaticShape() || !scores.hasStaticShape() ||
-      boxes.getRank() != 3 || boxes.getDimSize(2) != 4 ||
-      scores.getRank() != 3 || scores.getDimSize(0) != boxes.getDimSize(0) ||
-      scores.getDimSize(2) != boxes.getDimSize(1))
+  auto agree = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  if (boxes.getRank() != 3 || boxes.getDimSize(2) != 4 ||
+      scores.getRank() != 3 ||
+      !agree(scores.getDimSize(0), boxes.getDimSize(0)) ||
+      !agree(scores.getDimSize(2), boxes.getDimSize(1)))
     return emitOpError("boxes must be [batches, boxes, 4] and scores "
-                       "[batches, classes, boxes], static");
+                       "[batches, classes, boxes]");
   for (Value v :
        {getMaxOutputBoxesPerClass(), getIouThreshold(), getScoreThreshold()})
-    if (cast<RankedTensorType>(v.getType()).getNumElements() != 1)
+    if (!cast<RankedTensorType>(v.getType()).hasStaticShape() ||
+        cast<RankedTensorType>(v.getType()).getNumElements() != 1)
       return emitOpError("the thresholds must have one element each");
   if (!getMaxOutputBoxesPerClass().getType().getElementType().isInteger(64))
     return emitOpError("max_output_boxes_per_class must be i64");
@@ -146,10 +176,14 @@ LogicalResult NonMaxSuppressionOp::verify() {
     return emitOpError("boxes, scores and thresholds must have one element "
                        "type");
   int64_t bound = static_cast<int64_t>(getMaxBoxesBound());
-  if (bound < 0 || bound > boxes.getDimSize(1))
+  if (bound < 0 || (!ShapedType::isDynamic(boxes.getDimSize(1)) &&
+                    bound > boxes.getDimSize(1)))
     return emitOpError("max_boxes_bound must be in [0, number of boxes]");
   if (!isIndexType(getType()))
     return emitOpError("result must hold i64 indices");
+  if (!scores.hasStaticShape())
+    return verifyBounded(*this, "result", getType(), {ShapedType::kDynamic, 3},
+                         {0});
   return verifyBounded(*this, "result", getType(), getUpperBounds(0), {0});
 }
 
@@ -185,6 +219,29 @@ std::optional<SmallVector<int64_t>> dlc::upperBoundShape(Value value) {
     return std::nullopt;
   unsigned i = result.getResultNumber();
   Operation *owner = result.getOwner();
+  if (auto nms = dyn_cast<NonMaxSuppressionOp>(owner)) {
+    std::optional<SmallVector<int64_t>> scores =
+        upperBoundShape(nms.getScores());
+    if (!scores)
+      return std::nullopt;
+    return nmsBounds(*scores, nms.getMaxBoxesBound());
+  }
+  if (auto compress = dyn_cast<CompressOp>(owner))
+    return upperBoundShape(compress.getInput());
+  if (auto unique = dyn_cast<UniqueOp>(owner)) {
+    std::optional<SmallVector<int64_t>> input =
+        upperBoundShape(unique.getInput());
+    if (!input)
+      return std::nullopt;
+    return uniqueBounds(*input, unique.getAxis(), i);
+  }
+  if (auto nonZero = dyn_cast<NonZeroOp>(owner)) {
+    std::optional<SmallVector<int64_t>> input =
+        upperBoundShape(nonZero.getInput());
+    if (!input)
+      return std::nullopt;
+    return nonZeroBounds(*input);
+  }
   // Elementwise ops (and softmax, cumsum) and 2-D matmuls of bounded
   // values: the broadcast of their operands' bounds, [M, N] for a matmul.
   // (Reductions, transposes, concatenations, reshapes and other
@@ -212,8 +269,5 @@ std::optional<SmallVector<int64_t>> dlc::upperBoundShape(Value value) {
               std::max(shape[shape.size() - 1 - k], d);
     return shape;
   }
-  return TypeSwitch<Operation *, std::optional<SmallVector<int64_t>>>(owner)
-      .Case<NonZeroOp, CompressOp, UniqueOp, NonMaxSuppressionOp>(
-          [&](auto op) { return op.getUpperBounds(i); })
-      .Default([](Operation *) { return std::nullopt; });
+  return std::nullopt;
 }

@@ -7,11 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-def Dlc_NonZeroOp : Dlc_Op<"nonzero"> {
+def Dlc_NonZeroOp : Dlc_Op<"nonzero", [Dlc_LowersDynamicShapes]> {
   let summary = "indices of the non-zero elements (ONNX NonZero)";
   let description = [{
     Column `k` of the result holds the coordinates of the `k`-th non-zero
-    element of `input` in row-major order. At most every element.
+    element of `input` in row-major order. At most every element. The
+    input's dimensions may be dynamic (symbolic, or the data-dependent size
+    of an earlier op): the lowering then sizes its loops and result at run
+    time.
 
     ```mlir
     %i = dlc.nonzero %x : tensor<2x3xf32> -> tensor<2x?xi64>
@@ -22,17 +25,19 @@ def Dlc_NonZeroOp : Dlc_Op<"nonzero"> {
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The largest result shape: [rank, number of elements].
+    /// The largest result shape: [rank, number of elements] (a static
+    /// input only; dlc::upperBoundShape bounds dynamic ones).
     llvm::SmallVector<int64_t> getUpperBounds(unsigned result);
   }];
 }
 
-def Dlc_CompressOp : Dlc_Op<"compress"> {
+def Dlc_CompressOp : Dlc_Op<"compress", [Dlc_LowersDynamicShapes]> {
   let summary = "slices where a condition holds (ONNX Compress)";
   let description = [{
     Keeps the slices `i` of `input` along `axis` for which `condition[i]`
     is true, in order; slices past the end of `condition` are dropped. The
-    importer flattens the input when ONNX's axis is absent.
+    importer flattens the input when ONNX's axis is absent. The input's and
+    the condition's dimensions may be dynamic.
 
     ```mlir
     %y = dlc.compress %x, %c {axis = 0 : i64} : tensor<3x2xf32>, tensor<3xi1> -> tensor<?x2xf32>
@@ -44,12 +49,13 @@ def Dlc_CompressOp : Dlc_Op<"compress"> {
       "$input `,` $condition attr-dict `:` type($input) `,` type($condition) `->` type($result)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The input's shape (every slice kept at most once).
+    /// The input's shape (every slice kept at most once; a static input
+    /// only, dlc::upperBoundShape bounds dynamic ones).
     llvm::SmallVector<int64_t> getUpperBounds(unsigned result);
   }];
 }
 
-def Dlc_UniqueOp : Dlc_Op<"unique"> {
+def Dlc_UniqueOp : Dlc_Op<"unique", [Dlc_LowersDynamicShapes]> {
   let summary = "unique slices along an axis (ONNX Unique)";
   let description = [{
     The distinct slices of `input` along `axis`, in ascending lexicographic
@@ -57,7 +63,8 @@ def Dlc_UniqueOp : Dlc_Op<"unique"> {
     of each one's first occurrence, the index in `output` of every input
     slice, and each one's count. Integers compare as unsigned with
     `unsigned_order` (ONNX's unsigned types; booleans always). The importer
-    flattens the input when ONNX's axis is absent.
+    flattens the input when ONNX's axis is absent. The input's dimensions
+    may be dynamic (`inverse_indices` is then as long as the input's axis).
 
     ```mlir
     %y, %first, %inverse, %counts = dlc.unique %x {axis = 0 : i64, sorted = true}
@@ -71,12 +78,14 @@ def Dlc_UniqueOp : Dlc_Op<"unique"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// Every slice distinct: the input's shape, and its length along axis.
+    /// Every slice distinct: the input's shape, and its length along axis
+    /// (a static input only; dlc::upperBoundShape bounds dynamic ones).
     llvm::SmallVector<int64_t> getUpperBounds(unsigned result);
   }];
 }
 
-def Dlc_NonMaxSuppressionOp : Dlc_Op<"non_max_suppression"> {
+def Dlc_NonMaxSuppressionOp : Dlc_Op<"non_max_suppression",
+                                     [Dlc_LowersDynamicShapes]> {
   let summary = "greedy non-maximum suppression (ONNX NonMaxSuppression)";
   let description = [{
     For every batch and class, boxes are taken in descending order of score
@@ -89,7 +98,9 @@ def Dlc_NonMaxSuppressionOp : Dlc_Op<"non_max_suppression"> {
     `center_point_box`), `scores` [batches, classes, boxes]; the three
     thresholds are one-element tensors. `max_boxes_bound` is an upper bound
     of the per-class maximum known at compile time (the number of boxes when
-    the maximum is data).
+    the maximum is data). The numbers of batches, classes and boxes may be
+    dynamic (symbolic, or the data-dependent size of an earlier op): the
+    lowering then sizes its loops and result at run time.
 
     ```mlir
     %sel = dlc.non_max_suppression %boxes, %scores, %max, %iou, %score
@@ -106,7 +117,8 @@ def Dlc_NonMaxSuppressionOp : Dlc_Op<"non_max_suppression"> {
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// [batches * classes * max_boxes_bound, 3].
+    /// [batches * classes * min(max_boxes_bound, boxes), 3] (static scores
+    /// only; dlc::upperBoundShape bounds dynamic ones).
     llvm::SmallVector<int64_t> getUpperBounds(unsigned result);
   }];
 }

@@ -33,62 +33,98 @@ static Value clamped(OpBuilder &b, Location loc, Value count, int64_t bound) {
   return affine::AffineMinOp::create(b, loc, map, ValueRange{count});
 }
 
-namespace {
-
-/// `out[o, p, i] = input[o, indices[p], i]` over the static [O, P, I]
-/// (input [O, A, I], indices [P] of i64 in [0, A)): the slices a Compress
-/// or Unique keeps, gathered into their upper-bound shape.
-Value gatherSlices(OpBuilder &b, Location loc, Value input, Value indices) {
-  auto in = cast<RankedTensorType>(input.getType());
-  int64_t p = cast<RankedTensorType>(indices.getType()).getDimSize(0);
-  auto type = RankedTensorType::get({in.getDimSize(0), p, in.getDimSize(2)},
-                                    in.getElementType());
+/// min(x, y) as affine.min: folded when both are constants, bounded by the
+/// value-bounds analysis otherwise.
+static Value minOf(OpBuilder &b, Location loc, Value x, Value y) {
   MLIRContext *ctx = b.getContext();
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  SmallVector<utils::IteratorType> iters(3, utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, type, indices, init,
-             ArrayRef<AffineMap>{AffineMap::get(3, 0, getAffineDimExpr(1, ctx)),
-                                 b.getMultiDimIdentityMap(3)},
-             iters,
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value at = arith::IndexCastOp::create(nb, l, nb.getIndexType(),
-                                                     args[0]);
-               Value o = linalg::IndexOp::create(nb, l, 0);
-               Value i = linalg::IndexOp::create(nb, l, 2);
-               linalg::YieldOp::create(
-                   nb, l,
-                   Value(tensor::ExtractOp::create(nb, l, input,
-                                                   ValueRange{o, at, i})));
-             })
-      .getResult(0);
+  AffineMap map = AffineMap::get(
+      0, 2, {getAffineSymbolExpr(0, ctx), getAffineSymbolExpr(1, ctx)}, ctx);
+  return b.createOrFold<affine::AffineMinOp>(loc, map, ValueRange{x, y});
 }
 
-/// `input` as [outer, shape[axis], inner] (a static collapse).
-Value asThreeDims(OpBuilder &b, Location loc, Value input, int64_t axis) {
-  auto t = cast<RankedTensorType>(input.getType());
-  ArrayRef<int64_t> shape = t.getShape();
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < t.getRank(); ++d)
-    (d < axis ? outer : inner) *= d == axis ? 1 : shape[d];
-  return dlc::buildReshape(
-      b, loc, input,
-      RankedTensorType::get({outer, shape[axis], inner}, t.getElementType()));
+/// Zeros of `et` in [static dims..., `size`] (the last dimension `size`,
+/// static when it is a constant).
+static Value zerosSized(OpBuilder &b, Location loc, ArrayRef<int64_t> leading,
+                        Value size, Type et) {
+  SmallVector<int64_t> shape(leading);
+  std::optional<int64_t> n = getConstantIntValue(size);
+  shape.push_back(n.value_or(ShapedType::kDynamic));
+  return dlc::buildFilledSized(b, loc, RankedTensorType::get(shape, et),
+                               b.getZeroAttr(et),
+                               n ? ValueRange{} : ValueRange{size});
+}
+
+namespace {
+
+/// The sizes of `t` (tensor.dim where dynamic, constants otherwise).
+SmallVector<Value> sizesOf(OpBuilder &b, Location loc, Value t) {
+  SmallVector<Value> sizes;
+  for (int64_t d = 0; d < cast<RankedTensorType>(t.getType()).getRank(); ++d)
+    sizes.push_back(b.createOrFold<tensor::DimOp>(loc, t, d));
+  return sizes;
+}
+
+/// `out[.., p, ..] = input[.., indices[p], ..]` along `axis` (indices of
+/// i64 in range): the slices a Compress or Unique keeps, gathered into the
+/// input's shape with `indices`' length along the axis.
+Value gatherSlices(OpBuilder &b, Location loc, Value input, Value indices,
+                   int64_t axis) {
+  auto in = cast<RankedTensorType>(input.getType());
+  auto it = cast<RankedTensorType>(indices.getType());
+  SmallVector<int64_t> shape(in.getShape());
+  shape[axis] = it.getDimSize(0);
+  SmallVector<Value> sizes = sizesOf(b, loc, input), dynamic;
+  sizes[axis] = b.createOrFold<tensor::DimOp>(loc, indices, 0);
+  for (auto [d, size] : llvm::enumerate(sizes))
+    if (ShapedType::isDynamic(shape[d]))
+      dynamic.push_back(size);
+  auto type = RankedTensorType::get(shape, in.getElementType());
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = in.getRank();
+  Value init =
+      tensor::EmptyOp::create(b, loc, shape, type.getElementType(), dynamic);
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, type, indices, init,
+             ArrayRef<AffineMap>{
+                 AffineMap::get(rank, 0, getAffineDimExpr(axis, ctx)),
+                 b.getMultiDimIdentityMap(rank)},
+             iters,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               SmallVector<Value> at;
+               for (int64_t d = 0; d < rank; ++d)
+                 at.push_back(d == axis
+                                  ? Value(arith::IndexCastOp::create(
+                                        nb, l, nb.getIndexType(), args[0]))
+                                  : Value(linalg::IndexOp::create(nb, l, d)));
+               linalg::YieldOp::create(
+                   nb, l, Value(tensor::ExtractOp::create(nb, l, input, at)));
+             })
+      .getResult(0);
 }
 
 struct NonZeroLowering : OpRewritePattern<dlc::NonZeroOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(dlc::NonZeroOp op,
                                 PatternRewriter &rewriter) const override {
-    LoopBuilder lb{rewriter, op.getLoc()};
+    Location loc = op.getLoc();
+    LoopBuilder lb{rewriter, loc};
     RankedTensorType in = op.getInput().getType();
-    SmallVector<int64_t> bounds = op.getUpperBounds(0);
-    Value out = lb.zeros(bounds, rewriter.getI64Type());
+    // The input's sizes (read at run time where dynamic) and its number of
+    // elements, the most columns.
+    SmallVector<Value> sizes;
+    Value numel = lb.idx(1);
+    for (int64_t d = 0; d < in.getRank(); ++d) {
+      sizes.push_back(
+          rewriter.createOrFold<tensor::DimOp>(loc, op.getInput(), d));
+      numel = rewriter.createOrFold<arith::MulIOp>(loc, numel, sizes.back());
+    }
+    Value out =
+        zerosSized(rewriter, loc, {in.getRank()}, numel, rewriter.getI64Type());
     // Row-major over the input: each non-zero element appends its
     // coordinates as column k.
     SmallVector<Value> res = lb.nest(
-        in.getShape(), {out, lb.idx(0)},
+        ValueRange(sizes), {out, lb.idx(0)},
         [&](ValueRange ivs, ValueRange args) -> SmallVector<Value> {
           Value x = lb.extract(op.getInput(), ivs);
           return lb.ifThen(lb.isNonZero(x), args, [&]() -> SmallVector<Value> {
@@ -98,7 +134,9 @@ struct NonZeroLowering : OpRewritePattern<dlc::NonZeroOp> {
             return {t, lb.add(args[1], lb.idx(1))};
           });
         });
-    Value count = clamped(rewriter, op.getLoc(), res[1], bounds[1]);
+    std::optional<int64_t> most = getConstantIntValue(numel);
+    Value count = most ? clamped(rewriter, loc, res[1], *most)
+                       : minOf(rewriter, loc, res[1], numel);
     rewriter.replaceOp(op, lb.prefix(res[0], {Value(), count}));
     return success();
   }
@@ -110,14 +148,18 @@ struct CompressLowering : OpRewritePattern<dlc::CompressOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     LoopBuilder lb{rewriter, loc};
-    RankedTensorType in = op.getInput().getType();
-    int64_t axis = op.getAxis(), size = in.getDimSize(axis);
-    int64_t len = std::min(size, op.getCondition().getType().getDimSize(0));
+    int64_t axis = op.getAxis();
+    // The axis' size and the condition's length (read at run time where
+    // dynamic): only the entries of both are read.
+    Value size = rewriter.createOrFold<tensor::DimOp>(loc, op.getInput(), axis);
+    Value len =
+        minOf(rewriter, loc, size,
+              rewriter.createOrFold<tensor::DimOp>(loc, op.getCondition(), 0));
     // The indices of the kept slices, in order (zeros past the count, so
     // that the gather below stays in bounds).
-    Value kept = lb.zeros({size}, rewriter.getI64Type());
+    Value kept = zerosSized(rewriter, loc, {}, size, rewriter.getI64Type());
     SmallVector<Value> res =
-        lb.loop(len, {kept, lb.idx(0)},
+        lb.loop(lb.idx(0), len, {kept, lb.idx(0)},
                 [&](Value j, ValueRange args) -> SmallVector<Value> {
                   Value keep = lb.extract(op.getCondition(), j);
                   return lb.ifThen(keep, args, [&]() -> SmallVector<Value> {
@@ -125,27 +167,31 @@ struct CompressLowering : OpRewritePattern<dlc::CompressOp> {
                             lb.add(args[1], lb.idx(1))};
                   });
                 });
-    Value gathered = gatherSlices(
-        rewriter, loc, asThreeDims(rewriter, loc, op.getInput(), axis), res[0]);
-    Value full = dlc::buildReshape(rewriter, loc, gathered, in);
-    SmallVector<Value> sizes(in.getRank());
-    sizes[axis] = clamped(rewriter, loc, res[1], size);
+    Value full = gatherSlices(rewriter, loc, op.getInput(), res[0], axis);
+    SmallVector<Value> sizes(op.getInput().getType().getRank());
+    std::optional<int64_t> most = getConstantIntValue(size);
+    sizes[axis] = most ? clamped(rewriter, loc, res[1], *most)
+                       : minOf(rewriter, loc, res[1], size);
     rewriter.replaceOp(op, lb.prefix(full, sizes));
     return success();
   }
 };
 
-/// Compares slices `a` and `b` of `x` ([O, A, I]) in row-major order:
-/// (equal, a < b lexicographically).
-std::pair<Value, Value> compareSlices(LoopBuilder &lb, Value x, Value a,
-                                      Value b, bool isUnsigned = false) {
-  auto t = cast<RankedTensorType>(x.getType());
+/// Compares slices `a` and `b` of `x` along `axis` in row-major order:
+/// (equal, a < b lexicographically). `sizes` are x's sizes.
+std::pair<Value, Value> compareSlices(LoopBuilder &lb, Value x, int64_t axis,
+                                      ArrayRef<Value> sizes, Value a, Value b,
+                                      bool isUnsigned = false) {
+  SmallVector<Value> others(sizes);
+  others.erase(others.begin() + axis);
   SmallVector<Value> res =
-      lb.nest({t.getDimSize(0), t.getDimSize(2)},
-              {lb.boolean(false), lb.boolean(false)},
+      lb.nest(ValueRange(others), {lb.boolean(false), lb.boolean(false)},
               [&](ValueRange ivs, ValueRange args) -> SmallVector<Value> {
-                Value va = lb.extract(x, {ivs[0], a, ivs[1]});
-                Value vb = lb.extract(x, {ivs[0], b, ivs[1]});
+                SmallVector<Value> at(ivs), bt(ivs);
+                at.insert(at.begin() + axis, a);
+                bt.insert(bt.begin() + axis, b);
+                Value va = lb.extract(x, at);
+                Value vb = lb.extract(x, bt);
                 Value differ = lb.notI(lb.equal(va, vb));
                 // The first difference decides.
                 Value lt =
@@ -163,27 +209,34 @@ struct UniqueLowering : OpRewritePattern<dlc::UniqueOp> {
     Location loc = op.getLoc();
     LoopBuilder lb{rewriter, loc};
     using P = arith::CmpIPredicate;
-    RankedTensorType in = op.getInput().getType();
-    int64_t axis = op.getAxis(), n = in.getDimSize(axis);
+    int64_t axis = op.getAxis();
     Type i64 = rewriter.getI64Type();
-    Value x = asThreeDims(rewriter, loc, op.getInput(), axis);
+    Value x = op.getInput();
+    // The input's sizes (read at run time where dynamic); n slices along
+    // the axis.
+    SmallVector<Value> sizes = sizesOf(rewriter, loc, x);
+    Value n = sizes[axis], zero = lb.idx(0);
+    auto indexVector = [&]() { return zerosSized(rewriter, loc, {}, n, i64); };
+    auto same = [&](Value a, Value b) {
+      return compareSlices(lb, x, axis, sizes, a, b).first;
+    };
     // first[i]: the first slice equal to slice i.
     Value first =
-        lb.loop(n, {lb.zeros({n}, i64)},
+        lb.loop(zero, n, {indexVector()},
                 [&](Value i, ValueRange args) -> SmallVector<Value> {
                   Value end = lb.add(i, lb.idx(1));
                   Value found =
                       lb.loop(lb.idx(0), end, {i},
                               [&](Value j, ValueRange f) -> SmallVector<Value> {
                                 Value unset = lb.cmp(P::eq, f[0], i);
-                                Value eq = compareSlices(lb, x, j, i).first;
+                                Value eq = same(j, i);
                                 return {lb.select(lb.andI(unset, eq), j, f[0])};
                               })[0];
                   return {lb.insert(lb.i64(found), args[0], i)};
                 })[0];
     // The distinct slices in order of first occurrence.
     SmallVector<Value> distinct =
-        lb.loop(n, {lb.zeros({n}, i64), lb.idx(0)},
+        lb.loop(zero, n, {indexVector(), lb.idx(0)},
                 [&](Value i, ValueRange args) -> SmallVector<Value> {
                   Value isFirst =
                       lb.cmp(P::eq, lb.index(lb.extract(first, i)), i);
@@ -192,19 +245,23 @@ struct UniqueLowering : OpRewritePattern<dlc::UniqueOp> {
                             lb.add(args[1], lb.idx(1))};
                   });
                 });
-    Value order = distinct[0], count = clamped(rewriter, loc, distinct[1], n);
+    std::optional<int64_t> most = getConstantIntValue(n);
+    Value order = distinct[0],
+          count = most ? clamped(rewriter, loc, distinct[1], *most)
+                       : minOf(rewriter, loc, distinct[1], n);
     if (op.getSorted()) {
       // Each distinct slice goes to the number of distinct slices below it.
       order = lb.loop(
-          lb.idx(0), count, {lb.zeros({n}, i64)},
+          lb.idx(0), count, {indexVector()},
           [&](Value t, ValueRange args) -> SmallVector<Value> {
             Value u = lb.index(lb.extract(distinct[0], t));
             Value rank = lb.loop(
                 lb.idx(0), count, {lb.idx(0)},
                 [&](Value s, ValueRange r) -> SmallVector<Value> {
                   Value v = lb.index(lb.extract(distinct[0], s));
-                  Value below =
-                      compareSlices(lb, x, v, u, op.getUnsignedOrder()).second;
+                  Value below = compareSlices(lb, x, axis, sizes, v, u,
+                                              op.getUnsignedOrder())
+                                    .second;
                   return {lb.select(below, lb.add(r[0], lb.idx(1)), r[0])};
                 })[0];
             return {lb.insert(lb.i64(u), args[0], rank)};
@@ -212,13 +269,13 @@ struct UniqueLowering : OpRewritePattern<dlc::UniqueOp> {
     }
     // position[u]: where distinct slice u goes in the output.
     Value position =
-        lb.loop(lb.idx(0), count, {lb.zeros({n}, i64)},
+        lb.loop(lb.idx(0), count, {indexVector()},
                 [&](Value t, ValueRange args) -> SmallVector<Value> {
                   Value u = lb.index(lb.extract(order, t));
                   return {lb.insert(lb.i64(t), args[0], u)};
                 })[0];
     SmallVector<Value> inverseAndCounts =
-        lb.loop(n, {lb.zeros({n}, i64), lb.zeros({n}, i64)},
+        lb.loop(zero, n, {indexVector(), indexVector()},
                 [&](Value i, ValueRange args) -> SmallVector<Value> {
                   Value p =
                       lb.extract(position, lb.index(lb.extract(first, i)));
@@ -228,11 +285,10 @@ struct UniqueLowering : OpRewritePattern<dlc::UniqueOp> {
                       arith::ConstantIntOp::create(rewriter, loc, i64, 1));
                   return {lb.insert(p, args[0], i), lb.insert(c, args[1], pi)};
                 });
-    Value full = dlc::buildReshape(rewriter, loc,
-                                   gatherSlices(rewriter, loc, x, order), in);
-    SmallVector<Value> sizes(in.getRank());
-    sizes[axis] = count;
-    rewriter.replaceOp(op, {lb.prefix(full, sizes), lb.prefix(order, count),
+    Value full = gatherSlices(rewriter, loc, x, order, axis);
+    SmallVector<Value> extents(sizes.size());
+    extents[axis] = count;
+    rewriter.replaceOp(op, {lb.prefix(full, extents), lb.prefix(order, count),
                             inverseAndCounts[0],
                             lb.prefix(inverseAndCounts[1], count)});
     return success();
@@ -312,9 +368,16 @@ struct NonMaxSuppressionLowering : OpRewritePattern<dlc::NonMaxSuppressionOp> {
     LoopBuilder lb{rewriter, loc};
     using P = arith::CmpIPredicate;
     RankedTensorType scores = op.getScores().getType();
-    int64_t batches = scores.getDimSize(0), classes = scores.getDimSize(1),
-            boxes = scores.getDimSize(2);
     Type ft = scores.getElementType(), i64 = rewriter.getI64Type();
+    auto dim = [&](Value t, int64_t d) -> Value {
+      return rewriter.createOrFold<tensor::DimOp>(loc, t, d);
+    };
+    auto minOf = [&](Value x, Value y) { return ::minOf(rewriter, loc, x, y); };
+    // The sizes (read at run time where dynamic; the smaller of the two
+    // operands' where they differ, so that nothing is read out of bounds).
+    Value batches = minOf(dim(op.getBoxes(), 0), dim(op.getScores(), 0));
+    Value classes = dim(op.getScores(), 1);
+    Value boxes = minOf(dim(op.getBoxes(), 1), dim(op.getScores(), 2));
     auto scalar = [&](Value t) {
       auto type = cast<RankedTensorType>(t.getType());
       SmallVector<Value> zeros(type.getRank(), lb.idx(0));
@@ -330,87 +393,118 @@ struct NonMaxSuppressionLowering : OpRewritePattern<dlc::NonMaxSuppressionOp> {
     Value iou = scalar(op.getIouThreshold());
     Value minScore = scalar(op.getScoreThreshold());
     bool centered = op.getCenterPointBox();
-    Value out = lb.zeros(op.getUpperBounds(0), i64);
+    // The result's rows: at most min(max_boxes_bound, boxes) per batch and
+    // class.
+    Value rowsBound = rewriter.createOrFold<arith::MulIOp>(
+        loc, rewriter.createOrFold<arith::MulIOp>(loc, batches, classes),
+        minOf(boxes, lb.idx(op.getMaxBoxesBound())));
+    std::optional<int64_t> staticRows = getConstantIntValue(rowsBound);
+    Value out = staticRows
+                    ? lb.zeros({*staticRows, 3}, i64)
+                    : dlc::buildFilledSized(
+                          rewriter, loc,
+                          RankedTensorType::get({ShapedType::kDynamic, 3}, i64),
+                          rewriter.getZeroAttr(i64), {rowsBound});
     // taken[j] holds the number (from 1) of the last class that took or
     // dropped box j, so that it needs no reset between classes.
-    Value taken = lb.zeros({boxes}, i64);
+    Value taken = zerosSized(rewriter, loc, {}, boxes, i64);
     Value negInf = arith::ConstantOp::create(
         rewriter, loc,
         rewriter.getFloatAttr(ft, -std::numeric_limits<double>::infinity()));
-    SmallVector<Value> res = lb.nest(
-        {batches, classes}, {out, lb.idx(0), taken},
-        [&](ValueRange bc, ValueRange state) -> SmallVector<Value> {
-          Value b = bc[0], c = bc[1];
-          Value tag = lb.i64(lb.add(
-              lb.add(arith::MulIOp::create(rewriter, loc, b, lb.idx(classes)),
-                     c),
-              lb.idx(1)));
-          Value start = state[1];
-          // At most one box is taken or dropped per step.
-          SmallVector<Value> steps = lb.loop(
-              boxes, {state[0], state[1], state[2], lb.boolean(false)},
-              [&](Value, ValueRange s) -> SmallVector<Value> {
-                Value full = lb.cmp(
-                    P::sge, arith::SubIOp::create(rewriter, loc, s[1], start),
-                    maxBoxes);
-                Value active = lb.andI(lb.notI(s[3]), lb.notI(full));
-                SmallVector<Value> current(s.begin(), s.end());
-                current[3] = lb.orI(s[3], full);
-                return lb.ifThen(active, current, [&]() -> SmallVector<Value> {
-                  // The best remaining box: the highest score above the
-                  // threshold, the lowest index among equals.
-                  SmallVector<Value> best = lb.loop(
-                      boxes, {lb.idx(boxes), negInf},
-                      [&](Value j, ValueRange bs) -> SmallVector<Value> {
-                        Value score = lb.extract(op.getScores(), {b, c, j});
-                        Value free = lb.cmp(P::ne, lb.extract(s[2], j), tag);
-                        auto gt = [&](Value x, Value y) -> Value {
-                          return arith::CmpFOp::create(
-                              rewriter, loc, arith::CmpFPredicate::OGT, x, y);
-                        };
-                        Value none = lb.cmp(P::eq, bs[0], lb.idx(boxes));
-                        Value better =
-                            lb.andI(lb.andI(free, gt(score, minScore)),
-                                    lb.orI(none, gt(score, bs[1])));
-                        return {lb.select(better, j, bs[0]),
-                                lb.select(better, score, bs[1])};
-                      });
-                  Value found = lb.cmp(P::ne, best[0], lb.idx(boxes));
-                  SmallVector<Value> next(s.begin(), s.end());
-                  next[3] = lb.notI(found);
-                  return lb.ifThen(found, next, [&]() -> SmallVector<Value> {
-                    Value j = best[0];
-                    Value taken = lb.insert(tag, s[2], j);
-                    auto box = corners(rewriter, loc, lb, op.getBoxes(), b, j,
-                                       centered);
-                    Value suppressed = lb.loop(
-                        start, s[1], {lb.boolean(false)},
-                        [&](Value q, ValueRange sup) -> SmallVector<Value> {
-                          Value other =
-                              lb.index(lb.extract(s[0], {q, lb.idx(2)}));
-                          auto obox = corners(rewriter, loc, lb, op.getBoxes(),
-                                              b, other, centered);
-                          return {lb.orI(sup[0], iouExceeds(rewriter, loc, box,
-                                                            obox, iou))};
-                        })[0];
-                    SmallVector<Value> dropped = {s[0], s[1], taken,
-                                                  lb.boolean(false)};
-                    return lb.ifThen(
-                        lb.notI(suppressed), dropped,
-                        [&]() -> SmallVector<Value> {
-                          Value row = s[0];
-                          row = lb.insert(lb.i64(b), row, {s[1], lb.idx(0)});
-                          row = lb.insert(lb.i64(c), row, {s[1], lb.idx(1)});
-                          row = lb.insert(lb.i64(j), row, {s[1], lb.idx(2)});
-                          return {row, lb.add(s[1], lb.idx(1)), taken,
-                                  lb.boolean(false)};
-                        });
-                  });
-                });
+    Value zero = lb.idx(0);
+    SmallVector<Value> res = lb.loop(
+        zero, batches, {out, zero, taken},
+        [&](Value b, ValueRange outer) -> SmallVector<Value> {
+          return lb.loop(
+              zero, classes, outer,
+              [&](Value c, ValueRange state) -> SmallVector<Value> {
+                Value tag = lb.i64(lb.add(
+                    lb.add(arith::MulIOp::create(rewriter, loc, b, classes), c),
+                    lb.idx(1)));
+                Value start = state[1];
+                // At most one box is taken or dropped per step.
+                SmallVector<Value> steps = lb.loop(
+                    zero, boxes,
+                    {state[0], state[1], state[2], lb.boolean(false)},
+                    [&](Value, ValueRange s) -> SmallVector<Value> {
+                      Value full = lb.cmp(
+                          P::sge,
+                          arith::SubIOp::create(rewriter, loc, s[1], start),
+                          maxBoxes);
+                      Value active = lb.andI(lb.notI(s[3]), lb.notI(full));
+                      SmallVector<Value> current(s.begin(), s.end());
+                      current[3] = lb.orI(s[3], full);
+                      return lb.ifThen(
+                          active, current, [&]() -> SmallVector<Value> {
+                            // The best remaining box: the highest score above
+                            // the threshold, the lowest index among equals.
+                            SmallVector<Value> best = lb.loop(
+                                zero, boxes, {boxes, negInf},
+                                [&](Value j,
+                                    ValueRange bs) -> SmallVector<Value> {
+                                  Value score =
+                                      lb.extract(op.getScores(), {b, c, j});
+                                  Value free =
+                                      lb.cmp(P::ne, lb.extract(s[2], j), tag);
+                                  auto gt = [&](Value x, Value y) -> Value {
+                                    return arith::CmpFOp::create(
+                                        rewriter, loc,
+                                        arith::CmpFPredicate::OGT, x, y);
+                                  };
+                                  Value none = lb.cmp(P::eq, bs[0], boxes);
+                                  Value better = lb.andI(
+                                      lb.andI(free, gt(score, minScore)),
+                                      lb.orI(none, gt(score, bs[1])));
+                                  return {lb.select(better, j, bs[0]),
+                                          lb.select(better, score, bs[1])};
+                                });
+                            Value found = lb.cmp(P::ne, best[0], boxes);
+                            SmallVector<Value> next(s.begin(), s.end());
+                            next[3] = lb.notI(found);
+                            return lb.ifThen(
+                                found, next, [&]() -> SmallVector<Value> {
+                                  Value j = best[0];
+                                  Value taken = lb.insert(tag, s[2], j);
+                                  auto box =
+                                      corners(rewriter, loc, lb, op.getBoxes(),
+                                              b, j, centered);
+                                  Value suppressed = lb.loop(
+                                      start, s[1], {lb.boolean(false)},
+                                      [&](Value q, ValueRange sup)
+                                          -> SmallVector<Value> {
+                                        Value other = lb.index(
+                                            lb.extract(s[0], {q, lb.idx(2)}));
+                                        auto obox = corners(rewriter, loc, lb,
+                                                            op.getBoxes(), b,
+                                                            other, centered);
+                                        return {
+                                            lb.orI(sup[0],
+                                                   iouExceeds(rewriter, loc,
+                                                              box, obox, iou))};
+                                      })[0];
+                                  SmallVector<Value> dropped = {
+                                      s[0], s[1], taken, lb.boolean(false)};
+                                  return lb.ifThen(
+                                      lb.notI(suppressed), dropped,
+                                      [&]() -> SmallVector<Value> {
+                                        Value row = s[0];
+                                        row = lb.insert(lb.i64(b), row,
+                                                        {s[1], lb.idx(0)});
+                                        row = lb.insert(lb.i64(c), row,
+                                                        {s[1], lb.idx(1)});
+                                        row = lb.insert(lb.i64(j), row,
+                                                        {s[1], lb.idx(2)});
+                                        return {row, lb.add(s[1], lb.idx(1)),
+                                                taken, lb.boolean(false)};
+                                      });
+                                });
+                          });
+                    });
+                return {steps[0], steps[1], steps[2]};
               });
-          return {steps[0], steps[1], steps[2]};
         });
-    Value rows = clamped(rewriter, loc, res[1], op.getUpperBounds(0)[0]);
+    Value rows = staticRows ? clamped(rewriter, loc, res[1], *staticRows)
+                            : minOf(res[1], rowsBound);
     rewriter.replaceOp(op, lb.prefix(res[0], {rows, Value()}));
     return success();
   }

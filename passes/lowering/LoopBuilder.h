@@ -101,6 +101,22 @@ struct LoopBuilder {
                   return nest(shape, args, body, inner);
                 });
   }
+  /// A nest of loops over `sizes` (index values; row-major order).
+  llvm::SmallVector<mlir::Value>
+  nest(mlir::ValueRange sizes, mlir::ValueRange inits,
+       llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::ValueRange ivs,
+                                                         mlir::ValueRange)>
+           body,
+       llvm::SmallVector<mlir::Value> ivs = {}) {
+    if (ivs.size() == sizes.size())
+      return body(ivs, inits);
+    return loop(idx(0), sizes[ivs.size()], inits,
+                [&](mlir::Value iv, mlir::ValueRange args) {
+                  llvm::SmallVector<mlir::Value> inner = ivs;
+                  inner.push_back(iv);
+                  return nest(sizes, args, body, inner);
+                });
+  }
   /// `current` unless `cond`, then what `then` computes.
   llvm::SmallVector<mlir::Value>
   ifThen(mlir::Value cond, mlir::ValueRange current,
@@ -149,7 +165,10 @@ struct LoopBuilder {
     for (auto [d, size] : llvm::enumerate(sizes))
       extents.push_back(
           size ? mlir::OpFoldResult(size)
-               : mlir::OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+          : type.isDynamicDim(d)
+              ? mlir::OpFoldResult(
+                    mlir::tensor::DimOp::create(b, loc, full, d).getResult())
+              : mlir::OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
     return mlir::tensor::ExtractSliceOp::create(b, loc, full, offsets, extents,
                                                 strides);
   }

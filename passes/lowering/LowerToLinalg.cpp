@@ -35,7 +35,7 @@ struct LowerToLinalgPass
           (op->getNumOperands() >= 2 || isa<dlc::ExpandOp>(op)) &&
           !isa<dlc::MatMulOp, dlc::GemmOp, dlc::ConvOp, dlc::ConcatOp,
                dlc::EinsumOp, dlc::BatchNormOp, dlc::ReshapeOp, dlc::GatherOp,
-               dlc::GatherElementsOp>(op)) {
+               dlc::GatherElementsOp, dlc::NonMaxSuppressionOp>(op)) {
         auto result = cast<RankedTensorType>(op->getResult(0).getType());
         for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
           auto t = cast<RankedTensorType>(operand.getType());
