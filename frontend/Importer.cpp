@@ -165,6 +165,8 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "QLinearMatMul", "EyeLike", "GatherND", "TopK",
       // Data-dependent result sizes.
       "NonZero", "NonMaxSuppression", "Compress", "Unique",
+      // Resizing (taps computed at run time along dynamic axes).
+      "Resize", "Upsample",
       // Contractions, convolutions, pooling.
       "MatMul", "Gemm", "Einsum", "Conv", "BatchNormalization", "MaxPool",
       "GlobalAveragePool", "GlobalMaxPool", "AveragePool",

@@ -7,10 +7,18 @@
 // linear and cubic coefficients, edge padding, exclude_outside). Each axis
 // then becomes one MatMul with a constant.
 //
+// An axis of dynamic size (symbolic, or data-dependent) is resized at run
+// time instead: per output position, the source positions ("taps") and
+// their coefficients are computed by the same rules (tensor.generate, in
+// double precision as the reference), and the output is the sum over taps
+// of Gather(x, tap) * coefficient.
+//
 //===----------------------------------------------------------------------===//
 #include "frontend/NodeImporter.h"
 #include "ir/DlcOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
 #include <cmath>
@@ -120,15 +128,265 @@ FailureOr<SmallVector<double>> axisWeights(NodeContext &nc, const ResizeMode &m,
   return w;
 }
 
+/// `v` as M / 2^k (M, 2^k), exactly: a float32 scale (or its product with
+/// a float32 extent) is such a dyadic rational. None when M or 2^k does not
+/// fit in 31 bits (a size times M must not overflow).
+std::optional<std::pair<int64_t, int64_t>> dyadic(double v) {
+  if (!(v > 0) || !std::isfinite(v))
+    return std::nullopt;
+  int64_t den = 1;
+  while (v != std::floor(v)) {
+    if (den >= (int64_t(1) << 30))
+      return std::nullopt;
+    v *= 2;
+    den *= 2;
+  }
+  if (v >= double(int64_t(1) << 31))
+    return std::nullopt;
+  return std::make_pair(int64_t(v), den);
+}
+
+/// The taps of output position `x` along one axis of run-time size `in`
+/// (index values), as ONNX's reference computes them (axisWeights):
+/// clamped source positions and their coefficients (f64), and whether the
+/// position is outside a tf_crop_and_resize window.
+struct Taps {
+  SmallVector<Value> src, coef;
+  Value outside;
+};
+
+Taps tapsAt(OpBuilder &b, Location loc, const ResizeMode &m, Value x,
+            Value inIndex, Value outIndex, std::optional<double> scale,
+            std::pair<double, double> roi) {
+  Type f64 = b.getF64Type();
+  auto cst = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(f64, v));
+  };
+  auto toF = [&](Value index) -> Value {
+    Value i = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+    return arith::SIToFPOp::create(b, loc, f64, i);
+  };
+  auto add = [&](Value p, Value q) -> Value {
+    return arith::AddFOp::create(b, loc, p, q);
+  };
+  auto sub = [&](Value p, Value q) -> Value {
+    return arith::SubFOp::create(b, loc, p, q);
+  };
+  auto mul = [&](Value p, Value q) -> Value {
+    return arith::MulFOp::create(b, loc, p, q);
+  };
+  auto div = [&](Value p, Value q) -> Value {
+    return arith::DivFOp::create(b, loc, p, q);
+  };
+  auto cmp = [&](arith::CmpFPredicate pred, Value p, Value q) -> Value {
+    return arith::CmpFOp::create(b, loc, pred, p, q);
+  };
+  auto select = [&](Value c, Value p, Value q) -> Value {
+    return arith::SelectOp::create(b, loc, c, p, q);
+  };
+  using P = arith::CmpFPredicate;
+  Value xf = toF(x), in = toF(inIndex), out = toF(outIndex);
+  // Sizes mode: the scale is out / in.
+  Value sc = scale ? cst(*scale) : div(out, in);
+  Value outWidth = mul(sc, in), one = cst(1), half = cst(0.5);
+  Value xo, outside = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+  if (m.transform == "tf_crop_and_resize") {
+    auto [start, end] = roi;
+    Value last = sub(in, one);
+    Value spread =
+        add(mul(cst(start), last),
+            div(mul(mul(xf, cst(end - start)), last), sub(out, one)));
+    Value middle = mul(cst(0.5 * (start + end)), last);
+    xo = select(cmp(P::OGT, out, one), spread, middle);
+    outside = arith::OrIOp::create(b, loc, cmp(P::OLT, xo, cst(0)),
+                                   cmp(P::OGT, xo, last));
+  } else if (m.transform == "align_corners") {
+    xo = select(cmp(P::OEQ, outWidth, one), cst(0),
+                div(mul(xf, sub(in, one)), sub(outWidth, one)));
+  } else if (m.transform == "asymmetric") {
+    xo = div(xf, sc);
+  } else if (m.transform == "pytorch_half_pixel") {
+    xo = select(cmp(P::OEQ, outWidth, one), cst(-0.5),
+                sub(div(add(xf, half), sc), half));
+  } else if (m.transform == "half_pixel") {
+    xo = sub(div(add(xf, half), sc), half);
+  } else { // tf_half_pixel_for_nn (checked by the caller)
+    xo = div(add(xf, half), sc);
+  }
+  // floor(xo) (a truncation, one less below zero off integers).
+  Type i64 = b.getI64Type();
+  Value truncated = arith::SIToFPOp::create(
+      b, loc, f64, arith::FPToSIOp::create(b, loc, i64, xo));
+  Value fl = select(cmp(P::OGT, truncated, xo), sub(truncated, one), truncated);
+  Value isInteger = cmp(P::OEQ, xo, fl);
+  Value ratio = select(isInteger, one, sub(xo, fl));
+  // Coefficients of the n taps (coefficients(), on values).
+  SmallVector<Value> c;
+  if (m.mode == "nearest") {
+    Value up;
+    if (m.nearestMode == "round_prefer_ceil")
+      up = cmp(P::OGE, ratio, half);
+    else if (m.nearestMode == "floor")
+      up = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+    else if (m.nearestMode == "ceil")
+      up = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    else
+      up = cmp(P::OGT, ratio, half);
+    up = arith::OrIOp::create(b, loc, up, isInteger);
+    c = {select(up, cst(0), one), select(up, one, cst(0))};
+  } else if (m.mode == "linear") {
+    c = {sub(one, ratio), ratio};
+  } else {
+    Value a = cst(m.cubicA), r = ratio, s = sub(one, ratio);
+    Value r1 = add(r, one), s1 = add(s, one);
+    Value a5 = cst(5 * m.cubicA), a8 = cst(8 * m.cubicA),
+          a4 = cst(4 * m.cubicA), a2 = cst(m.cubicA + 2),
+          a3 = cst(m.cubicA + 3);
+    auto outer = [&](Value t) {
+      return sub(mul(add(mul(sub(mul(a, t), a5), t), a8), t), a4);
+    };
+    auto inner = [&](Value t) {
+      return add(mul(mul(sub(mul(a2, t), a3), t), t), one);
+    };
+    c = {outer(r1), inner(r), inner(s), outer(s1)};
+  }
+  int64_t n = c.size();
+  // The first tap: fl - n/2 at integers, fl - n/2 + 1 otherwise (the n
+  // nearest positions, ties to the lower).
+  Value flI = arith::FPToSIOp::create(b, loc, i64, fl);
+  Value first = arith::SubIOp::create(
+      b, loc, flI,
+      select(isInteger, arith::ConstantIntOp::create(b, loc, i64, n / 2),
+             arith::ConstantIntOp::create(b, loc, i64, n / 2 - 1)));
+  Value inI = arith::IndexCastOp::create(b, loc, i64, inIndex);
+  Value zeroI = arith::ConstantIntOp::create(b, loc, i64, 0);
+  Value lastI = arith::SubIOp::create(
+      b, loc, inI, arith::ConstantIntOp::create(b, loc, i64, 1));
+  Taps taps;
+  Value sum = cst(0);
+  SmallVector<Value> raw;
+  for (int64_t k = 0; k < n; ++k) {
+    Value src = arith::AddIOp::create(
+        b, loc, first, arith::ConstantIntOp::create(b, loc, i64, k));
+    if (m.excludeOutside) {
+      Value inside = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, src, zeroI),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, src, lastI));
+      c[k] = select(inside, c[k], cst(0));
+      sum = add(sum, c[k]);
+    }
+    src = arith::MaxSIOp::create(b, loc, src, zeroI);
+    src = arith::MinSIOp::create(b, loc, src, lastI);
+    taps.src.push_back(src);
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    Value ck = c[k];
+    if (m.excludeOutside)
+      ck = select(cmp(P::ONE, sum, cst(0)), div(ck, sum), cst(0));
+    taps.coef.push_back(select(outside, cst(0), ck));
+  }
+  taps.outside = outside;
+  return taps;
+}
+
+/// Resizes `x` along `axis`, whose size is known at run time only (or
+/// whose output size is): the output size is `outSize` (a constant, or
+/// in * scale rounded down), the taps are computed per output position.
+FailureOr<Value> resizeAxisAtRunTime(NodeContext &nc, const ResizeMode &m,
+                                     Value x, int64_t axis,
+                                     std::optional<int64_t> outSize,
+                                     std::optional<double> scale, double extent,
+                                     std::pair<double, double> roi,
+                                     double extrapolation) {
+  OpBuilder &b = nc.builder;
+  Location loc = nc.loc;
+  RankedTensorType t = typeOf(x);
+  int64_t rank = t.getRank();
+  Type et = t.getElementType();
+  Value in = b.createOrFold<tensor::DimOp>(loc, x, axis);
+  Value out;
+  if (outSize) {
+    out = arith::ConstantIndexOp::create(b, loc, *outSize);
+  } else {
+    // floor(in * extent * scale), exactly (integer arithmetic, which the
+    // bounds analysis bounds).
+    std::optional<std::pair<int64_t, int64_t>> q = dyadic(extent * *scale);
+    if (!q)
+      return nc.error() << "the scale " << *scale << " of axis " << axis
+                        << " (of run-time size) is not supported: its exact "
+                           "fraction is too large",
+             failure();
+    out = b.createOrFold<arith::FloorDivSIOp>(
+        loc,
+        b.createOrFold<arith::MulIOp>(
+            loc, in, arith::ConstantIndexOp::create(b, loc, q->first)),
+        arith::ConstantIndexOp::create(b, loc, q->second));
+  }
+  std::optional<int64_t> staticOut = getConstantIntValue(out);
+  int64_t outDim = staticOut.value_or(ShapedType::kDynamic);
+  SmallVector<Value> dyn;
+  if (!staticOut)
+    dyn.push_back(out);
+  // A vector of `type` over the output positions, along `axis` of a rank
+  // `r` tensor (1 elsewhere), computed from each position's taps.
+  auto perPosition =
+      [&](Type type, int64_t r, int64_t at,
+          function_ref<Value(OpBuilder &, Location, Taps &)> of) -> Value {
+    SmallVector<int64_t> shape(r, 1);
+    shape[at] = outDim;
+    return tensor::GenerateOp::create(
+        b, loc, RankedTensorType::get(shape, type), dyn,
+        [&](OpBuilder &gb, Location l, ValueRange ivs) {
+          Value inHere = gb.createOrFold<tensor::DimOp>(l, x, axis);
+          Taps taps = tapsAt(gb, l, m, ivs[at], inHere, out, scale, roi);
+          tensor::YieldOp::create(gb, l, of(gb, l, taps));
+        });
+  };
+  int64_t n = m.mode == "cubic" ? 4 : 2;
+  Value sum;
+  for (int64_t k = 0; k < n; ++k) {
+    Value idx = perPosition(
+        b.getI64Type(), 1, 0,
+        [&](OpBuilder &, Location, Taps &taps) { return taps.src[k]; });
+    Value coef = perPosition(
+        et, rank, axis, [&](OpBuilder &gb, Location l, Taps &taps) -> Value {
+          if (et.isF64())
+            return taps.coef[k];
+          return arith::TruncFOp::create(gb, l, et, taps.coef[k]);
+        });
+    auto gathered = buildInferred<GatherOp>(
+        nc, {x, idx}, {b.getNamedAttr("axis", b.getI64IntegerAttr(axis))});
+    if (failed(gathered))
+      return failure();
+    Value term = one(buildInferred<MulOp>(nc, {(*gathered)[0], coef}));
+    if (!term)
+      return failure();
+    sum = sum ? one(buildInferred<AddOp>(nc, {sum, term})) : term;
+    if (!sum)
+      return failure();
+  }
+  if (m.transform == "tf_crop_and_resize" && extrapolation != 0) {
+    Value bias = perPosition(
+        et, rank, axis, [&](OpBuilder &gb, Location l, Taps &taps) -> Value {
+          Value v = arith::ConstantOp::create(
+              gb, l, gb.getFloatAttr(et, extrapolation));
+          Value zero = arith::ConstantOp::create(gb, l, gb.getZeroAttr(et));
+          return arith::SelectOp::create(gb, l, taps.outside, v, zero);
+        });
+    sum = one(buildInferred<AddOp>(nc, {sum, bias}));
+    if (!sum)
+      return failure();
+  }
+  return sum;
+}
+
 NodeResults importResize(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)) || failed(requireFloat(nc, 1)))
     return failure();
   Value x = nc.operand(0);
   auto t = typeOf(x);
   int64_t rank = t.getRank();
-  if (!t.hasStaticShape())
-    return nc.error() << "dynamic input shapes are not supported yet",
-           failure();
   bool upsample = nc.node.op_type() == "Upsample";
   ResizeMode m;
   m.mode = nc.stringAttr("mode", "nearest");
@@ -205,17 +463,39 @@ NodeResults importResize(NodeContext &nc) {
 
   Type et = t.getElementType();
   OpBuilder &b = nc.builder;
+  if (!llvm::is_contained({"tf_crop_and_resize", "align_corners", "asymmetric",
+                           "pytorch_half_pixel", "half_pixel",
+                           "tf_half_pixel_for_nn"},
+                          m.transform))
+    return nc.error() << "coordinate_transformation_mode '" << m.transform
+                      << "' is not supported",
+           failure();
   for (int64_t axis = 0; axis < rank; ++axis) {
-    int64_t in = t.getDimSize(axis);
     // tf_crop_and_resize scales the crop window, not the whole axis.
     double extent = roi.empty() ? 1.0 : roi[rank + axis] - roi[axis];
+    std::pair<double, double> window{0.0, 1.0};
+    if (!roi.empty())
+      window = {roi[axis], roi[rank + axis]};
+    if (typeOf(x).isDynamicDim(axis)) {
+      // Scale 1 over the whole axis keeps it (as for static sizes).
+      if (sizes.empty() && scales[axis] == 1.0 &&
+          window == std::make_pair(0.0, 1.0))
+        continue;
+      FailureOr<Value> resized = resizeAxisAtRunTime(
+          nc, m, x, axis,
+          sizes.empty() ? std::nullopt : std::optional<int64_t>(sizes[axis]),
+          sizes.empty() ? std::optional<double>(scales[axis]) : std::nullopt,
+          extent, window, extrapolation);
+      if (failed(resized))
+        return failure();
+      x = *resized;
+      continue;
+    }
+    int64_t in = typeOf(x).getDimSize(axis);
     int64_t out = sizes.empty()
                       ? (int64_t)std::floor(in * extent * scales[axis])
                       : sizes[axis];
     double scale = sizes.empty() ? scales[axis] : double(out) / in;
-    std::pair<double, double> window{0.0, 1.0};
-    if (!roi.empty())
-      window = {roi[axis], roi[rank + axis]};
     if (out == in && scale == 1.0 && window == std::make_pair(0.0, 1.0))
       continue;
     SmallVector<bool> outside;
