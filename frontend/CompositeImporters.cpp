@@ -179,41 +179,98 @@ NodeResults importEyeLike(NodeContext &nc) {
       nc, DenseElementsAttr::get(RankedTensorType::get(t.getShape(), et), values))};
 }
 
+/// Sizes of a reshape's result, each static or an index value (for
+/// reshapes of tensors with dynamic dimensions).
+struct DimSizes {
+  NodeContext &nc;
+  SmallVector<OpFoldResult> dims;
+
+  OpFoldResult of(Value v, int64_t d) {
+    RankedTensorType t = typeOf(v);
+    if (!t.isDynamicDim(d))
+      return nc.builder.getIndexAttr(t.getDimSize(d));
+    return tensor::DimOp::create(nc.builder, nc.loc, v, d).getResult();
+  }
+  OpFoldResult scaled(OpFoldResult x, int64_t k, bool divide) {
+    if (auto c = getConstantIntValue(x))
+      return nc.builder.getIndexAttr(divide ? *c / k : *c * k);
+    Value kv = arith::ConstantIndexOp::create(nc.builder, nc.loc, k);
+    Value xv = cast<Value>(x);
+    return divide
+               ? arith::DivUIOp::create(nc.builder, nc.loc, xv, kv).getResult()
+               : arith::MulIOp::create(nc.builder, nc.loc, xv, kv).getResult();
+  }
+  /// `v` reshaped to `dims`.
+  NodeResults reshape(Value v, ArrayRef<OpFoldResult> to) {
+    SmallVector<int64_t> shape;
+    SmallVector<Value> sizes;
+    for (OpFoldResult d : to) {
+      std::optional<int64_t> c = getConstantIntValue(d);
+      shape.push_back(c.value_or(ShapedType::kDynamic));
+      if (!c)
+        sizes.push_back(cast<Value>(d));
+    }
+    return reshapeTo(nc, v, shape, sizes);
+  }
+};
+
+/// DepthToSpace and SpaceToDepth as a reshape, a transpose and a reshape;
+/// dimensions may be dynamic (that they divide by the block size at run
+/// time, as ONNX requires, is not checked: the reshapes then view a prefix
+/// of the input).
 NodeResults importDepthToSpace(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)))
     return failure();
-  auto t = typeOf(nc.operand(0));
+  Value x = nc.operand(0);
+  auto t = typeOf(x);
   int64_t bs = nc.intAttr("blocksize", 0);
-  if (t.getRank() != 4 || bs < 1 || t.getDimSize(1) % (bs * bs))
+  if (t.getRank() != 4 || bs < 1 ||
+      (!t.isDynamicDim(1) && t.getDimSize(1) % (bs * bs)))
     return nc.error() << "needs a 4-D input whose channels divide by "
                          "blocksize^2",
            failure();
-  int64_t n = t.getDimSize(0), c = t.getDimSize(1), h = t.getDimSize(2),
-          w = t.getDimSize(3), co = c / (bs * bs);
+  DimSizes ds{nc, {}};
+  OpFoldResult n = ds.of(x, 0), c = ds.of(x, 1), h = ds.of(x, 2),
+               w = ds.of(x, 3), co = ds.scaled(c, bs * bs, true);
+  OpFoldResult b = nc.builder.getIndexAttr(bs);
   bool crd = nc.stringAttr("mode", "DCR") == "CRD";
-  Value v = one(reshapeTo(nc, nc.operand(0),
-                          crd ? SmallVector<int64_t>{n, co, bs, bs, h, w}
-                              : SmallVector<int64_t>{n, bs, bs, co, h, w}));
+  Value v = one(crd ? ds.reshape(x, {n, co, b, b, h, w})
+                    : ds.reshape(x, {n, b, b, co, h, w}));
+  if (!v)
+    return failure();
   v = transpose(nc, v,
                 crd ? ArrayRef<int64_t>{0, 1, 4, 2, 5, 3}
                     : ArrayRef<int64_t>{0, 3, 4, 1, 5, 2});
-  return reshapeTo(nc, v, {n, co, h * bs, w * bs});
+  if (!v)
+    return failure();
+  return ds.reshape(v,
+                    {n, co, ds.scaled(h, bs, false), ds.scaled(w, bs, false)});
 }
 
 NodeResults importSpaceToDepth(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)))
     return failure();
-  auto t = typeOf(nc.operand(0));
+  Value x = nc.operand(0);
+  auto t = typeOf(x);
   int64_t bs = nc.intAttr("blocksize", 0);
-  if (t.getRank() != 4 || bs < 1 || t.getDimSize(2) % bs || t.getDimSize(3) % bs)
+  if (t.getRank() != 4 || bs < 1 ||
+      (!t.isDynamicDim(2) && t.getDimSize(2) % bs) ||
+      (!t.isDynamicDim(3) && t.getDimSize(3) % bs))
     return nc.error() << "needs a 4-D input whose spatial dims divide by "
                          "blocksize",
            failure();
-  int64_t n = t.getDimSize(0), c = t.getDimSize(1), h = t.getDimSize(2) / bs,
-          w = t.getDimSize(3) / bs;
-  Value v = one(reshapeTo(nc, nc.operand(0), {n, c, h, bs, w, bs}));
+  DimSizes ds{nc, {}};
+  OpFoldResult n = ds.of(x, 0), c = ds.of(x, 1),
+               h = ds.scaled(ds.of(x, 2), bs, true),
+               w = ds.scaled(ds.of(x, 3), bs, true);
+  OpFoldResult b = nc.builder.getIndexAttr(bs);
+  Value v = one(ds.reshape(x, {n, c, h, b, w, b}));
+  if (!v)
+    return failure();
   v = transpose(nc, v, {0, 3, 5, 1, 2, 4});
-  return reshapeTo(nc, v, {n, c * bs * bs, h, w});
+  if (!v)
+    return failure();
+  return ds.reshape(v, {n, ds.scaled(c, bs * bs, false), h, w});
 }
 
 NodeResults importGlobalMaxPool(NodeContext &nc) {

@@ -167,6 +167,8 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "NonZero", "NonMaxSuppression", "Compress", "Unique",
       // Resizing (taps computed at run time along dynamic axes).
       "Resize", "Upsample",
+      // Padding, tiling, block rearrangements.
+      "Pad", "Tile", "DepthToSpace", "SpaceToDepth",
       // Contractions, convolutions, pooling.
       "MatMul", "Gemm", "Einsum", "Conv", "BatchNormalization", "MaxPool",
       "GlobalAveragePool", "GlobalMaxPool", "AveragePool",

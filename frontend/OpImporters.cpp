@@ -373,14 +373,18 @@ static FailureOr<Window> resolveWindow(NodeContext &nc, RankedTensorType input,
            failure();
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t in = input.getDimSize(2 + i);
-    if (ShapedType::isDynamic(in))
-      return nc.error() << "auto_pad " << autoPad
+    int64_t s = w.strides[i];
+    // With stride 1 the output keeps the input's size and the padding is
+    // the window's extent less one, whatever the size.
+    if (ShapedType::isDynamic(in) && s != 1)
+      return nc.error() << "auto_pad " << autoPad << " with stride " << s
                         << " needs a static spatial size",
              failure();
-    int64_t s = w.strides[i];
-    int64_t out = (in + s - 1) / s;
-    int64_t total = std::max<int64_t>(
-        0, (out - 1) * s + (w.kernel[i] - 1) * w.dilations[i] + 1 - in);
+    int64_t total =
+        s == 1 ? (w.kernel[i] - 1) * w.dilations[i]
+               : std::max<int64_t>(0, ((in + s - 1) / s - 1) * s +
+                                          (w.kernel[i] - 1) * w.dilations[i] +
+                                          1 - in);
     int64_t small = total / 2, large = total - small;
     w.pads[i] = autoPad == "SAME_UPPER" ? small : large;
     w.pads[spatial + i] = autoPad == "SAME_UPPER" ? large : small;

@@ -394,6 +394,28 @@ NodeResults importTile(NodeContext &nc) {
     return nc.error() << "repeats must be a constant with one entry per "
                          "dimension",
            failure();
+  if (llvm::any_of(*repeats, [](int64_t r) { return r < 0; }))
+    return nc.error() << "repeats must not be negative", failure();
+  if (!t.hasStaticShape()) {
+    // Dynamic dimensions: each repeated axis is a concatenation of copies.
+    Value v = nc.operand(0);
+    for (int64_t d = 0; d < t.getRank(); ++d) {
+      int64_t r = (*repeats)[d];
+      if (r == 1)
+        continue;
+      if (r == 0)
+        return nc.error() << "repeats of 0 over the dynamic shape " << t
+                          << " are not supported",
+               failure();
+      SmallVector<Value> copies(r, v);
+      v = one(buildInferred<ConcatOp>(
+          nc, copies,
+          {nc.builder.getNamedAttr("axis", nc.builder.getI64IntegerAttr(d))}));
+      if (!v)
+        return failure();
+    }
+    return SmallVector<Value>{v};
+  }
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < t.getRank(); ++d)
     shape.push_back(t.getDimSize(d) * (*repeats)[d]);
@@ -451,7 +473,9 @@ NodeResults importPad(NodeContext &nc) {
   for (int64_t d = 0; d < rank; ++d) {
     if (pads[d] < 0 || pads[rank + d] < 0)
       return nc.error() << "negative pads are not supported", failure();
-    shape.push_back(t.getDimSize(d) + pads[d] + pads[rank + d]);
+    shape.push_back(t.isDynamicDim(d)
+                        ? ShapedType::kDynamic
+                        : t.getDimSize(d) + pads[d] + pads[rank + d]);
   }
   if (mode != "constant") {
     // Each padded axis is one Gather with a constant table of source
@@ -462,8 +486,51 @@ NodeResults importPad(NodeContext &nc) {
       int64_t before = pads[d], after = pads[rank + d], n = t.getDimSize(d);
       if (!before && !after)
         continue;
-      if (ShapedType::isDynamic(n) || n == 0 ||
-          (mode == "reflect" && (before > n - 1 || after > n - 1)))
+      if (ShapedType::isDynamic(n)) {
+        // The table of source positions at run time (positions that the
+        // size cannot mirror, which ONNX forbids, are clamped to it).
+        OpBuilder &b = nc.builder;
+        Location loc = nc.loc;
+        Value size = tensor::DimOp::create(b, loc, v, d);
+        Value total = arith::AddIOp::create(
+            b, loc, size,
+            arith::ConstantIndexOp::create(b, loc, before + after));
+        bool edge = mode == "edge";
+        Value table = tensor::GenerateOp::create(
+            b, loc,
+            RankedTensorType::get({ShapedType::kDynamic}, b.getI64Type()),
+            ValueRange{total}, [&](OpBuilder &gb, Location l, ValueRange ivs) {
+              Type i64 = gb.getI64Type();
+              auto c = [&](int64_t k) -> Value {
+                return arith::ConstantIntOp::create(gb, l, i64, k);
+              };
+              Value n64 = arith::IndexCastOp::create(gb, l, i64, size);
+              Value last = arith::SubIOp::create(gb, l, n64, c(1));
+              Value j = arith::SubIOp::create(
+                  gb, l, arith::IndexCastOp::create(gb, l, i64, ivs[0]),
+                  c(before));
+              if (!edge) {
+                using P = arith::CmpIPredicate;
+                Value neg = arith::CmpIOp::create(gb, l, P::slt, j, c(0));
+                Value past = arith::CmpIOp::create(gb, l, P::sgt, j, last);
+                j = arith::SelectOp::create(
+                    gb, l, neg, arith::SubIOp::create(gb, l, c(0), j),
+                    arith::SelectOp::create(
+                        gb, l, past,
+                        arith::SubIOp::create(
+                            gb, l, arith::MulIOp::create(gb, l, last, c(2)), j),
+                        j));
+              }
+              j = arith::MaxSIOp::create(
+                  gb, l, arith::MinSIOp::create(gb, l, j, last), c(0));
+              tensor::YieldOp::create(gb, l, j);
+            });
+        v = one(importAs(nc, "Gather", {v, table}, {intAttribute("axis", d)}));
+        if (!v)
+          return failure();
+        continue;
+      }
+      if (n == 0 || (mode == "reflect" && (before > n - 1 || after > n - 1)))
         return nc.error() << "pads " << before << " and " << after
                           << " of dimension " << d << " (size " << n
                           << ") do not fit " << mode << " mode",

@@ -248,7 +248,7 @@ std::optional<SmallVector<int64_t>> dlc::upperBoundShape(Value value) {
   // contractions are bounded after the lowering, by dlc-bounded-results.)
   if (owner->hasTrait<OpTrait::LowersDynamicShapes>() &&
       !isa<ReduceOp, ArgReduceOp, TransposeOp, ConcatOp, GemmOp, EinsumOp,
-           ReshapeOp, ConvOp, MaxPoolOp, GlobalAvgPoolOp>(owner)) {
+           ReshapeOp, ConvOp, MaxPoolOp, GlobalAvgPoolOp, PadOp>(owner)) {
     SmallVector<SmallVector<int64_t>> bounds;
     for (Value operand : owner->getOperands()) {
       std::optional<SmallVector<int64_t>> b = upperBoundShape(operand);

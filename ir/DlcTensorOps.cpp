@@ -242,7 +242,10 @@ LogicalResult PadOp::verify() {
     return emitOpError("pads need two entries per dimension");
   for (int64_t d = 0; d < rank; ++d)
     if (getPads()[d] < 0 || getPads()[rank + d] < 0 ||
-        out.getDimSize(d) != in.getDimSize(d) + getPads()[d] + getPads()[rank + d])
+        (in.isDynamicDim(d)
+             ? !out.isDynamicDim(d)
+             : out.getDimSize(d) !=
+                   in.getDimSize(d) + getPads()[d] + getPads()[rank + d]))
       return emitOpError("pads of dimension ") << d
                                                << " do not match the result";
   return success();

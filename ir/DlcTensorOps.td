@@ -99,11 +99,12 @@ def Dlc_TileOp : Dlc_Op<"tile"> {
   let hasVerifier = 1;
 }
 
-def Dlc_PadOp : Dlc_Op<"pad"> {
+def Dlc_PadOp : Dlc_Op<"pad", [Dlc_LowersDynamicShapes]> {
   let summary = "pad with a constant (ONNX Pad, mode constant)";
   let description = [{
     `pads` holds the begin amount of every dimension, then the end amounts;
-    all non-negative.
+    all non-negative. A dynamic input dimension gives a dynamic result
+    dimension.
 
     ```mlir
     %y = dlc.pad %x {pads = array<i64: 0, 1, 0, 1>, value = 0.0 : f64} : tensor<2x2xf32> -> tensor<2x4xf32>

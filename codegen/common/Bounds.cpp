@@ -18,16 +18,17 @@ using namespace mlir;
 
 namespace {
 
-/// The value-bounds analysis stops at values (and sizes) carried by loops:
-/// it only proves carried values unchanged, and trying to, it compares each
-/// carried value again at every level of a loop nest, which takes time
-/// exponential in the nest's depth (the loops of NonMaxSuppression over
-/// data-dependent numbers of boxes). `interval` sizes carried tensors
-/// through their loops itself.
+/// The value-bounds analysis stops at values (and sizes) carried by loops
+/// or yielded by branches: it only proves carried values unchanged, and
+/// trying to, it compares each carried value again at every level of a
+/// loop nest (and each branch's), which takes time exponential in the
+/// nest's depth (the loops of NonMaxSuppression over data-dependent numbers
+/// of boxes). `interval` sizes carried tensors through their loops and
+/// branches itself.
 bool stopAtCarriedValues(Value v, std::optional<int64_t>,
                          ValueBoundsConstraintSet &) {
   if (auto result = dyn_cast<OpResult>(v))
-    return isa<scf::ForOp, scf::WhileOp>(result.getOwner());
+    return isa<scf::ForOp, scf::WhileOp, scf::IfOp>(result.getOwner());
   auto arg = cast<BlockArgument>(v);
   Operation *parent = arg.getOwner()->getParentOp();
   if (auto loop = dyn_cast_or_null<scf::ForOp>(parent))
