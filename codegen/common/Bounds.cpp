@@ -164,9 +164,22 @@ Value sizeValueOf(Value v, int64_t d, int depth = 16) {
     return result(view.getMixedSizes()[d]);
   if (auto cast = dyn_cast<memref::CastOp>(def))
     return sizeValueOf(cast.getSource(), d, depth - 1);
-  if (auto dps = dyn_cast<DestinationStyleOpInterface>(def))
-    if (auto res = dyn_cast<OpResult>(v))
-      return sizeValueOf(dps.getTiedOpOperand(res)->get(), d, depth - 1);
+  // Results of destination-style ops have their destination's sizes (long
+  // chains of them, the insertions of a concatenation of many parts, do
+  // not count against `depth`).
+  if (isa<DestinationStyleOpInterface>(def)) {
+    Value dest = v;
+    for (int steps = 0; steps < 4096; ++steps) {
+      auto op = dest.getDefiningOp<DestinationStyleOpInterface>();
+      auto res = dyn_cast<OpResult>(dest);
+      if (!op || !res || !op.getTiedOpOperand(res))
+        break;
+      dest = op.getTiedOpOperand(res)->get();
+    }
+    if (dest == v || dest.getDefiningOp<DestinationStyleOpInterface>())
+      return Value();
+    return sizeValueOf(dest, d, depth - 1);
+  }
   return Value();
 }
 
@@ -410,6 +423,8 @@ std::optional<Interval> interval(Value v, int depth = 32) {
 }
 
 } // namespace
+
+Value dlc::definingSize(Value v, int64_t d) { return sizeValueOf(v, d); }
 
 std::optional<int64_t> dlc::upperBoundOfSize(Value size) {
   FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(

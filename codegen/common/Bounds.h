@@ -20,6 +20,12 @@ namespace dlc {
 /// compile time.
 std::optional<int64_t> upperBoundOfSize(mlir::Value size);
 
+/// The index value that dynamic dimension `d` of `v` was created with (the
+/// size of a tensor.empty, of a view, of the destination of the op that
+/// computed it; a value carried by a loop has its initial value's sizes),
+/// or null.
+mlir::Value definingSize(mlir::Value v, int64_t d);
+
 } // namespace dlc
 
 #endif

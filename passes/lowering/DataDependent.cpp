@@ -22,15 +22,18 @@
 using namespace mlir;
 using dlc::LoopBuilder;
 
-/// `count` (an index a loop computed) clamped to `bound`, which it never
-/// exceeds: the value-bounds analysis then bounds the sizes computed from
-/// it (dlc-bound-dynamic-tensors).
-static Value clamped(OpBuilder &b, Location loc, Value count, int64_t bound) {
-  AffineMap map = AffineMap::get(0, 1,
-                                 {getAffineSymbolExpr(0, b.getContext()),
-                                  getAffineConstantExpr(bound, b.getContext())},
-                                 b.getContext());
-  return affine::AffineMinOp::create(b, loc, map, ValueRange{count});
+/// `count` (an index a loop computed, never negative) clamped to [0,
+/// bound]: it never leaves that range, and the bounds analyses then bound
+/// the sizes computed from it on both sides (dlc-bound-dynamic-tensors; a
+/// sum of such counts, a concatenation's size, needs their lower bounds).
+static Value clamped(OpBuilder &b, Location loc, Value count, Value bound) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr s0 = getAffineSymbolExpr(0, ctx), s1 = getAffineSymbolExpr(1, ctx);
+  Value below = affine::AffineMinOp::create(
+      b, loc, AffineMap::get(0, 2, {s0, s1}, ctx), ValueRange{count, bound});
+  return affine::AffineMaxOp::create(
+      b, loc, AffineMap::get(0, 1, {s0, getAffineConstantExpr(0, ctx)}, ctx),
+      ValueRange{below});
 }
 
 /// min(x, y) as affine.min: folded when both are constants, bounded by the
@@ -134,9 +137,7 @@ struct NonZeroLowering : OpRewritePattern<dlc::NonZeroOp> {
             return {t, lb.add(args[1], lb.idx(1))};
           });
         });
-    std::optional<int64_t> most = getConstantIntValue(numel);
-    Value count = most ? clamped(rewriter, loc, res[1], *most)
-                       : minOf(rewriter, loc, res[1], numel);
+    Value count = clamped(rewriter, loc, res[1], numel);
     rewriter.replaceOp(op, lb.prefix(res[0], {Value(), count}));
     return success();
   }
@@ -169,9 +170,7 @@ struct CompressLowering : OpRewritePattern<dlc::CompressOp> {
                 });
     Value full = gatherSlices(rewriter, loc, op.getInput(), res[0], axis);
     SmallVector<Value> sizes(op.getInput().getType().getRank());
-    std::optional<int64_t> most = getConstantIntValue(size);
-    sizes[axis] = most ? clamped(rewriter, loc, res[1], *most)
-                       : minOf(rewriter, loc, res[1], size);
+    sizes[axis] = clamped(rewriter, loc, res[1], size);
     rewriter.replaceOp(op, lb.prefix(full, sizes));
     return success();
   }
@@ -245,10 +244,7 @@ struct UniqueLowering : OpRewritePattern<dlc::UniqueOp> {
                             lb.add(args[1], lb.idx(1))};
                   });
                 });
-    std::optional<int64_t> most = getConstantIntValue(n);
-    Value order = distinct[0],
-          count = most ? clamped(rewriter, loc, distinct[1], *most)
-                       : minOf(rewriter, loc, distinct[1], n);
+    Value order = distinct[0], count = clamped(rewriter, loc, distinct[1], n);
     if (op.getSorted()) {
       // Each distinct slice goes to the number of distinct slices below it.
       order = lb.loop(
@@ -503,8 +499,7 @@ struct NonMaxSuppressionLowering : OpRewritePattern<dlc::NonMaxSuppressionOp> {
                 return {steps[0], steps[1], steps[2]};
               });
         });
-    Value rows = staticRows ? clamped(rewriter, loc, res[1], *staticRows)
-                            : minOf(res[1], rowsBound);
+    Value rows = clamped(rewriter, loc, res[1], rowsBound);
     rewriter.replaceOp(op, lb.prefix(res[0], {rows, Value()}));
     return success();
   }

@@ -12,7 +12,8 @@
 // CHECK:             %[[NZ:.+]] = arith.cmpf une, %[[X]]
 // CHECK:             scf.if %[[NZ]]
 // CHECK-COUNT-2:       tensor.insert
-// CHECK:         %[[N:.+]] = affine.min affine_map<()[s0] -> (6, s0)>()[%[[R]]#1]
+// CHECK:         %[[NMIN:.+]] = affine.min affine_map<()[s0] -> (6, s0)>()[%[[R]]#1]
+// CHECK:         %[[N:.+]] = affine.max affine_map<()[s0] -> (0, s0)>()[%[[NMIN]]]
 // CHECK:         tensor.extract_slice %[[R]]#0[0, 0] [2, %[[N]]] [1, 1] : tensor<2x6xi64> to tensor<2x?xi64>
 func.func @nonzero(%x: tensor<2x3xf32>) -> tensor<2x?xi64> {
   %0 = dlc.nonzero %x : tensor<2x3xf32> -> tensor<2x?xi64>
@@ -32,7 +33,8 @@ func.func @nonzero(%x: tensor<2x3xf32>) -> tensor<2x?xi64> {
 // CHECK:         %[[BOUND:.+]] = linalg.fill {{.+}} outs(%[[E]] : tensor<2x?xi64>)
 // CHECK:         %[[R:.+]]:2 = scf.for %{{.+}} = %c0 to %[[D]] {{.+}} iter_args(%{{.+}} = %[[BOUND]], %{{.+}} = %c0)
 // CHECK:           scf.for %{{.+}} = %c0 to %c3
-// CHECK:         %[[N:.+]] = affine.min affine_map<()[s0, s1] -> (s1, s0)>()[%[[R]]#1, %[[NUMEL]]]
+// CHECK:         %[[NMIN:.+]] = affine.min affine_map<()[s0, s1] -> (s1, s0)>()[%[[R]]#1, %[[NUMEL]]]
+// CHECK:         %[[N:.+]] = affine.max affine_map<()[s0] -> (0, s0)>()[%[[NMIN]]]
 // CHECK:         tensor.extract_slice %[[R]]#0[0, 0] [2, %[[N]]] [1, 1] : tensor<2x?xi64> to tensor<2x?xi64>
 func.func @nonzero_dynamic(%x: tensor<?x3xf32>) -> tensor<2x?xi64> {
   %0 = dlc.nonzero %x : tensor<?x3xf32> -> tensor<2x?xi64>
@@ -47,7 +49,8 @@ func.func @nonzero_dynamic(%x: tensor<?x3xf32>) -> tensor<2x?xi64> {
 // CHECK:         %[[KEPT:.+]]:2 = scf.for %{{.+}} = %c0 to %c2
 // CHECK:         %[[G:.+]] = linalg.generic {{.+}} ins(%[[KEPT]]#0 : tensor<3xi64>) outs(%{{.+}} : tensor<2x3xf32>)
 // CHECK:           tensor.extract %{{.+}}[%{{.+}}, %{{.+}}] : tensor<2x3xf32>
-// CHECK:         %[[K:.+]] = affine.min affine_map<()[s0] -> (3, s0)>()[%[[KEPT]]#1]
+// CHECK:         %[[KMIN:.+]] = affine.min affine_map<()[s0] -> (3, s0)>()[%[[KEPT]]#1]
+// CHECK:         %[[K:.+]] = affine.max affine_map<()[s0] -> (0, s0)>()[%[[KMIN]]]
 // CHECK:         tensor.extract_slice %[[G]][0, 0] [2, %[[K]]] [1, 1] : tensor<2x3xf32> to tensor<2x?xf32>
 func.func @compress(%x: tensor<2x3xf32>, %c: tensor<2xi1>) -> tensor<2x?xf32> {
   %0 = dlc.compress %x, %c {axis = 1 : i64} : tensor<2x3xf32>, tensor<2xi1> -> tensor<2x?xf32>
@@ -66,7 +69,8 @@ func.func @compress(%x: tensor<2x3xf32>, %c: tensor<2xi1>) -> tensor<2x?xf32> {
 // CHECK:         %[[N:.+]] = affine.min affine_map<()[s0, s1] -> ({{.+}})>()[%[[A]], %[[L]]]
 // CHECK:         %[[KEPT:.+]]:2 = scf.for %{{.+}} = %c0 to %[[N]]
 // CHECK:         %[[G:.+]] = linalg.generic {{.+}} ins(%[[KEPT]]#0 : tensor<?xi64>) outs(%{{.+}} : tensor<?x?xf32>)
-// CHECK:         %[[K:.+]] = affine.min affine_map<()[s0, s1] -> ({{.+}})>()[%[[KEPT]]#1, %[[A]]]
+// CHECK:         %[[KMIN:.+]] = affine.min affine_map<()[s0, s1] -> ({{.+}})>()[%[[KEPT]]#1, %[[A]]]
+// CHECK:         %[[K:.+]] = affine.max affine_map<()[s0] -> (0, s0)>()[%[[KMIN]]]
 // CHECK:         tensor.extract_slice %[[G]][0, 0] [%{{.+}}, %[[K]]] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
 func.func @compress_dynamic(%x: tensor<?x?xf32>, %c: tensor<?xi1>) -> tensor<?x?xf32> {
   %0 = dlc.compress %x, %c {axis = 1 : i64} : tensor<?x?xf32>, tensor<?xi1> -> tensor<?x?xf32>

@@ -7,10 +7,10 @@
 // dynamic-shapes-lowering.mlir.)
 
 // A dynamic result (and operand) type is rejected at the op.
-func.func @dynamic_pad(%a: tensor<1x1x?x?xf32>) -> tensor<3x1x?x?xf32> {
+func.func @dynamic_tile(%a: tensor<1x1x?x?xf32>) -> tensor<3x1x?x?xf32> {
   // CHECK: dynamic-shapes.mlir:[[@LINE+2]]:8: error: dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'
   // expected-error @+1 {{dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'}}
-  %0 = dlc.pad %a {pads = array<i64: 1, 0, 0, 0, 1, 0, 0, 0>, value = 0.0 : f64} : tensor<1x1x?x?xf32> -> tensor<3x1x?x?xf32>
+  %0 = dlc.tile %a : tensor<1x1x?x?xf32> -> tensor<3x1x?x?xf32>
   return %0 : tensor<3x1x?x?xf32>
 }
 
@@ -41,9 +41,9 @@ func.func @expand_dynamic_to_fixed(%x: tensor<?x1xf32>) -> tensor<4x4xf32> {
 // ONNX node name has no file position: the error names the node.
 func.func @dynamic_after_static(%x: tensor<2x2xf32>, %y: tensor<1x1x?x?xf32>) -> tensor<3x1x?x?xf32> {
   %0 = dlc.relu %x : tensor<2x2xf32>
-  // CHECK: error: loc("pad_2"): dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'
+  // CHECK: error: loc("tile_2"): dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'
   // expected-error @unknown {{dynamic shapes are not supported yet: 'tensor<1x1x?x?xf32>'}}
-  %1 = dlc.pad %y {pads = array<i64: 1, 0, 0, 0, 1, 0, 0, 0>, value = 0.0 : f64} : tensor<1x1x?x?xf32> -> tensor<3x1x?x?xf32> loc("pad_2")
+  %1 = dlc.tile %y : tensor<1x1x?x?xf32> -> tensor<3x1x?x?xf32> loc("tile_2")
   return %1 : tensor<3x1x?x?xf32>
 }
 
