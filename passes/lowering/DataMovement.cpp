@@ -143,6 +143,17 @@ struct ConcatLowering : OpRewritePattern<dlc::ConcatOp> {
       Value next = rewriter.createOrFold<arith::AddIOp>(
           loc, getValueOrCreateConstantIndexOp(rewriter, loc, offset),
           getValueOrCreateConstantIndexOp(rewriter, loc, sizes[axis]));
+      // A run-time offset is opaque to the value-bounds analysis (a cast
+      // through i64 that canonicalization keeps): bufferization compares
+      // the slices of the concatenation pairwise, and over sums of many
+      // run-time sizes each comparison grows with their number (minutes for
+      // a detector's 90 per-class parts). The slices that must match use
+      // the same offset values.
+      if (!getConstantIntValue(next))
+        next = arith::IndexCastUIOp::create(
+            rewriter, loc, rewriter.getIndexType(),
+            arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(),
+                                       next));
       offset = getAsOpFoldResult(next);
     }
     rewriter.replaceOp(op, result);

@@ -73,7 +73,8 @@ func.func @mean(%x: tensor<?x?xf32>) -> tensor<?x1xf32> {
 // -----
 
 // Transposes permute the input's sizes; concatenations add theirs along
-// the axis and place each input at the running offset.
+// the axis and place each input at the running offset (opaque to the
+// value-bounds analysis: cast through i64).
 // CHECK-LABEL: func.func @transpose_concat
 // CHECK-SAME:    (%[[X:[^:]+]]: tensor<?x3xf32>, %[[Y:[^:]+]]: tensor<?x3xf32>)
 // CHECK:         %[[N:.+]] = tensor.dim %[[X]], %c0
@@ -84,8 +85,10 @@ func.func @mean(%x: tensor<?x?xf32>) -> tensor<?x1xf32> {
 // CHECK:         %[[E:.+]] = tensor.empty(%[[SUM]]) : tensor<?x3xf32>
 // CHECK:         %[[N2:.+]] = tensor.dim %[[X]], %c0
 // CHECK:         %[[A:.+]] = tensor.insert_slice %[[X]] into %[[E]][0, 0] [%[[N2]], 3] [1, 1]
+// CHECK:         %[[I64:.+]] = arith.index_cast %[[N2]] : index to i64
+// CHECK:         %[[OFF:.+]] = arith.index_castui %[[I64]] : i64 to index
 // CHECK:         %[[M2:.+]] = tensor.dim %[[Y]], %c0
-// CHECK:         tensor.insert_slice %[[Y]] into %[[A]][%[[N2]], 0] [%[[M2]], 3] [1, 1]
+// CHECK:         tensor.insert_slice %[[Y]] into %[[A]][%[[OFF]], 0] [%[[M2]], 3] [1, 1]
 func.func @transpose_concat(%x: tensor<?x3xf32>, %y: tensor<?x3xf32>) -> (tensor<3x?xf32>, tensor<?x3xf32>) {
   %0 = dlc.transpose %x {perm = array<i64: 1, 0>} : tensor<?x3xf32> -> tensor<3x?xf32>
   %1 = dlc.concat %x, %y {axis = 0 : i64} : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
