@@ -25,12 +25,12 @@ struct BoundDynamicAllocsPass
       OpBuilder b(op);
       Location loc = op.getLoc();
       SmallVector<OpFoldResult> sizes;
-      int64_t capacity = 1;
+      SmallVector<int64_t> bounds;
       unsigned next = 0;
       for (int64_t d = 0; d < type.getRank(); ++d) {
         if (!type.isDynamicDim(d)) {
           sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
-          capacity *= type.getDimSize(d);
+          bounds.push_back(type.getDimSize(d));
           continue;
         }
         Value size = op.getDynamicSizes()[next++];
@@ -41,8 +41,16 @@ struct BoundDynamicAllocsPass
           return signalPassFailure();
         }
         sizes.push_back(size);
-        capacity *= *ub;
+        bounds.push_back(*ub);
       }
+      std::optional<int64_t> elements = dlc::boundedProduct(bounds);
+      if (!elements) {
+        op.emitError() << "the upper bounds of " << type
+                       << " overflow: its buffer would hold more than 2^63 "
+                          "elements";
+        return signalPassFailure();
+      }
+      int64_t capacity = *elements;
       // A flat buffer of the bounds' elements, its leading elements viewed
       // densely at the allocation's shape.
       Value flat = memref::AllocOp::create(

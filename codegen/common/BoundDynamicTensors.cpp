@@ -38,6 +38,13 @@ struct BoundDynamicTensorsPass
         }
         bounds.push_back(*ub);
       }
+      std::optional<int64_t> elements = dlc::boundedProduct(bounds);
+      if (!elements) {
+        op.emitError() << "the upper bounds of " << type
+                       << " overflow: its buffer would hold more than 2^63 "
+                          "elements";
+        return signalPassFailure();
+      }
       OpBuilder b(op);
       Location loc = op.getLoc();
       Value slice;
@@ -47,9 +54,7 @@ struct BoundDynamicTensorsPass
         // densely, so that views of it collapse and expand as the dense
         // tensor's would (a slice of a buffer of the bounded shape is not
         // contiguous).
-        int64_t capacity = 1;
-        for (int64_t d : bounds)
-          capacity *= d;
+        int64_t capacity = *elements;
         Value numel;
         for (OpFoldResult size : sizes) {
           Value v = getValueOrCreateConstantIndexOp(b, loc, size);

@@ -56,9 +56,14 @@ struct BoundedResultsPass : dlc::impl::BoundedResultsBase<BoundedResultsPass> {
               arith::IndexCastOp::create(b, loc, b.getI64Type(), size));
       }
       bounds.push_back(b.getDenseI64ArrayAttr(bound));
-      int64_t capacity = 1;
-      for (int64_t d : bound)
-        capacity *= d;
+      std::optional<int64_t> elements = dlc::boundedProduct(bound);
+      if (!elements) {
+        ret.emitError() << "the upper bounds of result " << i << " (" << type
+                        << ") overflow: its buffer would hold more than 2^63 "
+                           "elements";
+        return signalPassFailure();
+      }
+      int64_t capacity = *elements;
       if (capacity == 0) {
         // No elements at any size.
         results[i] = tensor::EmptyOp::create(b, loc, 0, et);

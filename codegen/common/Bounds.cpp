@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <functional>
 #include <limits>
@@ -232,7 +233,11 @@ std::optional<Interval> interval(Value v, int depth = 32) {
     auto xy = both(op.getLhs(), op.getRhs());
     if (!xy || xy->first.lo < 0 || xy->second.lo < 0)
       return std::nullopt;
-    return Interval{xy->first.lo * xy->second.lo, xy->first.hi * xy->second.hi};
+    Interval r;
+    if (llvm::MulOverflow(xy->first.lo, xy->second.lo, r.lo) ||
+        llvm::MulOverflow(xy->first.hi, xy->second.hi, r.hi))
+      return std::nullopt;
+    return r;
   }
   if (isa<arith::AddIOp>(def)) {
     // A sum of many terms (a concatenation of many dynamic parts) is a
@@ -252,7 +257,9 @@ std::optional<Interval> interval(Value v, int depth = 32) {
       std::optional<Interval> t = finite(term);
       if (!t)
         return std::nullopt;
-      sum = Interval{sum.lo + t->lo, sum.hi + t->hi};
+      if (llvm::AddOverflow(sum.lo, t->lo, sum.lo) ||
+          llvm::AddOverflow(sum.hi, t->hi, sum.hi))
+        return std::nullopt;
     }
     return sum;
   }
@@ -272,7 +279,11 @@ std::optional<Interval> interval(Value v, int depth = 32) {
     auto xy = both(op.getLhs(), op.getRhs());
     if (!xy)
       return std::nullopt;
-    return Interval{xy->first.lo - xy->second.hi, xy->first.hi - xy->second.lo};
+    Interval r;
+    if (llvm::SubOverflow(xy->first.lo, xy->second.hi, r.lo) ||
+        llvm::SubOverflow(xy->first.hi, xy->second.lo, r.hi))
+      return std::nullopt;
+    return r;
   }
   // Minima, maxima and selections (slice bounds clamped to a dimension):
   // sides may be infinite.
@@ -312,11 +323,20 @@ std::optional<Interval> interval(Value v, int depth = 32) {
       if (!l || !r)
         return std::nullopt;
       switch (e.getKind()) {
-      case AffineExprKind::Add:
-        return Interval{l->lo + r->lo, l->hi + r->hi};
+      case AffineExprKind::Add: {
+        Interval s;
+        if (llvm::AddOverflow(l->lo, r->lo, s.lo) ||
+            llvm::AddOverflow(l->hi, r->hi, s.hi))
+          return std::nullopt;
+        return s;
+      }
       case AffineExprKind::Mul: {
-        int64_t p[] = {l->lo * r->lo, l->lo * r->hi, l->hi * r->lo,
-                       l->hi * r->hi};
+        int64_t p[4];
+        if (llvm::MulOverflow(l->lo, r->lo, p[0]) ||
+            llvm::MulOverflow(l->lo, r->hi, p[1]) ||
+            llvm::MulOverflow(l->hi, r->lo, p[2]) ||
+            llvm::MulOverflow(l->hi, r->hi, p[3]))
+          return std::nullopt;
         return Interval{*std::min_element(p, p + 4),
                         *std::max_element(p, p + 4)};
       }
@@ -426,10 +446,26 @@ std::optional<Interval> interval(Value v, int depth = 32) {
 
 Value dlc::definingSize(Value v, int64_t d) { return sizeValueOf(v, d); }
 
+std::optional<int64_t> dlc::boundedProduct(ArrayRef<int64_t> bounds) {
+  int64_t product = 1;
+  for (int64_t b : bounds)
+    if (llvm::MulOverflow(product, b, product))
+      return std::nullopt;
+  return product;
+}
+
 std::optional<int64_t> dlc::upperBoundOfSize(Value size) {
   FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
       presburger::BoundType::UB, size, stopAtCarriedValues,
       /*closedUB=*/true);
+  // A bound from a clamp to a huge constant (a maximum that is "no
+  // maximum") may be loose where interval arithmetic is tight.
+  constexpr int64_t kLoose = int64_t(1) << 32;
+  if (succeeded(ub) && *ub < kLoose)
+    return *ub;
+  if (std::optional<Interval> range = interval(size);
+      range && range->hi != std::numeric_limits<int64_t>::max())
+    return succeeded(ub) ? std::min(*ub, range->hi) : range->hi;
   if (succeeded(ub))
     return *ub;
   if (std::optional<Interval> range = interval(size);

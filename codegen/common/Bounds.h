@@ -11,6 +11,7 @@
 #define DLC_CODEGEN_COMMON_BOUNDS_H
 
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <optional>
 
@@ -19,6 +20,10 @@ namespace dlc {
 /// The largest value `size` takes, or nullopt when it is not bounded at
 /// compile time.
 std::optional<int64_t> upperBoundOfSize(mlir::Value size);
+
+/// The product of `bounds` (a buffer's elements), or nullopt when it
+/// overflows int64.
+std::optional<int64_t> boundedProduct(llvm::ArrayRef<int64_t> bounds);
 
 /// The index value that dynamic dimension `d` of `v` was created with (the
 /// size of a tensor.empty, of a view, of the destination of the op that

@@ -19,7 +19,8 @@ static const char *kToLinalg = "dlc-lower-to-linalg,"
                                "func.func(dlc-zero-size-tensors),"
                                "canonicalize,cse,"
                                "func.func(dlc-fuse-elementwise),"
-                               "canonicalize,cse";
+                               "canonicalize,cse,"
+                               "func.func(dlc-resolve-carried-dims)";
 
 void dlc::buildGraphToLinalgPipeline(OpPassManager &pm) {
   if (failed(parsePassPipeline(kToLinalg, pm, llvm::errs())))

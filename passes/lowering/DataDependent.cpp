@@ -391,9 +391,14 @@ struct NonMaxSuppressionLowering : OpRewritePattern<dlc::NonMaxSuppressionOp> {
     bool centered = op.getCenterPointBox();
     // The result's rows: at most min(max_boxes_bound, boxes) per batch and
     // class.
+    // (A bound as large as an index's range, a maximum that is data, is
+    // no clamp.)
+    Value perClass = op.getMaxBoxesBound() >= (uint64_t(1) << 40)
+                         ? boxes
+                         : minOf(boxes, lb.idx(op.getMaxBoxesBound()));
     Value rowsBound = rewriter.createOrFold<arith::MulIOp>(
         loc, rewriter.createOrFold<arith::MulIOp>(loc, batches, classes),
-        minOf(boxes, lb.idx(op.getMaxBoxesBound())));
+        perClass);
     std::optional<int64_t> staticRows = getConstantIntValue(rowsBound);
     Value out = staticRows
                     ? lb.zeros({*staticRows, 3}, i64)
