@@ -54,6 +54,13 @@ opset 17, or the highest below it that torch can export; do_constant_folding=Tru
       condition), then Linear(16, 4)(h) if mean(h) > 0 else Linear(16, 4)(relu(h))
       (an If on data). Input "x" f32[1,16]; output "y" f32[1,4]; --symbolic: a
       symbolic batch.
+  ssdlite
+      torchvision's ssdlite320_mobilenet_v3_large detector (weights=None; BatchNorm
+      calibrated through backbone and heads):
+      input "images" f32[3,240,280] (one image; --symbolic: 'height', 'width'),
+      outputs "boxes" f32[N,4], "scores" f32[N], "labels" i64[N] with N
+      data-dependent (at most 300): NonZero, TopK with a computed k, Concat of 90
+      per-class selections, NonMaxSuppression inside an If.
   lstm
       nn.LSTM(input 32, hidden 64, 2 layers, batch_first) over x f32[1,16,32] and a
       Linear(64, 10) head on the last time step: output "logits" f32[1,10].
@@ -297,6 +304,32 @@ def scripted(batch):
     return model, (torch.rand(batch, 16), torch.tensor(3)), ["x", "steps"], ["y"]
 
 
+def ssdlite(batch):
+    """torchvision's SSDlite320-MobileNetV3 detector (weights=None): its
+    transform resizes any image to 320x320, the post-processing selects
+    scores per class (NonZero), keeps the best 300 of each (TopK with a
+    computed k), concatenates them and runs NonMaxSuppression inside an If
+    (data-dependent numbers of boxes throughout). BatchNorm is calibrated
+    through the backbone and heads so that scores differ (uncalibrated,
+    every class scores 1/91 and the order is all ties)."""
+    import torchvision
+    model = torchvision.models.detection.ssdlite320_mobilenet_v3_large(
+        weights=None, weights_backbone=None)
+
+    class Features(nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.backbone, self.head = m.backbone, m.head
+
+        def forward(self, x):
+            return self.head(list(self.backbone(x).values()))
+
+    calibrate_batchnorm(Features(model), lambda: torch.rand(4, 3, 320, 320))
+    # One image [3, H, W] (a list of images; batch unused).
+    return (model.eval(), ([torch.rand(3, 240, 280)],), ["images"],
+            ["boxes", "scores", "labels"])
+
+
 def lstm(batch):
     return LstmNet().eval(), (torch.rand(batch, 16, 32),), ["x"], ["logits"]
 
@@ -311,6 +344,7 @@ MODELS = {
     "lstm": lstm,
     "transformer": transformer,
     "scripted": scripted,
+    "ssdlite": ssdlite,
 }
 
 
@@ -320,6 +354,7 @@ SYMBOLIC_AXES = {
              "last_hidden_state": {0: "batch", 1: "seq"}, "logits": {0: "batch"}},
     "gpt": {"input_ids": {1: "seq"}, "logits": {1: "seq"}},
     "scripted": {"x": {0: "batch"}, "y": {0: "batch"}},
+    "ssdlite": {"images": {1: "height", 2: "width"}},
 }
 IMAGE_AXES = {"input": {0: "batch", 2: "height", 3: "width"}, "logits": {0: "batch"}}
 

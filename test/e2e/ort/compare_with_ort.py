@@ -203,6 +203,65 @@ def run_library(args, model, work, env):
     return 0 if ok else 1
 
 
+def compare_detections(names, got, ref, rtol, atol):
+    """--detections BOXES,SCORES,LABELS: a detector's outputs, compared as
+    sets of detections. Each ONNX Runtime detection must match a dlc
+    detection of its label whose score and box are close (rtol/atol); the
+    order may differ only among scores that are close, and a detection may
+    be missing only at the score cutoff (ties across the last kept score).
+    Returns whether they match; prints one line."""
+    nb, ns, nl = names
+    rb, rs, rl = ref[nb], ref[ns], ref[nl]
+    gb, gs, gl = got[nb], got[ns], got[nl]
+    if rb.ndim != 2 or gb.ndim != 2 or len(rs) != len(rb) or len(gs) != len(gb):
+        print(f"  detections: MISMATCH shapes dlc {list(gb.shape)} vs ort {list(rb.shape)}")
+        return False
+    close = lambda a, b: np.isclose(a, b, rtol=rtol, atol=atol)
+    used = np.zeros(len(gs), bool)
+    reordered = unmatched = 0
+    cutoff = min(rs.min() if len(rs) else np.inf, gs.min() if len(gs) else np.inf)
+    worst = 0.0
+    for i in range(len(rs)):
+        cand = [j for j in np.nonzero(~used & (gl == rl[i]) & close(gs, rs[i]))[0]
+                if np.all(close(gb[j], rb[i]))]
+        if not cand:
+            if close(rs[i], cutoff):
+                unmatched += 1
+                continue
+            print(f"  detections: MISMATCH ort detection {i} (label {rl[i]}, score "
+                  f"{rs[i]:.6g}, box {np.round(rb[i], 3).tolist()}) has no close dlc "
+                  f"detection")
+            return False
+        j = min(cand, key=lambda j: abs(j - i))
+        used[j] = True
+        reordered += j != i
+        worst = max(worst, float(np.abs(gb[j].astype(np.float64) - rb[i]).max()))
+    extra = [j for j in np.nonzero(~used)[0] if not close(gs[j], cutoff)]
+    if extra:
+        j = extra[0]
+        print(f"  detections: MISMATCH dlc detection {j} (label {gl[j]}, score "
+              f"{gs[j]:.6g}) is not in ort's")
+        return False
+    print(f"  detections: ok {len(rs) - unmatched} of {len(rs)} matched "
+          f"({reordered} in another order among close scores, {unmatched} "
+          f"at the score cutoff) max_box_diff={worst:.3g}")
+    return True
+
+
+def compare_all(args, output_names, got, ref):
+    """Compares every output (a detector's as a set, --detections)."""
+    ok = True
+    det = args.detections.split(",") if args.detections else []
+    for name, (_, g), (_, r) in zip(output_names, got, ref):
+        if name not in det:
+            ok &= compare(name, g, r, args.rtol, args.atol)
+    if det:
+        gm = {n: g for n, (_, g) in zip(output_names, got)}
+        rm = {n: r for n, (_, r) in zip(output_names, ref)}
+        ok &= compare_detections(det, gm, rm, args.rtol, args.atol)
+    return ok
+
+
 def run_sizes(args, model, work, env):
     """--dims/--sizes: one `dlc run` over a data set per size assignment."""
     output_names = [o.name for o in model.graph.output]
@@ -238,8 +297,7 @@ def run_sizes(args, model, work, env):
         got = read_dlc_outputs(os.path.join(d, "dlc_out"), len(output_names))
         print(f"{assignment}: {args.model}: {count} input(s), one compile "
               f"(--dim {args.dims}), rtol {args.rtol:g}, atol {args.atol:g}")
-        for name, (_, g), (_, r) in zip(output_names, got, ref):
-            ok &= compare(name, g, r, args.rtol, args.atol)
+        ok &= compare_all(args, output_names, got, ref)
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
 
@@ -271,6 +329,9 @@ def main():
                     help="dynamic batch: one library, run at these batch sizes")
     ap.add_argument("--cc", default="cc", help="C compiler for the runner (--batches)")
     ap.add_argument("--dims", help="symbolic dimension ranges for dlc (NAME=MIN..MAX,...)")
+    ap.add_argument("--detections", metavar="BOXES,SCORES,LABELS",
+                    help="a detector's outputs, compared as sets of detections "
+                         "(order free among close scores)")
     ap.add_argument("--sizes", help="with --dims: size assignments to run, "
                     "';'-separated (NAME=V,NAME=V;...)")
     args = ap.parse_args()
@@ -320,9 +381,7 @@ def main():
             return 1
         print(f"{args.model}: {len(inputs)} input(s), seed {args.seed}, "
               f"rtol {args.rtol:g}, atol {args.atol:g}")
-        ok = True
-        for name, (_, g), (_, r) in zip(output_names, got, ref):
-            ok &= compare(name, g, r, args.rtol, args.atol)
+        ok = compare_all(args, output_names, got, ref)
         print("PASS" if ok else "FAIL")
         return 0 if ok else 1
     except (OSError, ValueError, subprocess.TimeoutExpired) as e:
