@@ -5,6 +5,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_RESOLVECARRIEDDIMS
@@ -29,7 +30,7 @@ struct ResolveCarriedDimsPass
     : dlc::impl::ResolveCarriedDimsBase<ResolveCarriedDimsPass> {
   void runOnOperation() override {
     DominanceInfo dominance(getOperation());
-    SmallVector<std::pair<tensor::DimOp, Value>> resolved;
+    llvm::MapVector<Operation *, Value> resolved;
     getOperation().walk([&](tensor::DimOp dim) {
       std::optional<int64_t> d = dim.getConstantIndex();
       auto type = dyn_cast<RankedTensorType>(dim.getSource().getType());
@@ -39,12 +40,23 @@ struct ResolveCarriedDimsPass
       Value size = dlc::definingSize(dim.getSource(), *d);
       if (size && size != dim.getResult() &&
           dominance.properlyDominates(size, dim))
-        resolved.emplace_back(dim, size);
+        resolved[dim] = size;
     });
-    for (auto [dim, size] : resolved) {
-      dim.replaceAllUsesWith(size);
-      dim.erase();
+    // A size may itself be a resolved tensor.dim: follow it to the end, so
+    // that no replacement refers to an erased op.
+    for (auto &[dim, size] : resolved) {
+      for (int steps = 0; steps < 64; ++steps) {
+        auto it = resolved.find(size.getDefiningOp());
+        if (!size.getDefiningOp() || it == resolved.end())
+          break;
+        size = it->second;
+      }
     }
+    for (auto &[dim, size] : resolved)
+      dim->getResult(0).replaceAllUsesWith(size);
+    for (auto &[dim, size] : resolved)
+      if (dim->use_empty())
+        dim->erase();
   }
 };
 } // namespace

@@ -54,7 +54,7 @@ opset 17, or the highest below it that torch can export; do_constant_folding=Tru
       condition), then Linear(16, 4)(h) if mean(h) > 0 else Linear(16, 4)(relu(h))
       (an If on data). Input "x" f32[1,16]; output "y" f32[1,4]; --symbolic: a
       symbolic batch.
-  ssdlite
+  ssdlite (only with --only)
       torchvision's ssdlite320_mobilenet_v3_large detector (weights=None; BatchNorm
       calibrated through backbone and heads):
       input "images" f32[3,240,280] (one image; --symbolic: 'height', 'width'),
@@ -348,6 +348,9 @@ MODELS = {
 }
 
 
+# Exported only when named with --only (a detector: one image, no batch).
+ONLY_BY_NAME = {"ssdlite"}
+
 # --symbolic: each model's symbolic dimensions, by input and output name.
 SYMBOLIC_AXES = {
     "bert": {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"},
@@ -424,7 +427,7 @@ def main():
     # do not apply to these static-shape, batch-1 models.
     warnings.filterwarnings("ignore", category=UserWarning, module=r"torch\.onnx")
     torch.set_num_threads(min(2, os.cpu_count() or 1))
-    for name in args.only or MODELS:
+    for name in args.only or [m for m in MODELS if m not in ONLY_BY_NAME]:
         suffix = ("_dyn" if args.dynamic_batch else "_sym" if args.symbolic
                   else ("" if args.batch == 1 else f"_b{args.batch}"))
         path = os.path.join(args.outdir, f"{name}{suffix}.onnx")
