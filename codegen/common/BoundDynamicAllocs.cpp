@@ -28,28 +28,13 @@ struct BoundDynamicAllocsPass
       SmallVector<int64_t> bounds;
       unsigned next = 0;
       for (int64_t d = 0; d < type.getRank(); ++d) {
-        if (!type.isDynamicDim(d)) {
-          sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
-          bounds.push_back(type.getDimSize(d));
-          continue;
-        }
-        Value size = op.getDynamicSizes()[next++];
-        std::optional<int64_t> ub = dlc::upperBoundOfSize(size);
-        if (!ub || *ub < 0) {
-          op.emitError() << "cannot bound dimension " << d << " of " << type
-                         << ": its size is not bounded at compile time";
-          return signalPassFailure();
-        }
-        sizes.push_back(size);
-        bounds.push_back(*ub);
+        sizes.push_back(type.isDynamicDim(d)
+                            ? OpFoldResult(op.getDynamicSizes()[next++])
+                            : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
       }
-      std::optional<int64_t> elements = dlc::boundedProduct(bounds);
-      if (!elements) {
-        op.emitError() << "the upper bounds of " << type
-                       << " overflow: its buffer would hold more than 2^63 "
-                          "elements";
+      FailureOr<int64_t> elements = dlc::boundShape(op, type, sizes, bounds);
+      if (failed(elements))
         return signalPassFailure();
-      }
       int64_t capacity = *elements;
       // A flat buffer of the bounds' elements, its leading elements viewed
       // densely at the allocation's shape.

@@ -25,26 +25,9 @@ struct BoundDynamicTensorsPass
       RankedTensorType type = op.getType();
       SmallVector<int64_t> bounds;
       SmallVector<OpFoldResult> sizes = op.getMixedSizes();
-      for (auto [d, size] : llvm::enumerate(sizes)) {
-        if (!type.isDynamicDim(d)) {
-          bounds.push_back(type.getDimSize(d));
-          continue;
-        }
-        std::optional<int64_t> ub = dlc::upperBoundOfSize(cast<Value>(size));
-        if (!ub || *ub < 0) {
-          op.emitError() << "cannot bound dimension " << d << " of " << type
-                         << ": its size is not bounded at compile time";
-          return signalPassFailure();
-        }
-        bounds.push_back(*ub);
-      }
-      std::optional<int64_t> elements = dlc::boundedProduct(bounds);
-      if (!elements) {
-        op.emitError() << "the upper bounds of " << type
-                       << " overflow: its buffer would hold more than 2^63 "
-                          "elements";
+      FailureOr<int64_t> elements = dlc::boundShape(op, type, sizes, bounds);
+      if (failed(elements))
         return signalPassFailure();
-      }
       OpBuilder b(op);
       Location loc = op.getLoc();
       Value slice;

@@ -454,6 +454,28 @@ std::optional<int64_t> dlc::boundedProduct(ArrayRef<int64_t> bounds) {
   return product;
 }
 
+FailureOr<int64_t> dlc::boundShape(Operation *op, ShapedType type,
+                                   ArrayRef<OpFoldResult> sizes,
+                                   SmallVectorImpl<int64_t> &bounds) {
+  for (auto [d, size] : llvm::enumerate(sizes)) {
+    if (std::optional<int64_t> c = getConstantIntValue(size)) {
+      bounds.push_back(*c);
+      continue;
+    }
+    std::optional<int64_t> ub = upperBoundOfSize(cast<Value>(size));
+    if (!ub || *ub < 0)
+      return op->emitError() << "cannot bound dimension " << d << " of " << type
+                             << ": its size is not bounded at compile time";
+    bounds.push_back(*ub);
+  }
+  std::optional<int64_t> elements = boundedProduct(bounds);
+  if (!elements)
+    return op->emitError() << "the upper bounds of " << type
+                           << " overflow: its buffer would hold more than "
+                              "2^63 elements";
+  return *elements;
+}
+
 std::optional<int64_t> dlc::upperBoundOfSize(Value size) {
   FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
       presburger::BoundType::UB, size, stopAtCarriedValues,

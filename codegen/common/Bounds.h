@@ -10,6 +10,8 @@
 #ifndef DLC_CODEGEN_COMMON_BOUNDS_H
 #define DLC_CODEGEN_COMMON_BOUNDS_H
 
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/ArrayRef.h"
 
@@ -24,6 +26,14 @@ std::optional<int64_t> upperBoundOfSize(mlir::Value size);
 /// The product of `bounds` (a buffer's elements), or nullopt when it
 /// overflows int64.
 std::optional<int64_t> boundedProduct(llvm::ArrayRef<int64_t> bounds);
+
+/// Upper bounds of each of `sizes` (static, or index values bounded by
+/// upperBoundOfSize) of a tensor or buffer of `type` into `bounds`, and
+/// their product; emits the error at `op` and returns failure when a size
+/// has no bound or the product overflows.
+mlir::FailureOr<int64_t> boundShape(mlir::Operation *op, mlir::ShapedType type,
+                                    llvm::ArrayRef<mlir::OpFoldResult> sizes,
+                                    llvm::SmallVectorImpl<int64_t> &bounds);
 
 /// The index value that dynamic dimension `d` of `v` was created with (the
 /// size of a tensor.empty, of a view, of the destination of the op that

@@ -124,7 +124,9 @@ def ResolveCarriedDims
     or `scf.while` result or region argument) or computed into a
     destination (chains of `tensor.insert_slice`, of destination-style ops)
     by the index value the tensor was created with, where that value
-    dominates the `tensor.dim`: loops carry values of the shapes they came
+    dominates the `tensor.dim` (after the lowering to linalg, and again just
+    before bufferization, over the tile loops): loops carry values of the
+    shapes they came
     in with (the frontend checks it for its loops; tile loops and the loops
     of lowerings insert into theirs). Later analyses then size such tensors
     without going through the loops: bufferization's value-bounds

@@ -90,16 +90,11 @@ struct LoopBuilder {
   nest(llvm::ArrayRef<int64_t> shape, mlir::ValueRange inits,
        llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::ValueRange ivs,
                                                          mlir::ValueRange)>
-           body,
-       llvm::SmallVector<mlir::Value> ivs = {}) {
-    if (ivs.size() == shape.size())
-      return body(ivs, inits);
-    return loop(shape[ivs.size()], inits,
-                [&](mlir::Value iv, mlir::ValueRange args) {
-                  llvm::SmallVector<mlir::Value> inner = ivs;
-                  inner.push_back(iv);
-                  return nest(shape, args, body, inner);
-                });
+           body) {
+    llvm::SmallVector<mlir::Value> sizes;
+    for (int64_t n : shape)
+      sizes.push_back(idx(n));
+    return nest(mlir::ValueRange(sizes), inits, body);
   }
   /// A nest of loops over `sizes` (index values; row-major order).
   llvm::SmallVector<mlir::Value>
