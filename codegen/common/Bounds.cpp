@@ -476,6 +476,21 @@ FailureOr<int64_t> dlc::boundShape(Operation *op, ShapedType type,
   return *elements;
 }
 
+std::optional<int64_t> dlc::lowerBoundOfSize(Value size) {
+  FailureOr<int64_t> lb = ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::LB, size, stopAtCarriedValues);
+  std::optional<Interval> range = interval(size);
+  if (range && range->lo == std::numeric_limits<int64_t>::min())
+    range.reset();
+  if (succeeded(lb) && range)
+    return std::max(*lb, range->lo);
+  if (succeeded(lb))
+    return *lb;
+  if (range)
+    return range->lo;
+  return std::nullopt;
+}
+
 std::optional<int64_t> dlc::upperBoundOfSize(Value size) {
   FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
       presburger::BoundType::UB, size, stopAtCarriedValues,

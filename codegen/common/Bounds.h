@@ -23,6 +23,10 @@ namespace dlc {
 /// compile time.
 std::optional<int64_t> upperBoundOfSize(mlir::Value size);
 
+/// The smallest value `size` takes, or nullopt when it is not bounded
+/// below at compile time.
+std::optional<int64_t> lowerBoundOfSize(mlir::Value size);
+
 /// The product of `bounds` (a buffer's elements), or nullopt when it
 /// overflows int64.
 std::optional<int64_t> boundedProduct(llvm::ArrayRef<int64_t> bounds);

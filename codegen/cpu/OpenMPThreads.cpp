@@ -9,26 +9,14 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <map>
+
 namespace dlc {
 #define GEN_PASS_DEF_OPENMPTHREADS
 #include "codegen/cpu/Passes.h.inc"
 } // namespace dlc
 
 using namespace mlir;
-
-/// Static trip count of a loop (at the upper bound of a run-time size: a
-/// loop over a symbolic dimension counts as at the top of its range), or 1
-/// when it is not known.
-static int64_t tripCount(OpFoldResult lb, OpFoldResult ub, OpFoldResult step) {
-  std::optional<int64_t> l = getConstantIntValue(lb), u = getConstantIntValue(ub),
-                         s = getConstantIntValue(step);
-  if (!u)
-    if (auto v = dyn_cast<Value>(ub))
-      u = dlc::upperBoundOfSize(v);
-  if (!l || !u || !s || *s <= 0)
-    return 1;
-  return std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
-}
 
 /// Estimated cost of a piece of code: `ops` counts all its operations in
 /// 16-lane vector operations, `memory` the elements it loads or stores.
@@ -97,37 +85,149 @@ static Cost opCost(Operation *op) {
   return {pieces * weight, memory ? widest : 0};
 }
 
-/// Estimated cost of everything nested in `op`, each op's cost times the
-/// trip counts of the sequential loops around it.
-static Cost nestedCost(Operation *op) {
-  Cost cost;
-  for (Region &region : op->getRegions())
-    for (Operation &nested : region.getOps()) {
-      Cost inner = opCost(&nested);
-      if (!isa<linalg::LinalgOp>(nested))
-        inner += nestedCost(&nested);
-      if (auto loop = dyn_cast<scf::ForOp>(nested))
-        inner = inner * tripCount(loop.getLowerBound(), loop.getUpperBound(),
-                                  loop.getStep());
-      cost += inner;
-    }
-  return cost;
-}
+/// A parallel region's estimated cost as a sum of terms, each a Cost times
+/// the trip counts of some loops that are known only at run time: loops
+/// whose upper bound is a size defined before the region (a symbolic
+/// dimension), which the region's code may read to decide how to run.
+/// Every other loop counts with its compile-time trip count (at the upper
+/// bound of a size that has one, 1 where none is known).
+class RegionCost {
+public:
+  explicit RegionCost(omp::ParallelOp parallel) : parallel(parallel) {
+    parallel.walk([&](omp::LoopNestOp nest) {
+      SmallVector<unsigned> factors;
+      int64_t times = 1;
+      for (auto [lb, ub, step] :
+           llvm::zip(nest.getLoopLowerBounds(), nest.getLoopUpperBounds(),
+                     nest.getLoopSteps()))
+        addLoop(lb, ub, step, factors, times);
+      addNested(nest, factors, times);
+    });
+  }
 
-/// Estimated cost of a parallel region: each worksharing loop's trip count
-/// times the cost of its body.
-static Cost regionCost(omp::ParallelOp parallel) {
-  Cost cost;
-  parallel.walk([&](omp::LoopNestOp nest) {
-    int64_t trips = 1;
-    for (auto [lb, ub, step] : llvm::zip(nest.getLoopLowerBounds(),
-                                         nest.getLoopUpperBounds(),
-                                         nest.getLoopSteps()))
-      trips *= tripCount(lb, ub, step);
-    cost += nestedCost(nest) * trips;
-  });
-  return cost;
-}
+  /// The cost with every run-time trip count at the top (or the bottom) of
+  /// its range.
+  Cost at(bool top) const {
+    Cost total;
+    for (const auto &[factors, cost] : terms) {
+      int64_t times = 1;
+      for (unsigned f : factors)
+        times *= top ? trips[f].hi : trips[f].lo;
+      total += cost * times;
+    }
+    return total;
+  }
+
+  /// Builds, before the region, the i1 that is true where the cost at the
+  /// run-time sizes reaches `minOps` operations or `minMemory` elements.
+  Value emitAtLeast(OpBuilder &b, int64_t minOps, int64_t minMemory) {
+    Location loc = parallel.getLoc();
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    SmallVector<Value> counts;
+    for (const Trip &t : trips) {
+      // max(0, ceil((ub - lb) / step)).
+      Value span = t.ub;
+      if (t.lb != 0)
+        span = arith::SubIOp::create(b, loc, span, cst(t.lb));
+      if (t.step != 1)
+        span = arith::CeilDivSIOp::create(b, loc, span, cst(t.step));
+      counts.push_back(arith::MaxSIOp::create(b, loc, span, cst(0)));
+    }
+    // Sums of each term's cost times its trip counts.
+    Value ops, memory;
+    auto accumulate = [&](Value &sum, Value times, int64_t cost) {
+      if (cost == 0)
+        return;
+      Value term =
+          times ? arith::MulIOp::create(b, loc, times, cst(cost)) : cst(cost);
+      sum = sum ? arith::AddIOp::create(b, loc, sum, term).getResult() : term;
+    };
+    for (const auto &[factors, cost] : terms) {
+      Value times;
+      for (unsigned f : factors)
+        times =
+            times ? arith::MulIOp::create(b, loc, times, counts[f]).getResult()
+                  : counts[f];
+      accumulate(ops, times, cost.ops);
+      accumulate(memory, times, cost.memory);
+    }
+    auto atLeast = [&](Value sum, int64_t min) -> Value {
+      if (!sum)
+        return arith::ConstantIntOp::create(b, loc, min <= 0, 1);
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, sum,
+                                   cst(min));
+    };
+    return arith::OrIOp::create(b, loc, atLeast(ops, minOps),
+                                atLeast(memory, minMemory));
+  }
+
+private:
+  /// A run-time trip count: ceil((ub - lb) / step), ub in [ubLo, ubHi].
+  struct Trip {
+    Value ub;
+    int64_t lb, step, lo, hi;
+  };
+
+  /// Adds loop (lb, ub, step) to the loops around the code that follows:
+  /// a run-time trip count to `factors`, a compile-time one to `times`.
+  void addLoop(OpFoldResult lb, OpFoldResult ub, OpFoldResult step,
+               SmallVectorImpl<unsigned> &factors, int64_t &times) {
+    std::optional<int64_t> l = getConstantIntValue(lb),
+                           s = getConstantIntValue(step),
+                           hi = getConstantIntValue(ub), lo = hi;
+    auto ubValue = dyn_cast<Value>(ub);
+    if (!hi && ubValue) {
+      hi = dlc::upperBoundOfSize(ubValue);
+      lo = dlc::lowerBoundOfSize(ubValue);
+    }
+    if (!l || !hi || !s || *s <= 0)
+      return;
+    auto count = [&](int64_t u) {
+      return std::max<int64_t>(0, (u - *l + *s - 1) / *s);
+    };
+    // A size without a lower bound may be 0.
+    Trip trip{ubValue, *l, *s, count(lo.value_or(0)), count(*hi)};
+    // Only a size defined before the region can be read to decide it; a
+    // tile's remainder counts at its largest.
+    if (trip.lo == trip.hi || !ubValue ||
+        parallel->isAncestor(ubValue.getParentBlock()->getParentOp())) {
+      times *= trip.hi;
+      return;
+    }
+    auto same = llvm::find_if(trips, [&](const Trip &t) {
+      return t.ub == trip.ub && t.lb == trip.lb && t.step == trip.step;
+    });
+    factors.push_back(same - trips.begin());
+    if (same == trips.end())
+      trips.push_back(trip);
+    llvm::sort(factors);
+  }
+
+  /// Adds everything nested in `op`, each op's cost times the trip counts
+  /// of the sequential loops around it.
+  void addNested(Operation *op, ArrayRef<unsigned> factors, int64_t times) {
+    for (Region &region : op->getRegions())
+      for (Operation &nested : region.getOps()) {
+        SmallVector<unsigned> innerFactors(factors);
+        int64_t innerTimes = times;
+        Cost own = opCost(&nested);
+        if (own.ops || own.memory)
+          terms[innerFactors] += own * innerTimes;
+        if (isa<linalg::LinalgOp>(nested))
+          continue;
+        if (auto loop = dyn_cast<scf::ForOp>(nested))
+          addLoop(loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
+                  innerFactors, innerTimes);
+        addNested(&nested, innerFactors, innerTimes);
+      }
+  }
+
+  omp::ParallelOp parallel;
+  SmallVector<Trip> trips;
+  std::map<SmallVector<unsigned>, Cost> terms;
+};
 
 /// Replaces `parallel`, when it holds nothing but one worksharing loop nest
 /// without reductions or private copies, with the same loops run in order
@@ -136,7 +236,7 @@ static Cost regionCost(omp::ParallelOp parallel) {
 /// Returns the outermost loop; null, leaving the region as it is, on any
 /// other shape or where a tile's scratch has a dynamic size (it could not
 /// move out of the loops).
-static scf::ForOp serialize(IRRewriter &rewriter, omp::ParallelOp parallel) {
+static omp::LoopNestOp serialNest(omp::ParallelOp parallel) {
   Region &region = parallel.getRegion();
   if (!region.hasOneBlock() || region.front().getOperations().size() != 2 ||
       !parallel.getReductionVars().empty() ||
@@ -154,7 +254,13 @@ static scf::ForOp serialize(IRRewriter &rewriter, omp::ParallelOp parallel) {
                                             : WalkResult::advance();
           }).wasInterrupted())
     return {};
+  return nest;
+}
 
+static scf::ForOp serialize(IRRewriter &rewriter, omp::ParallelOp parallel) {
+  omp::LoopNestOp nest = serialNest(parallel);
+  if (!nest)
+    return {};
   rewriter.setInsertionPoint(parallel);
   scf::ForOp outer;
   SmallVector<Value> ivs;
@@ -229,20 +335,49 @@ struct OpenMPThreadsPass : dlc::impl::OpenMPThreadsBase<OpenMPThreadsPass> {
       // run in order, or on one thread where they cannot. One that moves
       // much memory (a layer norm over a batch of sequences) gains the
       // second core's bandwidth.
-      Cost cost = regionCost(parallel);
-      if (cost.ops < minParallelWork && cost.memory < minParallelMemory * 16) {
-        if (scf::ForOp loop = serialize(rewriter, parallel)) {
-          hoistScratch(rewriter, loop, func.getBody().front().begin());
-          continue;
-        }
+      RegionCost cost(parallel);
+      auto small = [&](Cost c) {
+        return c.ops < minParallelWork && c.memory < minParallelMemory * 16;
+      };
+      auto getOne = [&] {
         if (!one) {
           OpBuilder::InsertionGuard guard(rewriter);
           rewriter.setInsertionPointToStart(&func.getBody().front());
           one = arith::ConstantIntOp::create(rewriter, func.getLoc(), 1, 32);
         }
-        parallel.getNumThreadsMutable().assign(one);
-      } else {
+        return one;
+      };
+      if (small(cost.at(/*top=*/true))) {
+        if (scf::ForOp loop = serialize(rewriter, parallel)) {
+          hoistScratch(rewriter, loop, func.getBody().front().begin());
+          continue;
+        }
+        parallel.getNumThreadsMutable().assign(getOne());
+      } else if (!small(cost.at(/*top=*/false))) {
         parallel.getNumThreadsMutable().assign(numThreads);
+      } else {
+        // Large at some sizes of the range, small at others: decided at
+        // run time (and in order on one thread).
+        Location loc = parallel.getLoc();
+        rewriter.setInsertionPoint(parallel);
+        Value large =
+            cost.emitAtLeast(rewriter, minParallelWork, minParallelMemory * 16);
+        Value threads = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::sgt, numThreads, getOne());
+        Value fork = arith::AndIOp::create(rewriter, loc, large, threads);
+        if (serialNest(parallel)) {
+          auto branch = scf::IfOp::create(rewriter, loc, TypeRange{}, fork,
+                                          /*withElseRegion=*/true);
+          parallel->moveBefore(branch.thenBlock()->getTerminator());
+          rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+          auto copy = cast<omp::ParallelOp>(rewriter.clone(*parallel));
+          scf::ForOp loop = serialize(rewriter, copy);
+          hoistScratch(rewriter, loop, func.getBody().front().begin());
+          parallel.getNumThreadsMutable().assign(numThreads);
+        } else {
+          parallel.getNumThreadsMutable().assign(arith::SelectOp::create(
+              rewriter, loc, fork, numThreads, getOne()));
+        }
       }
       Block &entry = parallel.getRegion().front();
       hoistScratch(rewriter, parallel, entry.begin());

@@ -62,6 +62,13 @@ def PointwiseConvs : Pass<"dlc-cpu-pointwise-convs", "mlir::func::FuncOp"> {
     heuristic blocks as filters by vectors of output columns: inputs read as
     vectors, weights broadcast, results stored in NCHW order without the
     register transpose that the convolution's filter-vector tiles need.
+    The batch may be a run-time size (a symbolic dimension); the image, the
+    channels and the filters must be static. The CPU pipeline resolves the
+    `tensor.dim`s of the reshapes' results right after (upstream's
+    `resolve-ranked-shaped-type-result-dims`): left in place, a dynamic
+    batch's sizes read the contraction's result a second time and keep its
+    activation from fusing into its tiles (docs/performance.md has the
+    effect on ResNet-50 with a symbolic batch).
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
@@ -181,7 +188,15 @@ def OpenMPThreads : Pass<"dlc-cpu-openmp-threads", "mlir::func::FuncOp"> {
     of the function, so it does not enter the OpenMP runtime at all (about
     a hundred such regions in a two-layer LSTM took 40 of its 167
     microseconds at batch 8 even as one-thread regions); any other shape
-    keeps its region with `num_threads` 1. Work is counted in 16-lane vector
+    keeps its region with `num_threads` 1. A region whose loops run over a
+    size known only at run time (a symbolic dimension defined before the
+    region), whose work is above the thresholds at the top of that size's
+    range and below them at the bottom, is decided at run time: the same
+    estimate is computed from the sizes before the region, and it forks
+    only when that reaches a threshold and the thread count is above one,
+    else runs as the same loops in order (a copy of the region's body; a
+    region that cannot be made loops gets `num_threads` 1 instead). Work
+    is counted in 16-lane vector
     operations: each op of a worksharing loop's body (a contraction's
     multiply-adds, a transcendental function's polynomial, a vector op's
     widest 16-lane operand or result, a scalar floating-point op) times the

@@ -12,7 +12,8 @@ using namespace mlir;
 /// workspace, then lower to the LLVM dialect.
 static const char *kToLLVM =
     "func.func(dlc-cpu-pack-matmul-operands{{vector-width={0}},dlc-cpu-"
-    "pointwise-convs{{vector-width={0}},canonicalize,dlc-cpu-select-tiling{{"
+    "pointwise-convs{{vector-width={0}},resolve-ranked-shaped-type-result-"
+    "dims,canonicalize,dlc-cpu-select-tiling{{"
     "vector-width={0} vector-registers={1}},dlc-cpu-tile-and-fuse,"
     "dlc-cpu-version-partial-tiles,"
     "canonicalize,cse,dlc-cpu-vectorize,dlc-cpu-pack-constant-reads,"

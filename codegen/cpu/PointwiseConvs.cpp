@@ -49,9 +49,11 @@ struct PointwiseConvToContraction
       return failure();
     auto wType = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
     auto yType = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
+    // The batch may be a run-time size; the image and channels may not.
     if (!wType || !yType || !wType.hasStaticShape() ||
-        !yType.hasStaticShape() || wType.getDimSize(2) != 1 ||
-        wType.getDimSize(3) != 1 || !yType.getElementType().isF32())
+        llvm::any_of(yType.getShape().drop_front(), ShapedType::isDynamic) ||
+        wType.getDimSize(2) != 1 || wType.getDimSize(3) != 1 ||
+        !yType.getElementType().isF32())
       return failure();
     if (!llvm::all_of(op.getStrides().getValues<int64_t>(),
                       [](int64_t s) { return s == 1; }))

@@ -249,12 +249,31 @@ func.func @not_a_loop_nest(%out: memref<64xf32>, %ws: memref<64xi8> {dlc.workspa
 
 // -----
 
-// A loop over a symbolic dimension counts as at the top of its range: 40000
-// iterations of a 16-lane FMA (its size clamped to 40000) are worth a fork
-// at the default threshold, though the trip count is known at run time
-// only.
+// A loop over a symbolic dimension whose size (clamped to 40000) is known
+// at run time only: 40000 iterations of a 16-lane FMA are worth a fork at
+// the default threshold, 1 is not. The region is decided before it runs,
+// from the trip count at run time and the thread count: both threads when
+// the work reaches the threshold, else the same loops in order.
 // SMALL-LABEL: func.func @symbolic_trips
-// SMALL:         omp.parallel num_threads(%{{.+}} : i32)
+// SMALL-SAME:    %[[N:[a-z0-9]+]]: index, %{{.+}}: memref<64xi8> {dlc.workspace}, %[[T:.+]]: i32 {dlc.num_threads})
+// SMALL:         %[[ONE:.+]] = arith.constant 1 : i32
+// SMALL:         %[[UB:.+]] = affine.min #{{.+}}()[%[[N]]]
+// SMALL:         %[[TRIPS:.+]] = arith.maxsi %[[UB]], %{{.+}} : index
+// Each iteration counts 3 operations (the FMA, the extract, the store)
+// and 1 element of traffic.
+// SMALL:         %[[C3:.+]] = arith.constant 3 : index
+// SMALL-NEXT:    %[[OPS:.+]] = arith.muli %[[TRIPS]], %[[C3]] : index
+// SMALL:         %[[C20000:.+]] = arith.constant 20000 : index
+// SMALL-NEXT:    %[[LARGE:.+]] = arith.cmpi sge, %[[OPS]], %[[C20000]]
+// SMALL:         %[[EITHER:.+]] = arith.ori %[[LARGE]], %{{.+}} : i1
+// SMALL:         %[[MANY:.+]] = arith.cmpi sgt, %[[T]], %[[ONE]] : i32
+// SMALL:         %[[FORK:.+]] = arith.andi %[[EITHER]], %[[MANY]] : i1
+// SMALL:         scf.if %[[FORK]] {
+// SMALL-NEXT:      omp.parallel num_threads(%[[T]] : i32)
+// SMALL:             vector.fma
+// SMALL:         } else {
+// SMALL-NEXT:      scf.for %{{.+}} = %{{.+}} to %[[UB]] step
+// SMALL-NEXT:        vector.fma
 func.func @symbolic_trips(%out: memref<40000xf32>, %n: index, %ws: memref<64xi8> {dlc.workspace}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -266,6 +285,71 @@ func.func @symbolic_trips(%out: memref<40000xf32>, %n: index, %ws: memref<64xi8>
         %r = vector.fma %v, %v, %v : vector<16xf32>
         %e = vector.extract %r[0] : f32 from vector<16xf32>
         memref.store %e, %out[%i] : memref<40000xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+// A symbolic size whose whole range (30000 to 40000 iterations) is worth a
+// fork forks without a run-time test; one whose whole range (at most 1000)
+// is not runs in order without one. Inner loops over a run-time size count
+// too: 64 tiles times [1, 512] 16-lane FMAs are decided at run time.
+// SMALL-LABEL: func.func @symbolic_ranges
+// SMALL-NOT:     scf.if
+// SMALL:         omp.parallel num_threads
+// SMALL-NOT:     scf.if
+// SMALL:         scf.for
+// SMALL-NOT:     omp.parallel
+// SMALL:         scf.if
+// SMALL-NEXT:      omp.parallel num_threads
+// SMALL:         } else {
+// SMALL-NEXT:      scf.for
+// SMALL-NEXT:        scf.for
+func.func @symbolic_ranges(%out: memref<40000xf32>, %n: index, %ws: memref<64xi8> {dlc.workspace}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %lo = affine.max affine_map<()[s0] -> (s0, 30000)>()[%n]
+  %big = affine.min affine_map<()[s0] -> (s0, 40000)>()[%lo]
+  %pos = affine.max affine_map<()[s0] -> (s0, 1)>()[%n]
+  %small = affine.min affine_map<()[s0] -> (s0, 1000)>()[%pos]
+  %inner = affine.min affine_map<()[s0] -> (s0, 512)>()[%pos]
+  %v = arith.constant dense<1.0> : vector<16xf32>
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%big) step (%c1) {
+        %r = vector.fma %v, %v, %v : vector<16xf32>
+        %e = vector.extract %r[0] : f32 from vector<16xf32>
+        memref.store %e, %out[%i] : memref<40000xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%small) step (%c1) {
+        %r = vector.fma %v, %v, %v : vector<16xf32>
+        %e = vector.extract %r[0] : f32 from vector<16xf32>
+        memref.store %e, %out[%i] : memref<40000xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c64) step (%c1) {
+        scf.for %k = %c0 to %inner step %c1 {
+          %r = vector.fma %v, %v, %v : vector<16xf32>
+          %e = vector.extract %r[0] : f32 from vector<16xf32>
+          memref.store %e, %out[%k] : memref<40000xf32>
+        }
         omp.yield
       }
     }

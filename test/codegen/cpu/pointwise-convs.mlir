@@ -68,3 +68,31 @@ func.func @flattened(%x: tensor<1x24x28x28xf32>, %w: tensor<144x24x1x1xf32>, %b:
   } -> tensor<1x144x28x28xf32>
   return %1 : tensor<1x144x28x28xf32>
 }
+
+// -----
+
+// The batch may be a run-time size (a symbolic dimension): the image is
+// flattened the same way, the batch kept dynamic.
+// CHECK-LABEL: func.func @dynamic_batch
+// CHECK-SAME:    (%[[X:.+]]: tensor<?x24x28x28xf32>, %{{.+}}: tensor<144x24x1x1xf32>, %[[N:.+]]: index)
+// CHECK:         %[[X3:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1], [2, 3]] : tensor<?x24x28x28xf32> into tensor<?x24x784xf32>
+// CHECK:         %[[C:.+]] = linalg.generic
+// CHECK-SAME:      ins(%{{.+}}, %[[X3]] : tensor<144x24xf32>, tensor<?x24x784xf32>) outs(%{{.+}} : tensor<?x144x784xf32>)
+// CHECK:         %[[R:.+]] = linalg.generic {{.+}} ins(%[[C]] : tensor<?x144x784xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         tensor.expand_shape %[[R]] {{\[}}[0], [1], [2, 3]] output_shape [%{{.+}}, 144, 28, 28]
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+func.func @dynamic_batch(%x: tensor<?x24x28x28xf32>, %w: tensor<144x24x1x1xf32>, %n: index) -> tensor<?x144x28x28xf32> {
+  %e = tensor.empty(%n) : tensor<?x144x28x28xf32>
+  %zero = arith.constant 0.0 : f32
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<?x144x28x28xf32>) -> tensor<?x144x28x28xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<?x24x28x28xf32>, tensor<144x24x1x1xf32>) outs(%init : tensor<?x144x28x28xf32>) -> tensor<?x144x28x28xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0 : tensor<?x144x28x28xf32>) outs(%e : tensor<?x144x28x28xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<?x144x28x28xf32>
+  return %1 : tensor<?x144x28x28xf32>
+}
