@@ -19,7 +19,8 @@ reported as ratios (dlc / reference), because these machines are noisy:
   the same thread counts (intra-op threads), plus dlc's compile time.
 * symbolic: builds with symbolic dimensions (ResNet-50's batch, BERT's batch
   and sequence, compiled with --dim ranges) against the static builds of the
-  same models, both run at the export size (--symbolic-only runs just this).
+  same models, both run at the export size, alternately over a few rounds
+  (--symbolic-only runs just this).
 
 Prints a table per section and, with --json, writes every measurement.
 Latency is the median of --iterations runs after a warm-up. Needs: a built
@@ -110,9 +111,9 @@ class Bench:
             cw.write_ort_inputs(ort_dir, inputs)
         return dlc_dir, ort_dir
 
-    def dlc(self, model_path, data_dir, threads, extra=()):
+    def dlc(self, model_path, data_dir, threads, extra=(), iterations=None):
         out = sh([self.args.dlc, "bench", model_path, "--data", data_dir,
-                  "--iterations", str(self.args.iterations),
+                  "--iterations", str(iterations or self.args.iterations),
                   "--threads", ",".join(str(t) for t in threads), *extra])
         return {r["threads"]: r for r in json_lines(out)}
 
@@ -257,18 +258,24 @@ def run_models(b, args, results):
 
 
 # Symbolic-dimension builds against static builds of the same model, both
-# run at the export size: (model, export flag, file suffix, --dim ranges).
+# run at the export size: (model, export flag, file suffix, --dim ranges,
+# iterations as a multiple of --iterations: BERT runs in about a
+# millisecond, and a few dozen runs of it are at the mercy of one burst of
+# noise).
 SYMBOLIC = [
-    ("resnet50", "--dynamic-batch", "_dyn", "N=1..8"),
-    ("bert", "--symbolic", "_sym", "batch=1..8,seq=1..128"),
+    ("resnet50", "--dynamic-batch", "_dyn", "N=1..8", 1),
+    ("bert", "--symbolic", "_sym", "batch=1..8,seq=1..128", 20),
 ]
+# Static and symbolic builds are measured alternately this many times; each
+# latency is the median of its rounds' medians.
+SYMBOLIC_ROUNDS = 3
 
 
 def run_symbolic(b, args, results):
     models_dir = args.models_dir
     print("\nsymbolic vs static (export size)  threads  static ms  symbolic ms  symbolic/static")
     rows = []
-    for name, flag, suffix, dims in SYMBOLIC:
+    for name, flag, suffix, dims, scale in SYMBOLIC:
         export = [sys.executable, os.path.join(ROOT, "scripts", "models", "export_models.py"),
                   models_dir, "--only", name]
         sh(export)
@@ -278,12 +285,20 @@ def run_symbolic(b, args, results):
         # The static model's inputs: the export size, which the symbolic
         # build runs at too.
         data, _ = b.inputs_for(static_path, name)
-        static = b.dlc(static_path, data, args.threads)
-        sym = b.dlc(sym_path, data, args.threads, ["--dim", dims])
+        iterations = args.iterations * scale
+        static_rounds, sym_rounds = [], []
+        for _ in range(SYMBOLIC_ROUNDS):
+            static_rounds.append(b.dlc(static_path, data, args.threads, iterations=iterations))
+            sym_rounds.append(b.dlc(sym_path, data, args.threads, ["--dim", dims],
+                                    iterations=iterations))
         for t in args.threads:
-            row = {"model": name, "dims": dims, "threads": t,
-                   "static_ms": static[t]["median_ms"], "symbolic_ms": sym[t]["median_ms"],
-                   "ratio": sym[t]["median_ms"] / static[t]["median_ms"]}
+            static_ms = float(np.median([r[t]["median_ms"] for r in static_rounds]))
+            sym_ms = float(np.median([r[t]["median_ms"] for r in sym_rounds]))
+            row = {"model": name, "dims": dims, "threads": t, "iterations": iterations,
+                   "rounds": SYMBOLIC_ROUNDS, "static_ms": static_ms, "symbolic_ms": sym_ms,
+                   "ratio": sym_ms / static_ms,
+                   "static_round_ms": [r[t]["median_ms"] for r in static_rounds],
+                   "symbolic_round_ms": [r[t]["median_ms"] for r in sym_rounds]}
             rows.append(row)
             print(f"  {name} --dim {dims}".ljust(34) + f"{t:7d}  {row['static_ms']:9.2f}"
                   f"  {row['symbolic_ms']:11.2f}  {row['ratio']:15.2f}", flush=True)
