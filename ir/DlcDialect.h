@@ -23,6 +23,11 @@ inline constexpr llvm::StringLiteral kOutputBatchAxesAttr =
 /// upper bounds of its shape (DenseI64ArrayAttr; empty for static ones).
 inline constexpr llvm::StringLiteral kOutputMaxShapesAttr =
     "dlc.output_max_shapes";
+/// Unit attribute of @main's argument and result that hold the run-time
+/// sizes of symbolic input dimensions and of dynamic result dimensions
+/// (dlc-bounded-arguments, dlc-bounded-results): host memory on every
+/// target, read and written by the host code around the kernels.
+inline constexpr llvm::StringLiteral kSizesAttr = "dlc.sizes";
 } // namespace dlc
 
 #endif // DLC_IR_DLCDIALECT_H

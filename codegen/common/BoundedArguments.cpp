@@ -1,6 +1,7 @@
 //===- BoundedArguments.cpp - symbolic inputs in bounded buffers ----------===//
 #include "codegen/common/Passes.h"
 #include "ir/DlcAttrs.h"
+#include "ir/DlcDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 
@@ -117,7 +118,8 @@ struct BoundedArgumentsPass
     }
     SmallVector<DictionaryAttr> argAttrs;
     func.getAllArgAttrs(argAttrs);
-    argAttrs.push_back(DictionaryAttr::get(ctx));
+    argAttrs.push_back(DictionaryAttr::get(
+        ctx, {NamedAttribute(dlc::kSizesAttr, UnitAttr::get(ctx))}));
     func.setType(FunctionType::get(ctx, entry.getArgumentTypes(),
                                    func.getResultTypes()));
     func.setAllArgAttrs(argAttrs);

@@ -102,7 +102,9 @@ struct BoundedResultsPass : dlc::impl::BoundedResultsBase<BoundedResultsPass> {
       types.push_back(v.getType());
     SmallVector<DictionaryAttr> attrs;
     func.getAllResultAttrs(attrs);
-    attrs.push_back(DictionaryAttr::get(&getContext()));
+    attrs.push_back(DictionaryAttr::get(
+        &getContext(),
+        {NamedAttribute(dlc::kSizesAttr, UnitAttr::get(&getContext()))}));
     func.setType(
         FunctionType::get(&getContext(), func.getArgumentTypes(), types));
     func.setAllResultAttrs(attrs);

@@ -27,7 +27,7 @@ struct DynamicExpandShapesPass
     : dlc::impl::DynamicExpandShapesBase<DynamicExpandShapesPass> {
   void runOnOperation() override {
     SmallVector<memref::ExpandShapeOp> ops;
-    getOperation().walk([&](memref::ExpandShapeOp op) {
+    getOperation()->walk([&](memref::ExpandShapeOp op) {
       if (hasGroupOfDynamicSizes(op))
         ops.push_back(op);
     });

@@ -81,7 +81,7 @@ def BoundedArguments : Pass<"dlc-bounded-arguments", "mlir::ModuleOp"> {
     `dlc.symbolic_dims` attribute declares) becomes a flat static tensor of
     the elements at its upper bounds; one more argument, a `tensor<Kxi64>`,
     holds the run's sizes of all the symbolic dimensions, argument by
-    argument. Each size is clamped to its range (`affine.max`, then
+    argument (marked `dlc.sizes`: host memory on every target). Each size is clamped to its range (`affine.max`, then
     `affine.min`), which gives the value-bounds analysis its bounds, and the
     argument's uses read the leading elements of the buffer viewed at the
     run's shape (`tensor.extract_slice`, then `tensor.expand_shape`). The
@@ -103,7 +103,8 @@ def BoundedResults : Pass<"dlc-bounded-results", "mlir::ModuleOp"> {
     bound's elements that holds the actual elements densely from its start
     (the elements after them are not written: a run writes only what it
     reports); one more result, a `tensor<Kxi64>`, holds the actual
-    sizes of all the dynamic dimensions of the results, in order. The bounds
+    sizes of all the dynamic dimensions of the results, in order (marked
+    `dlc.sizes`: host memory on every target). The bounds
     come from the value-bounds analysis and interval arithmetic
     (codegen/common/Bounds.h); the module's `dlc.output_max_shapes` records
     them per result, for the model's descriptors. The function's interface
@@ -177,8 +178,7 @@ def BoundDynamicAllocs
                            "mlir::arith::ArithDialect"];
 }
 
-def DynamicExpandShapes
-    : Pass<"dlc-dynamic-expand-shapes", "mlir::func::FuncOp"> {
+def DynamicExpandShapes : Pass<"dlc-dynamic-expand-shapes"> {
   let summary = "lower memref.expand_shape with several dynamic sizes";
   let description = [{
     Runs on buffers before `expand-strided-metadata`, which handles at most
@@ -186,7 +186,8 @@ def DynamicExpandShapes
     more (a dense buffer of dynamic dimensions viewed at its shape, as
     `dlc-bound-dynamic-tensors` and `dlc-bounded-arguments` make) becomes a
     `memref.reinterpret_cast` of the source's base buffer, with the sizes of
-    its `output_shape` and the strides they give within each group.
+    its `output_shape` and the strides they give within each group. Runs
+    on any op: the CUDA pipeline runs it on the module, kernels included.
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect",
                            "mlir::arith::ArithDialect"];

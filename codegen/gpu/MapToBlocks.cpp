@@ -1,6 +1,7 @@
 //===- MapToBlocks.cpp - parallel loops -> 1-D gpu.launch grids -----------===//
 #include "codegen/gpu/KernelUtils.h"
 #include "codegen/gpu/Passes.h"
+#include "ir/DlcDialect.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -13,8 +14,21 @@ namespace dlc {
 
 using namespace mlir;
 
-/// True if `op` or an op nested in it reads or writes memory (calls are
-/// assumed to).
+/// True if `buffer` is (a view of) an argument of the entry marked
+/// `dlc.sizes`: the run's sizes of symbolic input dimensions and of dynamic
+/// output dimensions, which live in host memory.
+static bool isHostSizes(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  auto arg = dyn_cast<BlockArgument>(buffer);
+  if (!arg)
+    return false;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return func && func.getArgAttr(arg.getArgNumber(), dlc::kSizesAttr);
+}
+
+/// True if `op` or an op nested in it reads or writes device memory (calls
+/// are assumed to); the host's sizes buffers are not.
 static bool touchesMemory(Operation *op) {
   WalkResult result = op->walk([](Operation *nested) {
     auto iface = dyn_cast<MemoryEffectOpInterface>(nested);
@@ -24,7 +38,8 @@ static bool touchesMemory(Operation *op) {
     SmallVector<MemoryEffects::EffectInstance> effects;
     iface.getEffects(effects);
     for (auto &effect : effects)
-      if (isa<MemoryEffects::Read, MemoryEffects::Write>(effect.getEffect()))
+      if (isa<MemoryEffects::Read, MemoryEffects::Write>(effect.getEffect()) &&
+          !(effect.getValue() && isHostSizes(effect.getValue())))
         return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -75,8 +90,12 @@ struct MapToBlocksPass : dlc::impl::MapToBlocksBase<MapToBlocksPass> {
       counts.push_back(count);
       total = arith::MulIOp::create(b, loc, total, count);
     }
+    // At least one thread per block: a size known at run time may leave
+    // no iterations (the grid is then empty, and the launch is skipped).
     Value bs = arith::ConstantIndexOp::create(b, loc, blockSize);
-    Value block = arith::MinUIOp::create(b, loc, bs, total);
+    Value block = arith::MaxUIOp::create(
+        b, loc, arith::MinUIOp::create(b, loc, bs, total),
+        arith::ConstantIndexOp::create(b, loc, 1));
     Value grid = arith::CeilDivUIOp::create(b, loc, total, block);
     Value linear = createLaunch(b, loc, grid, block, launches);
     Value inBounds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -112,12 +131,18 @@ struct MapToBlocksPass : dlc::impl::MapToBlocksBase<MapToBlocksPass> {
     llvm::SmallPtrSet<Operation *, 8> inRun(run.begin(), run.end());
     for (Operation *op : run)
       for (Value r : op->getResults())
-        for (Operation *user : r.getUsers())
-          if (!inRun.contains(user))
-            return user->emitError("'")
-                   << user->getName()
-                   << "' needs a value computed from device memory on the "
-                      "host; this is not supported on the CUDA target yet";
+        for (Operation *user : r.getUsers()) {
+          if (inRun.contains(user))
+            continue;
+          // A size or a branch that depends on tensor values: the value
+          // would have to come back from the device mid-run.
+          return op->emitError("a value computed on the device is needed "
+                               "on the host by '")
+                 << user->getName()
+                 << "' (a data-dependent shape, or control flow that "
+                    "depends on tensor values), which the CUDA target does "
+                    "not support yet";
+        }
     Operation *last = run.back();
     OpBuilder b(last->getContext());
     b.setInsertionPointAfter(last);

@@ -289,7 +289,14 @@ def MapToBlocks : Pass<"dlc-gpu-map-to-blocks", "mlir::func::FuncOp"> {
     Host loops that contain parallel loops stay on the host and launch
     kernels from their body. Views, reshapes and scalar arithmetic a launch
     uses are sunk into it, so that kernels receive whole buffers (passed as
-    bare pointers) and scalars only.
+    bare pointers) and scalars only. The entry's arguments marked
+    `dlc.sizes` (the run's sizes of symbolic input dimensions and of
+    dynamic output dimensions) are host memory: their loads and stores stay
+    on the host, and a loop bound computed from them gives a grid sized at
+    run time (at least one thread per block; an empty grid when there are
+    no iterations). A value the host needs that a single-thread launch
+    computes from device memory (a data-dependent size, a branch on tensor
+    values) is an error at the op that computes it.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",

@@ -27,7 +27,8 @@ static const char *kToKernels =
     "func.func(dlc-bound-dynamic-tensors),empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{{bufferize-function-boundaries=1 "
     "function-boundary-type-conversion=identity-layout-map},"
-    "func.func(dlc-distinct-results),buffer-results-to-out-params{{hoist-"
+    "func.func(dlc-bound-dynamic-allocs,dlc-distinct-results),buffer-"
+    "results-to-out-params{{hoist-"
     "static-allocs=1 modify-public-functions=1},"
     "canonicalize,cse,dlc-memory-plan,canonicalize,dlc-gpu-host-abi,"
     "func.func(dlc-gpu-map-forall,dlc-gpu-lower-warp-reductions,canonicalize,"
@@ -46,17 +47,22 @@ static const char *kToKernels =
 
 /// Kernels to PTX through NVVM (with libdevice), launches to runtime calls.
 static const char *kToPtx =
-    "expand-strided-metadata,lower-affine,convert-scf-to-cf,canonicalize,cse,{0}"
-    "gpu.module(convert-nvgpu-to-nvvm,convert-vector-to-llvm,convert-gpu-to-nvvm{{use-bare-ptr-memref-call-conv=1},"
+    "dlc-dynamic-expand-shapes,expand-strided-metadata,lower-affine,convert-"
+    "scf-to-cf,canonicalize,cse,{0}"
+    "gpu.module(convert-nvgpu-to-nvvm,convert-vector-to-llvm,convert-gpu-to-"
+    "nvvm{{use-bare-ptr-memref-call-conv=1},"
     "canonicalize,cse,reconcile-unrealized-casts),"
-    "gpu-to-llvm{{use-bare-pointers-for-host=1 use-bare-pointers-for-kernels=1},"
+    "gpu-to-llvm{{use-bare-pointers-for-host=1 "
+    "use-bare-pointers-for-kernels=1},"
     "reconcile-unrealized-casts,"
     "gpu-module-to-binary{{format=isa},dlc-gpu-launch-to-runtime,canonicalize";
 
 /// cuda-emulator: kernels become host functions called per thread.
 static const char *kEmulate =
-    "dlc-gpu-emulate-kernels,canonicalize,expand-strided-metadata,lower-affine,"
-    "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,"
+    "dlc-gpu-emulate-kernels,canonicalize,dlc-dynamic-expand-shapes,"
+    "expand-strided-metadata,lower-affine,"
+    "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,convert-"
+    "vector-to-llvm,"
     "finalize-memref-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
     "reconcile-unrealized-casts,canonicalize,dlc-gpu-emulator-launches";

@@ -364,6 +364,9 @@ void dlcrt_cuda_launch(void *ctx, int32_t kernel, int64_t grid_x,
   dlcrt_cuda *cuda = ctx;
   if (cuda->launch_error != 0)
     return;
+  /* A grid sized at run time may be empty: nothing to run. */
+  if (grid_x == 0 || grid_y == 0 || grid_z == 0)
+    return;
   CUresult r = 1; /* CUDA_ERROR_INVALID_VALUE */
   if (kernel >= 0 && (uint32_t)kernel < cuda->num_kernels)
     r = cuda->driver.cuLaunchKernel(
@@ -377,9 +380,22 @@ void dlcrt_cuda_launch(void *ctx, int32_t kernel, int64_t grid_x,
   }
 }
 
+/* The bytes of output i as the run wrote it: its shape with the dynamic
+ * dimensions' sizes taken in order from `*next` of `dims`. */
+static uint64_t run_bytes(const dlc_tensor_desc *t, const int64_t *dims,
+                          size_t *next) {
+  uint64_t elements = 1;
+  for (int32_t d = 0; d < t->rank; ++d)
+    elements *= (uint64_t)(t->shape[d] == DLC_DIM_DYNAMIC ? dims[(*next)++]
+                                                          : t->shape[d]);
+  return elements * dlc_dtype_size((dlc_dtype)t->dtype);
+}
+
 static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                               const dlc_tensor *inputs,
-                              const dlc_tensor *outputs, void **args) {
+                              const dlc_tensor *outputs, void **args,
+                              int64_t *dims, int64_t *input_dims,
+                              const uint64_t *input_bytes) {
   dlcrt_cuda_driver *d = &cuda->driver;
   size_t ni = desc->num_inputs, no = desc->num_outputs;
   /* The kernels access tensors 16 bytes at a time where their layout
@@ -404,16 +420,25 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
     args[i] = (void *)(uintptr_t)cuda->io[i];
     DLC_CHECK(cuda,
               d->cuMemcpyHtoDAsync(cuda->io[i], inputs[i].data,
-                                   desc->inputs[i].size_bytes, cuda->stream),
+                                   input_bytes ? input_bytes[i]
+                                               : desc->inputs[i].size_bytes,
+                                   cuda->stream),
               "run: copying an input to the device");
   }
   for (size_t i = 0; i < no; ++i)
     args[ni + i] = cuda->device_pointers
                        ? outputs[i].data
                        : (void *)(uintptr_t)cuda->io[ni + i];
-  args[ni + no] = (void *)(uintptr_t)cuda->workspace;
-  args[ni + no + 1] = (void *)(uintptr_t)cuda->constants;
-  args[ni + no + 2] = cuda;
+  /* Sizes stay in host memory: the entry's host code reads and writes
+   * them around the launches. */
+  size_t at = ni + no;
+  if (desc->num_dynamic_dims)
+    args[at++] = dims;
+  if (desc->num_input_dynamic_dims)
+    args[at++] = input_dims;
+  args[at] = (void *)(uintptr_t)cuda->workspace;
+  args[at + 1] = (void *)(uintptr_t)cuda->constants;
+  args[at + 2] = cuda;
   cuda->launch_error = 0;
   desc->entry(args);
   if (cuda->launch_error != 0)
@@ -421,11 +446,18 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
         DLC_INTERNAL, "run: launching kernel '%s' failed: %s (%d)",
         cuda->kernel_names[cuda->failed_kernel],
         error_name(d, cuda->launch_error), cuda->launch_error);
+  /* An output with dynamic dimensions is copied at the size the run
+   * wrote (nothing after its elements). */
+  size_t next = 0;
   for (size_t i = 0; !cuda->device_pointers && i < no; ++i)
-    DLC_CHECK(cuda,
-              d->cuMemcpyDtoHAsync(outputs[i].data, cuda->io[ni + i],
-                                   desc->outputs[i].size_bytes, cuda->stream),
-              "run: copying an output to the host");
+    DLC_CHECK(
+        cuda,
+        d->cuMemcpyDtoHAsync(outputs[i].data, cuda->io[ni + i],
+                             desc->num_dynamic_dims
+                                 ? run_bytes(&desc->outputs[i], dims, &next)
+                                 : desc->outputs[i].size_bytes,
+                             cuda->stream),
+        "run: copying an output to the host");
   DLC_CHECK(cuda, d->cuStreamSynchronize(cuda->stream), "run: the model's kernels");
   return NULL;
 }
@@ -436,13 +468,15 @@ int dlcrt_cuda_device_pointers(const dlcrt_cuda *cuda) {
 
 dlc_status *dlcrt_cuda_run(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                            const dlc_tensor *inputs, const dlc_tensor *outputs,
-                           void **args) {
+                           void **args, int64_t *dims, int64_t *input_dims,
+                           const uint64_t *input_bytes) {
   dlcrt_cuda_driver *d = &cuda->driver;
   CUresult r = d->cuCtxPushCurrent(cuda->context);
   if (r != 0)
     return dlcrt_status_create(DLC_INTERNAL, "run: cuCtxPushCurrent failed: %s",
                                error_name(d, r));
-  dlc_status *s = run_queued(cuda, desc, inputs, outputs, args);
+  dlc_status *s = run_queued(cuda, desc, inputs, outputs, args, dims,
+                             input_dims, input_bytes);
   CUcontext popped;
   d->cuCtxPopCurrent(&popped);
   return s;

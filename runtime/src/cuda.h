@@ -14,14 +14,20 @@ typedef struct dlcrt_cuda dlcrt_cuda;
 dlc_status *dlcrt_cuda_create(const dlc_model_desc *desc,
                               const dlc_options *options, dlcrt_cuda **out);
 
-/* Runs the model on checked tensors; `args` is the entry's argument vector
- * (sized at create). Host inputs are copied in, outputs out, with one
- * synchronization. */
 /* Whether run takes device pointers (dlc_options.cuda_device_pointers). */
 int dlcrt_cuda_device_pointers(const dlcrt_cuda *cuda);
+
+/* Runs the model on checked tensors; `args` is the entry's argument vector
+ * (sized at create). Host inputs are copied in, outputs out, with one
+ * synchronization. With symbolic input dimensions, `input_dims` holds their
+ * sizes for the entry and `input_bytes` each input's bytes at its actual
+ * shape; `dims` (host memory) receives the outputs' dynamic sizes, which
+ * the entry writes before any output is copied back. All three are NULL
+ * for a static model. */
 dlc_status *dlcrt_cuda_run(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                            const dlc_tensor *inputs, const dlc_tensor *outputs,
-                           void **args);
+                           void **args, int64_t *dims, int64_t *input_dims,
+                           const uint64_t *input_bytes);
 
 void dlcrt_cuda_destroy(dlcrt_cuda *cuda);
 

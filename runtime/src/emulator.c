@@ -416,8 +416,12 @@ void dlcrt_emu_launch(dlc_emu_kernel_fn kernel, void **params, int64_t grid_x,
   const int64_t grid[3] = {grid_x, grid_y, grid_z};
   const int64_t block[3] = {block_x, block_y, block_z};
   int64_t threads = block_x * block_y * block_z;
-  if (threads <= 0 || threads > kMaxThreads || grid_x <= 0 || grid_y <= 0 ||
-      grid_z <= 0)
+  /* A grid sized at run time may be empty: nothing to run (as the CUDA
+   * runtime skips such launches). */
+  if (grid_x == 0 || grid_y == 0 || grid_z == 0)
+    return;
+  if (threads <= 0 || threads > kMaxThreads || grid_x < 0 || grid_y < 0 ||
+      grid_z < 0)
     fail("invalid launch: %lld threads per block, grid %lld x %lld x %lld",
          (long long)threads, (long long)grid_x, (long long)grid_y,
          (long long)grid_z);

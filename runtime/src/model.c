@@ -195,17 +195,17 @@ static dlc_status *create_shapes(dlcrt_model *model) {
   if (!model->shapes || !model->run_shape || !model->dims ||
       !model->input_dims || !model->input_bytes)
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
-  if (desc->num_input_dynamic_dims && (desc->cuda || model->batched))
+  if (desc->num_input_dynamic_dims && model->batched)
     return dlcrt_status_create(
         DLC_INTERNAL,
         "create: model '%s' has symbolic input dimensions, which this "
-        "runtime supports on the CPU without a batch only",
+        "runtime supports without a batch only",
         desc->model_name);
-  if (desc->num_dynamic_dims && (desc->cuda || model->batched))
+  if (desc->num_dynamic_dims && model->batched)
     return dlcrt_status_create(
         DLC_INTERNAL,
-        "create: model '%s' has data-dependent output shapes, which this "
-        "runtime supports on the CPU without a batch only",
+        "create: model '%s' has dynamic output shapes, which this runtime "
+        "supports without a batch only",
         desc->model_name);
   size_t at = 0;
   for (uint32_t i = 0; i < desc->num_outputs; ++i) {
@@ -466,7 +466,10 @@ static dlc_status *run_entry(dlcrt_model *model, worker *w,
                              const dlc_tensor *outputs) {
   const dlc_model_desc *desc = model->desc;
   if (model->cuda)
-    return dlcrt_cuda_run(model->cuda, desc, inputs, outputs, w->args);
+    return dlcrt_cuda_run(model->cuda, desc, inputs, outputs, w->args,
+                          model->dims, model->input_dims,
+                          desc->num_input_dynamic_dims ? model->input_bytes
+                                                       : NULL);
   size_t at = num_tensors(desc);
   if (desc->num_dynamic_dims)
     w->args[at++] = model->dims;

@@ -734,3 +734,96 @@ TEST(DataDependentShapes, RunShapeFollowsEachRun) {
   dlcrt_model_destroy(model);
 }
 } // namespace
+
+namespace {
+// A CUDA model with a symbolic input dimension, against the driver
+// stand-in: x [n, 2] with n in 1..4, y [n, 2] = 2 * x. The entry is host
+// code as dlc generates it: it reads n from the input sizes and writes y's
+// size to the output sizes (both host memory), and launches a kernel of n
+// blocks. The stand-in runs no kernel code and keeps "device" buffers in
+// host memory, so this entry computes y through the device pointers.
+const int64_t kSymShape[] = {DLC_DIM_DYNAMIC, 2};
+const int64_t kSymMin[] = {1, 2};
+const int64_t kSymMax[] = {4, 2};
+const char *const kSymNames[] = {"n", nullptr};
+const dlc_tensor_desc kSymIn[] = {
+    {"x", DLC_DTYPE_F32, 2, kSymShape, 32, -1, 0, kSymMax, kSymMin, kSymNames}};
+const dlc_tensor_desc kSymOut[] = {
+    {"y", DLC_DTYPE_F32, 2, kSymShape, 32, -1, 0, kSymMax, kSymShape, nullptr}};
+const uint32_t kNoShared[] = {0};
+const dlc_cuda_desc kSymCudaDesc = {
+    1, 1, kFakeImages, kKernelNames, kNoShared, kConstants, 256};
+int64_t symRows = 0;
+float symDeviceTail[2] = {};
+
+void doubleRows(void **args) {
+  // x, y, the output sizes, the input sizes, workspace, constants, context.
+  const float *x = static_cast<const float *>(args[0]);
+  float *y = static_cast<float *>(args[1]);
+  int64_t *outSizes = static_cast<int64_t *>(args[2]);
+  const int64_t *inSizes = static_cast<const int64_t *>(args[3]);
+  symRows = inSizes[0];
+  for (int64_t i = 0; i < 2 * symRows; ++i)
+    y[i] = 2 * x[i];
+  // What the device copy of x holds after the run's rows (its buffer is
+  // at the bound): nothing was copied there.
+  symDeviceTail[0] = x[6];
+  symDeviceTail[1] = x[7];
+  void *param = &args[0];
+  dlcrt_cuda_launch(args[6], 0, symRows, 1, 1, 32, 1, 1, &param);
+  outSizes[0] = symRows;
+}
+
+const dlc_model_desc kSymCudaModel = {DLC_MODEL_ABI_VERSION,
+                                      1,
+                                      1,
+                                      0,
+                                      "double_rows",
+                                      kSymIn,
+                                      kSymOut,
+                                      64,
+                                      doubleRows,
+                                      &kSymCudaDesc,
+                                      1,
+                                      1};
+
+TEST(Cuda, SymbolicDimensionsCopyTheRunsBytes) {
+  DriverOverride d(DLC_FAKE_CUDA_PATH);
+  dlcrt_model *model = nullptr;
+  dlc_status *s = dlcrt_model_create(&kSymCudaModel, nullptr, &model);
+  ASSERT_EQ(s, nullptr) << takeMessage(s);
+  // Three rows, then values that must not reach the device.
+  float x[8] = {1, 2, 3, 4, 5, 6, 99, 99};
+  float y[8];
+  std::fill(y, y + 8, 42.0f);
+  const int64_t three[] = {3, 2};
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, three);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, kSymShape);
+  s = dlcrt_model_run(model, &in, 1, &out, 1);
+  ASSERT_EQ(s, nullptr) << takeMessage(s);
+  EXPECT_EQ(symRows, 3);
+  EXPECT_EQ(symDeviceTail[0], 0.0f);
+  EXPECT_EQ(symDeviceTail[1], 0.0f);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(y[i], 2.0f * (i + 1)) << i;
+  // Only the run's elements come back: the caller's buffer after them is
+  // as it was.
+  EXPECT_EQ(y[6], 42.0f);
+  EXPECT_EQ(y[7], 42.0f);
+  const int64_t *shape = dlcrt_model_output_shape(model, 0);
+  ASSERT_NE(shape, nullptr);
+  EXPECT_EQ(shape[0], 3);
+  EXPECT_EQ(shape[1], 2);
+  // Another size from the same model; one outside the range is refused.
+  const int64_t one[] = {1, 2};
+  in = tensor(x, 8, DLC_DTYPE_F32, 2, one);
+  ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+  EXPECT_EQ(symRows, 1);
+  EXPECT_EQ(dlcrt_model_output_shape(model, 0)[0], 1);
+  const int64_t five[] = {5, 2};
+  in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, five);
+  std::string msg = takeMessage(dlcrt_model_run(model, &in, 1, &out, 1));
+  EXPECT_NE(msg.find("'n'"), std::string::npos) << msg;
+  dlcrt_model_destroy(model);
+}
+} // namespace

@@ -254,19 +254,16 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     return failure();
   if (split.parts && failed(applyBatchSplit(split, *info, fileLoc)))
     return failure();
-  bool gpuTarget = options.target != Target::Cpu;
-  if (info->numInputDynamicDims && gpuTarget)
-    return emitError(fileLoc)
-           << "symbolic input dimensions (--dim NAME=MIN..MAX) are supported "
-              "with --target cpu only for now";
-  if (info->numDynamicDims && (gpuTarget || split.parts))
+  // Output shapes that follow from symbolic input dimensions are computed
+  // on the host on every target; the CUDA pipeline refuses shapes that
+  // depend on values in device memory (dlc-gpu-map-to-blocks).
+  if (info->numDynamicDims && split.parts)
     for (const TensorInfo &t : info->outputs)
       if (!t.maxShape.empty())
         return emitError(fileLoc)
                << "output '" << t.name
-               << "' has a data-dependent shape, which dlc supports "
-               << (gpuTarget ? "with --target cpu only for now"
-                             : "without a batch split only");
+               << "' has a data-dependent shape, which dlc supports without "
+                  "a batch split only";
 
   PassManager pm(&context);
   TimingScope pipelineTimer = rootTimer.nest("MLIR pipeline");

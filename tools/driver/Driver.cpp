@@ -50,8 +50,8 @@ const char *kUsage = R"(usage:
                        [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
 
 --dim NAME=MIN..MAX keeps a symbolic input dimension symbolic: the library
-is compiled once and runs at any size in that range (CPU target; every
-symbolic dimension then needs a size or a range). Without ranges, a symbolic
+is compiled once and runs at any size in that range (every symbolic
+dimension then needs a size or a range). Without ranges, a symbolic
 input dimension left without --dim becomes the model's dynamic batch (one
 per model), run one sample at a time.
 

@@ -61,7 +61,8 @@ typedef struct dlc_tensor_desc {
  * then, for the CPU, a pointer to the int32_t thread count (>= 1) of the
  * OpenMP regions; for CUDA, the device pointer of the constants arena and
  * the launch context passed to dlcrt_cuda_launch. For CUDA every tensor
- * and workspace pointer is a device pointer. */
+ * and workspace pointer is a device pointer; the two arrays of sizes are
+ * host memory (the entry's host code reads and writes them). */
 typedef void (*dlc_entry_fn)(void **args);
 
 /* PTX for one GPU architecture (sm = 10 * major + minor). */

@@ -7,7 +7,7 @@
 // results are untouched.
 // CHECK:       module attributes {dlc.output_max_shapes = [array<i64: 2, 6>, array<i64>]}
 // CHECK-LABEL: func.func @main
-// CHECK-SAME:    -> (tensor<12xi64>, tensor<2x3xf32>, tensor<1xi64>)
+// CHECK-SAME:    -> (tensor<12xi64>, tensor<2x3xf32>, tensor<1xi64> {dlc.sizes})
 // CHECK:         %[[V:.+]] = tensor.extract_slice %{{.+}}[0, 0] [2, %[[K:.+]]] [1, 1]
 // CHECK:         %[[N:.+]] = tensor.dim %[[V]], %c1
 // CHECK:         %[[SIZE:.+]] = arith.index_cast %[[N]] : index to i64
@@ -51,7 +51,7 @@ func.func @main(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
 // minsi, to 16; a tensor.splat is bounded by its sizes.
 // CHECK:       module attributes {dlc.output_max_shapes = [array<i64: 16>, array<i64: 16>]}
 // CHECK-LABEL: func.func @main
-// CHECK-SAME:    -> (tensor<16xi64>, tensor<16xi1>, tensor<2xi64>)
+// CHECK-SAME:    -> (tensor<16xi64>, tensor<16xi1>, tensor<2xi64> {dlc.sizes})
 func.func @main(%x: tensor<16xi64>, %e: index) -> (tensor<?xi64>, tensor<?xi1>) {
   %c0 = arith.constant 0 : index
   %c16 = arith.constant 16 : index

@@ -1,14 +1,14 @@
 // RUN: dlc-opt %s -split-input-file --dlc-gpu-map-to-blocks -verify-diagnostics
 
 // A value loaded from device memory that the host needs (here the bound of
-// a parallel loop, which sizes the grid) is refused with the op that needs
-// it.
+// a parallel loop, which sizes the grid: a data-dependent size) is refused
+// at the op that computes it, naming the op that needs it.
 func.func @host_needs_value(%n: memref<index>, %a: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %cst = arith.constant 1.0 : f32
+  // expected-error @+1 {{a value computed on the device is needed on the host by 'scf.parallel' (a data-dependent shape, or control flow that depends on tensor values), which the CUDA target does not support yet}}
   %ub = memref.load %n[] : memref<index>
-  // expected-error @+1 {{'scf.parallel' needs a value computed from device memory on the host; this is not supported on the CUDA target yet}}
   scf.parallel (%i) = (%c0) to (%ub) step (%c1) {
     memref.store %cst, %a[%i] : memref<8xf32>
     scf.reduce

@@ -85,3 +85,37 @@ func.func @host_loop(%a: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// The run's sizes (arguments marked dlc.sizes: symbolic input dimensions,
+// dynamic output dimensions) are host memory: they are read and written on
+// the host, not in a serial kernel, and a parallel loop over a symbolic
+// size becomes a grid sized at run time (ceil(n / 16) blocks of 1 to 16
+// threads; no blocks when n is 0).
+// CHECK-LABEL: func.func @host_sizes
+// CHECK-SAME:    (%[[IN:.+]]: memref<1xi64> {dlc.sizes}, %{{.+}}: memref<64xf32>, %[[OUT:.+]]: memref<1xi64> {dlc.sizes})
+// CHECK:         %[[S:.+]] = memref.load %[[IN]]
+// CHECK:         %[[N:.+]] = arith.index_cast %[[S]]
+// CHECK:         %[[MIN:.+]] = arith.minui %[[N]], %{{.+}}
+// CHECK:         %[[BLOCK:.+]] = arith.maxui %[[MIN]], %{{.+}}
+// CHECK:         %[[GRID:.+]] = arith.ceildivui %[[N]], %[[BLOCK]]
+// CHECK:         gpu.launch blocks(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %[[GRID]], %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) threads(%{{.+}}, %{{.+}}, %{{.+}}) in (%{{.+}} = %[[BLOCK]],
+// CHECK:           memref.store
+// CHECK:           gpu.terminator
+// CHECK:         memref.store %[[S]], %[[OUT]]
+// CHECK-NOT:     gpu.launch
+// CHECK:         return
+func.func @host_sizes(%sizes: memref<1xi64> {dlc.sizes}, %a: memref<64xf32>, %out: memref<1xi64> {dlc.sizes}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cst = arith.constant 1.0 : f32
+  %s = memref.load %sizes[%c0] : memref<1xi64>
+  %n = arith.index_cast %s : i64 to index
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    memref.store %cst, %a[%i] : memref<64xf32>
+    scf.reduce
+  }
+  memref.store %s, %out[%c0] : memref<1xi64>
+  return
+}

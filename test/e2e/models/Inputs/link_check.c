@@ -1,6 +1,7 @@
 /* Links against a generated library (compile with -DMODEL=name and
  * -DMODEL_HEADER='"name.h"'), creates the model, runs it once on zero
- * inputs and prints "MODEL: ok, N inputs, M outputs" or the status. */
+ * inputs (symbolic dimensions at the top of their ranges) and prints
+ * "MODEL: ok, N inputs, M outputs" or the status. */
 #include MODEL_HEADER
 
 #include <stdio.h>
@@ -20,7 +21,7 @@ int main(void) {
   for (size_t i = 0; i < ni; ++i)
     in[i] = (dlc_tensor){calloc(1, FN(_input_size_bytes)(i)),
                          FN(_input_size_bytes)(i), FN(_input_dtype)(i),
-                         FN(_input_rank)(i), FN(_input_shape)(i)};
+                         FN(_input_rank)(i), FN(_input_max_shape)(i)};
   for (size_t i = 0; i < no; ++i)
     out[i] = (dlc_tensor){calloc(1, FN(_output_size_bytes)(i)),
                           FN(_output_size_bytes)(i), FN(_output_dtype)(i),
