@@ -54,9 +54,10 @@ LogicalResult dlc::planBatch(ArrayRef<const onnx::ValueInfoProto *> inputs,
     types[i] = RankedTensorType::get(shape, type.getElementType());
   }
   for (const auto &[name, size] : dimValues) {
-    if (size < 1) {
+    // 0 is a size: an empty tensor (ONNX allows them).
+    if (size < 0) {
       emitError(loc) << "--dim " << name << "=" << size
-                     << ": a dimension size must be at least 1";
+                     << ": a dimension size must be at least 0";
       ok = false;
     }
   }

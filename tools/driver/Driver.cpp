@@ -207,9 +207,9 @@ bool parseDims(const Args &args, dlc::CompileOptions &opts) {
       continue;
     }
     int64_t value = 0;
-    if (name.empty() || size.getAsInteger(10, value) || value < 1) {
+    if (name.empty() || size.getAsInteger(10, value) || value < 0) {
       errs() << "dlc: error: --dim '" << part
-             << "' is not NAME=SIZE with a size >= 1\n";
+             << "' is not NAME=SIZE with a size >= 0\n";
       return false;
     }
     opts.dimValues[name.str()] = value;

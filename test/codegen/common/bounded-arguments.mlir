@@ -2,8 +2,8 @@
 
 // Arguments with symbolic dimensions become flat buffers of their bounds'
 // elements (4 x 16 x 8 and 16); one more argument holds the sizes of the
-// symbolic dimensions, argument by argument (marked dlc.sizes: host memory). Each size is clamped to its
-// range; dimensions of one name share the first one's size. The uses read
+// symbolic dimensions, argument by argument (marked dlc.sizes: host
+// memory). Each size is clamped to its range; dimensions of one name share the first one's size. The uses read
 // the buffer's leading elements at the run's shape.
 // CHECK-LABEL: func.func @main
 // CHECK-SAME:    (%[[X:.+]]: tensor<512xf32> {{{.+}}}, %[[M:.+]]: tensor<16xi1> {{{.+}}}, %[[S:.+]]: tensor<3xi64> {dlc.sizes})

@@ -24,6 +24,10 @@ are made symbolic, so that
 dlc compiles one library for any batch size and runs it at the test's size
 (see docs/dynamic-batch.md). It has its own expected-failure list.
 
+In the default mode a symbolic input dimension that a data set gives size
+0 is compiled at that size (--dim NAME=0): left symbolic, dlc run would make
+it the dynamic batch, which counts samples from 1.
+
 --symbolic runs each test with every dimension of every graph input
 symbolic (except dimensions of size 0): dimension k of input i becomes
 'in<i>_<k>', compiled with `--dim in<i>_<k>=1..SIZE` (bounded by the test's
@@ -218,6 +222,28 @@ def make_symbolic(model_path, out_path):
     return ranges
 
 
+def empty_symbolic_dims(model_path, data_dir):
+    """--dim NAME=0 for each symbolic input dimension that the data set gives
+    size 0: without --dim, dlc run makes a symbolic dimension the dynamic
+    batch, a count of samples of at least 1 (test_sequence_model8 splits an
+    empty [n] input)."""
+    graph = onnx.load(model_path).graph
+    initializers = {t.name for t in graph.initializer}
+    inputs = [vi for vi in graph.input if vi.name not in initializers]
+    dims = []
+    for i, vi in enumerate(inputs):
+        path = os.path.join(data_dir, f"input_{i}.pb")
+        if not vi.type.HasField("tensor_type") or not os.path.exists(path):
+            continue
+        proto = onnx.TensorProto()
+        with open(path, "rb") as f:
+            proto.ParseFromString(f.read())
+        for d, size in zip(vi.type.tensor_type.shape.dim, proto.dims):
+            if d.dim_param and size == 0 and f"{d.dim_param}=0" not in dims:
+                dims.append(f"{d.dim_param}=0")
+    return dims
+
+
 def make_constant(model_path, data_dir, out_path, empty_dir):
     """--constant-inputs: writes the model with every graph input an
     initializer holding data_dir's input_K.pb; empty_dir is its (empty) data."""
@@ -280,6 +306,10 @@ def run_test(dlc, test_dir, timeout, target=None, dynamic=False, threads=None,
             cmd = [dlc, "run", run_model, "--data", run_data, "--out", out_dir]
             if ranges:
                 cmd += ["--dim", ",".join(ranges)]
+            elif not (dynamic or constant):
+                empty = empty_symbolic_dims(run_model, run_data)
+                if empty:
+                    cmd += ["--dim", ",".join(empty)]
             if target:
                 cmd += ["--target", target]
             if threads:
