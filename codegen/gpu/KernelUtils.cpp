@@ -47,14 +47,55 @@ LogicalResult dlc::sinkIntoLaunch(gpu::LaunchOp launch) {
         return launch->isProperAncestor(use.getOwner());
       });
   }
+  // A view that cannot be recomputed inside (one a host loop or branch
+  // chose) comes in as its base buffer, offset, sizes and strides, and is
+  // rebuilt from them in the kernel.
+  captured.clear();
+  getUsedValuesDefinedAbove(launch.getBody(), captured);
+  for (Value v : captured) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type || (type.hasStaticShape() && type.getLayout().isIdentity()))
+      continue;
+    if (!type.isStrided())
+      continue;
+    OpBuilder host(launch);
+    auto meta =
+        memref::ExtractStridedMetadataOp::create(host, launch.getLoc(), v);
+    OpBuilder inside = OpBuilder::atBlockBegin(&launch.getBody().front());
+    // Static parts of the layout as attributes (the cast's type has them).
+    auto [staticStrides, staticOffset] = type.getStridesAndOffset();
+    auto mixed = [&](int64_t fixed, Value dynamic) -> OpFoldResult {
+      return ShapedType::isDynamic(fixed) ? OpFoldResult(dynamic)
+                                          : inside.getIndexAttr(fixed);
+    };
+    SmallVector<OpFoldResult> sizes, strides;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      sizes.push_back(mixed(type.getDimSize(d), meta.getSizes()[d]));
+      strides.push_back(mixed(staticStrides[d], meta.getStrides()[d]));
+    }
+    Value view = memref::ReinterpretCastOp::create(
+        inside, launch.getLoc(), type, meta.getBaseBuffer(),
+        mixed(staticOffset, meta.getOffset()), sizes, strides);
+    v.replaceUsesWithIf(view, [&](OpOperand &use) {
+      return launch->isProperAncestor(use.getOwner());
+    });
+  }
   // What still comes from outside must be a whole buffer or a scalar.
   captured.clear();
   getUsedValuesDefinedAbove(launch.getBody(), captured);
   for (Value v : captured) {
     auto type = dyn_cast<MemRefType>(v.getType());
-    if (type && (!type.hasStaticShape() || !type.getLayout().isIdentity()))
-      return launch.emitError("kernel operand of type ")
-             << type << " cannot be passed as a bare pointer";
+    if (type && (!type.hasStaticShape() || !type.getLayout().isIdentity())) {
+      InFlightDiagnostic diag = launch.emitError("kernel operand of type ")
+                                << type
+                                << " cannot be passed as a bare pointer";
+      if (Operation *def = v.getDefiningOp())
+        diag << " (a result of '" << def->getName() << "')";
+      else
+        diag << " (an argument of '"
+             << v.getParentBlock()->getParentOp()->getName() << "')";
+      return diag;
+    }
   }
   return success();
 }

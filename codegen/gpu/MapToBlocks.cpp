@@ -3,6 +3,11 @@
 #include "codegen/gpu/Passes.h"
 #include "ir/DlcDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -123,34 +128,163 @@ struct MapToBlocksPass : dlc::impl::MapToBlocksBase<MapToBlocksPass> {
     return success();
   }
 
+  /// The entry's argument marked `attr`, or null.
+  static BlockArgument markedArgument(func::FuncOp func, StringRef attr) {
+    for (BlockArgument arg : func.getArguments())
+      if (func.getArgAttr(arg.getArgNumber(), attr))
+        return arg;
+    return {};
+  }
+
+  /// `count` 8-byte slots of device memory past the workspace's plan: the
+  /// workspace argument grows by them (and `dlc.workspace_size` with it).
+  /// Returns a view of them, built at the start of the entry.
+  FailureOr<Value> readbackSlots(func::FuncOp func, int64_t count) {
+    BlockArgument ws = markedArgument(func, "dlc.workspace");
+    auto type = ws ? dyn_cast<MemRefType>(ws.getType()) : MemRefType();
+    if (!type || !type.hasStaticShape() || type.getRank() != 1)
+      return failure();
+    int64_t offset = llvm::alignTo(type.getNumElements(), 64);
+    auto grown = MemRefType::get({offset + count * 8}, type.getElementType());
+    ws.setType(grown);
+    SmallVector<Type> inputs(func.getArgumentTypes());
+    inputs[ws.getArgNumber()] = grown;
+    func.setType(
+        FunctionType::get(func.getContext(), inputs, func.getResultTypes()));
+    OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+    func->setAttr("dlc.workspace_size",
+                  b.getI64IntegerAttr(offset + count * 8));
+    Location loc = func.getLoc();
+    Value at = arith::ConstantIndexOp::create(b, loc, offset);
+    return memref::ViewOp::create(b, loc,
+                                  MemRefType::get({count}, b.getI64Type()), ws,
+                                  at, ValueRange{})
+        .getResult();
+  }
+
+  /// `v` (an integer, index or float scalar) as the i64 a slot holds, and
+  /// back.
+  static Value toSlot(OpBuilder &b, Location loc, Value v) {
+    Type t = v.getType();
+    if (t.isIndex())
+      return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+    if (auto f = dyn_cast<FloatType>(t))
+      v = arith::BitcastOp::create(b, loc, b.getIntegerType(f.getWidth()), v);
+    if (v.getType().getIntOrFloatBitWidth() < 64)
+      return arith::ExtUIOp::create(b, loc, b.getI64Type(), v);
+    return v;
+  }
+  static Value fromSlot(OpBuilder &b, Location loc, Value slot, Type t) {
+    if (t.isIndex())
+      return arith::IndexCastOp::create(b, loc, t, slot);
+    unsigned width = t.getIntOrFloatBitWidth();
+    Value bits = slot;
+    if (width < 64)
+      bits = arith::TruncIOp::create(b, loc, b.getIntegerType(width), slot);
+    if (isa<FloatType>(t))
+      return arith::BitcastOp::create(b, loc, t, bits);
+    return bits;
+  }
+
   /// Moves `run` (host-level ops of one block, in order) into one
-  /// single-thread launch placed after its last op.
+  /// single-thread launch placed after its last op. Values of the run
+  /// that the host needs after it (a data-dependent size, a loop's
+  /// condition) come back through device memory: the launch stores them
+  /// in slots past the workspace's plan, and the host reads them with
+  /// `dlcrt_cuda_read` (which waits for the kernels before it).
   LogicalResult runSerially(ArrayRef<Operation *> run) {
     if (run.empty())
       return success();
     llvm::SmallPtrSet<Operation *, 8> inRun(run.begin(), run.end());
+    SmallVector<Value> escaping;
     for (Operation *op : run)
       for (Value r : op->getResults())
-        for (Operation *user : r.getUsers()) {
-          if (inRun.contains(user))
-            continue;
-          // A size or a branch that depends on tensor values: the value
-          // would have to come back from the device mid-run.
-          return op->emitError("a value computed on the device is needed "
-                               "on the host by '")
-                 << user->getName()
-                 << "' (a data-dependent shape, or control flow that "
-                    "depends on tensor values), which the CUDA target does "
-                    "not support yet";
+        if (llvm::any_of(r.getUsers(), [&](Operation *user) {
+              return !inRun.contains(user);
+            })) {
+          Type t = r.getType();
+          if (!t.isIndex() && !t.isIntOrFloat())
+            return op->emitError("a value of type ")
+                   << t << " computed on the device is needed on the host; "
+                   << "the CUDA target reads back only scalars";
+          if (t.isIntOrFloat() && t.getIntOrFloatBitWidth() > 64)
+            return op->emitError("a value of type ")
+                   << t << " computed on the device is needed on the host; "
+                   << "the CUDA target reads back at most 64 bits";
+          escaping.push_back(r);
         }
     Operation *last = run.back();
+    auto func = last->getParentOfType<func::FuncOp>();
+    Value slots;
+    BlockArgument context;
+    if (!escaping.empty()) {
+      context =
+          func ? markedArgument(func, "dlc.cuda_context") : BlockArgument();
+      FailureOr<Value> view =
+          context ? readbackSlots(func, escaping.size()) : FailureOr<Value>();
+      if (failed(view))
+        return escaping.front().getDefiningOp()->emitError(
+            "a value computed on the device is needed on the host, outside "
+            "an entry with a workspace and a launch context");
+      slots = *view;
+    }
     OpBuilder b(last->getContext());
     b.setInsertionPointAfter(last);
-    Value one = arith::ConstantIndexOp::create(b, last->getLoc(), 1);
-    createLaunch(b, last->getLoc(), one, one, launches);
+    Location loc = last->getLoc();
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Block *hostBlock = b.getInsertionBlock();
+    Block::iterator after = b.getInsertionPoint();
+    createLaunch(b, loc, one, one, launches);
+    gpu::LaunchOp launch = launches.back();
     for (Operation *op : run)
       op->moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
+    if (escaping.empty())
+      return success();
+    // In the launch: each value to its slot.
+    for (auto [k, v] : llvm::enumerate(escaping)) {
+      Value at = arith::ConstantIndexOp::create(b, loc, k);
+      memref::StoreOp::create(b, loc, toSlot(b, loc, v), slots, at);
+    }
+    // On the host: the slots into a stack buffer (once per entry), then
+    // each value from it.
+    OpBuilder entry = OpBuilder::atBlockBegin(&func.getBody().front());
+    auto hostType = MemRefType::get({(int64_t)escaping.size()}, b.getI64Type());
+    Value host = memref::AllocaOp::create(entry, loc, hostType);
+    b.setInsertionPoint(hostBlock, after);
+    auto pointer = [&](Value buffer) -> Value {
+      return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+    };
+    Value bytes = arith::ConstantIndexOp::create(b, loc, escaping.size() * 8);
+    func::CallOp::create(
+        b, loc, readFunction(func),
+        ValueRange{context, pointer(host), pointer(slots), bytes});
+    for (auto [k, v] : llvm::enumerate(escaping)) {
+      Value at = arith::ConstantIndexOp::create(b, loc, k);
+      Value slot = memref::LoadOp::create(b, loc, host, at);
+      Value back = fromSlot(b, loc, slot, v.getType());
+      v.replaceUsesWithIf(back, [&](OpOperand &use) {
+        return !launch->isAncestor(use.getOwner());
+      });
+    }
     return success();
+  }
+
+  /// The declaration of the runtime's `dlcrt_cuda_read(ctx, dst, src,
+  /// bytes)` in `func`'s module.
+  static func::FuncOp readFunction(func::FuncOp func) {
+    auto module = func->getParentOfType<ModuleOp>();
+    constexpr StringLiteral name = "dlcrt_cuda_read";
+    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+      return existing;
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    MLIRContext *ctx = func.getContext();
+    Type index = b.getIndexType();
+    auto decl = func::FuncOp::create(
+        b, func.getLoc(), name,
+        FunctionType::get(
+            ctx, {LLVM::LLVMPointerType::get(ctx), index, index, index}, {}));
+    decl.setPrivate();
+    return decl;
   }
 
   /// Maps the host-level ops of `block`. Consecutive ops that touch memory,
@@ -184,6 +318,12 @@ struct MapToBlocksPass : dlc::impl::MapToBlocksBase<MapToBlocksPass> {
           for (Block &nested : region)
             if (failed(mapBlock(nested)))
               return failure();
+      } else if (usesRun && !touchesMemory(&op) &&
+                 llvm::any_of(op.getResultTypes(), llvm::IsaPred<MemRefType>)) {
+        // A view sized by the run's values (a data-dependent size) stays
+        // on the host, after the run, with the values read back.
+        if (failed(flush()))
+          return failure();
       } else if (!op.hasTrait<OpTrait::IsTerminator>() &&
                  (touchesMemory(&op) || usesRun)) {
         run.push_back(&op);

@@ -295,8 +295,18 @@ def MapToBlocks : Pass<"dlc-gpu-map-to-blocks", "mlir::func::FuncOp"> {
     on the host, and a loop bound computed from them gives a grid sized at
     run time (at least one thread per block; an empty grid when there are
     no iterations). A value the host needs that a single-thread launch
-    computes from device memory (a data-dependent size, a branch on tensor
-    values) is an error at the op that computes it.
+    computes from device memory (a data-dependent size, a loop's condition,
+    a branch's predicate) comes back through device memory: the launch
+    stores it in an 8-byte slot past the workspace's plan (the workspace
+    argument and `dlc.workspace_size` grow by them), and the host copies
+    the slots into a stack buffer with a call of the runtime's
+    `dlcrt_cuda_read(ctx, dst, src, bytes)`, which waits for the kernels
+    before it. Views sized by such values stay on the host, after the
+    launch. Only scalars (integers, indices, floats of up to 64 bits) come
+    back; anything else the host would need is an error at the op that
+    computes it. A strided view that cannot be recomputed in a kernel (one
+    a host branch chose) is passed as its base buffer, offset, sizes and
+    strides and rebuilt inside.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",

@@ -391,6 +391,27 @@ static uint64_t run_bytes(const dlc_tensor_desc *t, const int64_t *dims,
   return elements * dlc_dtype_size((dlc_dtype)t->dtype);
 }
 
+void dlcrt_cuda_read(void *ctx, uintptr_t dst, uintptr_t src, int64_t bytes) {
+  dlcrt_cuda *cuda = ctx;
+  if (bytes <= 0)
+    return;
+  if (!cuda) {
+    memcpy((void *)dst, (const void *)src, (size_t)bytes);
+    return;
+  }
+  if (cuda->launch_error == 0) {
+    CUresult r = cuda->driver.cuMemcpyDtoHAsync((void *)dst, (uint64_t)src,
+                                                (size_t)bytes, cuda->stream);
+    if (r == 0)
+      r = cuda->driver.cuStreamSynchronize(cuda->stream);
+    if (r == 0)
+      return;
+    cuda->launch_error = r;
+    cuda->failed_kernel = -1;
+  }
+  memset((void *)dst, 0, (size_t)bytes);
+}
+
 static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                               const dlc_tensor *inputs,
                               const dlc_tensor *outputs, void **args,
@@ -441,6 +462,12 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
   args[at + 2] = cuda;
   cuda->launch_error = 0;
   desc->entry(args);
+  if (cuda->launch_error != 0 && cuda->failed_kernel < 0)
+    return dlcrt_status_create(
+        DLC_INTERNAL,
+        "run: reading a value the host needs back from the device failed: "
+        "%s (%d)",
+        error_name(d, cuda->launch_error), cuda->launch_error);
   if (cuda->launch_error != 0)
     return dlcrt_status_create(
         DLC_INTERNAL, "run: launching kernel '%s' failed: %s (%d)",

@@ -48,9 +48,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
-def compile_cuda(dlc, model, out_dir, data=None):
+def compile_cuda(dlc, model, out_dir, data=None, extra=()):
     cmd = [dlc, "compile", model, "--target", "cuda", "--shared", "--name",
-           "model", "-o", out_dir]
+           "model", "-o", out_dir, *extra]
     if data:
         cmd += ["--data", data]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -130,30 +130,34 @@ def matmul_model(path, n):
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
 
 
-def random_inputs(model_path, out_dir, seed=0, batch=1):
+def random_inputs(model_path, out_dir, seed=0, batch=1, sizes=None, int_high=100):
     """Raw input files and an ONNX data dir for `dlc run` (CPU reference);
-    a symbolic dimension (a dynamic batch) is given the size `batch`."""
+    a symbolic dimension is given its size in `sizes`, else `batch` (a
+    dynamic batch). Returns the file names, the data dir and the shapes."""
     rng = np.random.default_rng(seed)
     model = onnx.load(model_path, load_external_data=False)
     init = {i.name for i in model.graph.initializer}
     data_dir = os.path.join(out_dir, "data")
     os.makedirs(data_dir, exist_ok=True)
-    names = []
+    names, shapes = [], []
+    sizes = sizes or {}
     for i, vi in enumerate(v for v in model.graph.input if v.name not in init):
         tt = vi.type.tensor_type
-        shape = [d.dim_value if d.HasField("dim_value") else batch for d in tt.shape.dim]
+        shape = [d.dim_value if d.HasField("dim_value") else sizes.get(d.dim_param, batch)
+                 for d in tt.shape.dim]
+        shapes.append(shape)
         dtype = onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[tt.elem_type]
         if dtype == np.float32:
             x = rng.standard_normal(shape).astype(np.float32)
         elif dtype == np.bool_:
             x = np.ones(shape, dtype=np.bool_)
         else:
-            x = rng.integers(0, 100, shape).astype(dtype)
+            x = rng.integers(0, int_high, shape).astype(dtype)
         write_raw(x, os.path.join(out_dir, f"in_{i}.bin"))
         with open(os.path.join(data_dir, f"input_{i}.pb"), "wb") as f:
             f.write(numpy_helper.from_array(x, vi.name).SerializeToString())
         names.append(f"in_{i}.bin")
-    return names, data_dir
+    return names, data_dir, shapes
 
 
 def static_gates(dlc, model_path):
@@ -176,9 +180,9 @@ def static_gates(dlc, model_path):
             "max_shared": max((k["shared"] for k in kernels), default=0)}
 
 
-def cpu_reference(dlc, model_path, data_dir, out_dir):
+def cpu_reference(dlc, model_path, data_dir, out_dir, extra=()):
     ref_dir = os.path.join(out_dir, "cpu_out")
-    subprocess.run([dlc, "run", model_path, "--data", data_dir, "--out", ref_dir],
+    subprocess.run([dlc, "run", model_path, "--data", data_dir, "--out", ref_dir, *extra],
                    check=True)
     outs = []
     j = 0
@@ -270,13 +274,34 @@ def main():
         err = compile_cuda(args.dlc, path, out)
         if err:
             sys.exit(f"prepare: {name}: {err}")
-        inputs, data_dir = random_inputs(path, out, batch=batch)
+        inputs, data_dir, _ = random_inputs(path, out, batch=batch)
         manifest["models"][name] = {"lib": "libmodel.so", "inputs": inputs,
                                     "outputs": cpu_reference(args.dlc, path, data_dir, out),
                                     "gates": static_gates(args.dlc, path)}
         if name in dynamic:
             manifest["models"][name]["batch"] = batch
         print(f"model {name}: compiled, CPU reference written")
+    # Symbolic dimensions, data-dependent sizes and loops on the device: one
+    # library each, run at sizes other than the bounds, the shapes given to
+    # the runner; the host reads counts and loop conditions back.
+    subprocess.run([sys.executable, export, args.models_dir, "--symbolic", "--only",
+                    "bert", "scripted"], check=True)
+    symbolic = {
+        "bert_sym": ("bert_sym.onnx", "batch=1..4,seq=1..128", {"batch": 2, "seq": 17}, 100),
+        "scripted_sym": ("scripted_sym.onnx", "batch=1..8", {"batch": 5}, 6),
+    }
+    for name, (file, dims, sizes, int_high) in symbolic.items():
+        path = os.path.join(args.models_dir, file)
+        out = os.path.join(bundle, "models", name)
+        os.makedirs(out)
+        err = compile_cuda(args.dlc, path, out, extra=["--dim", dims])
+        if err:
+            sys.exit(f"prepare: {name}: {err}")
+        inputs, data_dir, shapes = random_inputs(path, out, sizes=sizes, int_high=int_high)
+        manifest["models"][name] = {
+            "lib": "libmodel.so", "inputs": inputs, "shapes": shapes,
+            "outputs": cpu_reference(args.dlc, path, data_dir, out, ["--dim", dims])}
+        print(f"model {name}: compiled ({dims}), CPU reference written")
     mm = os.path.join(args.models_dir, "matmul4096.onnx")
     matmul_model(mm, 4096)
     out = os.path.join(bundle, "models", "matmul4096")

@@ -13,6 +13,10 @@
  *   output FILE            where the next output's raw bytes go
  *   batch N                the batch size for a model with a dynamic batch
  *                          (DLC_DIM_DYNAMIC in its shapes; default 1)
+ *   shape I D0,D1,...      input I's shape, for a model with symbolic
+ *                          dimensions (its outputs are then given their
+ *                          bounds, and written at the bounds' size: the
+ *                          run's elements first)
  *   run WARMUP ITERATIONS  create, run, write the outputs, destroy
  *
  * Prints one line per model: "NAME ok MEDIAN_MS MIN_MS" or "NAME error MSG".
@@ -93,6 +97,9 @@ typedef struct {
   char inputs[MAX_IO][1024], outputs[MAX_IO][1024];
   int num_inputs, num_outputs;
   long batch;
+  int symbolic; /* a `shape` line was given */
+  int has_shape[MAX_IO];
+  int64_t shapes[MAX_IO][16];
 } model_spec;
 
 #define MAX_RANK 16
@@ -130,6 +137,9 @@ static void run_model(const model_spec *m, int warmup, int iterations,
   SYM(rank_fn, out_rank, "model_output_rank");
   SYM(shape_fn, out_shape, "model_output_shape");
   SYM(size_fn, out_size, "model_output_size_bytes");
+  SYM(shape_fn, out_max_shape, "model_output_max_shape");
+  typedef size_t (*dtype_size_fn)(dlc_dtype);
+  SYM(dtype_size_fn, dtype_size, "dlc_dtype_size");
   /* The runtime is inside each library (RTLD_LOCAL): use its copy. */
   typedef const char *(*message_fn)(const dlc_status *);
   typedef void (*free_fn)(dlc_status *);
@@ -151,9 +161,23 @@ static void run_model(const model_spec *m, int warmup, int iterations,
   static int64_t in_dims[MAX_IO][MAX_RANK], out_dims[MAX_IO][MAX_RANK];
   void *host_in[MAX_IO] = {0}, *host_out[MAX_IO] = {0};
   unsigned long long dev_in[MAX_IO] = {0}, dev_out[MAX_IO] = {0};
+  if (m->symbolic && (!out_max_shape || !dtype_size)) {
+    printf("%s error %s lacks model_output_max_shape\n", m->name, m->lib);
+    return;
+  }
   for (size_t i = 0; i < ni; ++i) {
-    size_t bytes = in_size(i) * at_batch(in_shape(i), in_rank(i), m->batch,
-                                         in_dims[i]);
+    size_t bytes;
+    if (m->has_shape[i]) {
+      /* A symbolic input at the shape given. */
+      bytes = dtype_size(in_dtype(i));
+      for (int32_t d = 0; d < in_rank(i) && d < MAX_RANK; ++d) {
+        in_dims[i][d] = m->shapes[i][d];
+        bytes *= (size_t)m->shapes[i][d];
+      }
+    } else {
+      bytes =
+          in_size(i) * at_batch(in_shape(i), in_rank(i), m->batch, in_dims[i]);
+    }
     host_in[i] = calloc(1, bytes ? bytes : 1);
     FILE *f = fopen(m->inputs[i], "rb");
     size_t got = f ? fread(host_in[i], 1, bytes, f) : 0;
@@ -175,6 +199,12 @@ static void run_model(const model_spec *m, int warmup, int iterations,
   for (size_t i = 0; i < no; ++i) {
     size_t bytes = out_size(i) * at_batch(out_shape(i), out_rank(i), m->batch,
                                           out_dims[i]);
+    if (m->symbolic) {
+      /* Dynamic outputs at their bounds (size_bytes is the bounds' size). */
+      bytes = out_size(i);
+      for (int32_t d = 0; d < out_rank(i) && d < MAX_RANK; ++d)
+        out_dims[i][d] = out_max_shape(i)[d];
+    }
     host_out[i] = calloc(1, bytes ? bytes : 1);
     out[i] = (dlc_tensor){host_out[i], bytes, out_dtype(i), out_rank(i),
                           out_dims[i]};
@@ -253,6 +283,18 @@ int main(int argc, char **argv) {
       m.batch = 1;
     } else if (n >= 2 && strcmp(kind, "batch") == 0) {
       m.batch = atol(a) > 0 ? atol(a) : 1;
+    } else if (n >= 3 && strcmp(kind, "shape") == 0) {
+      int i = atoi(a);
+      if (i >= 0 && i < MAX_IO) {
+        char *p = b;
+        for (int d = 0; d < MAX_RANK && *p; ++d) {
+          m.shapes[i][d] = strtoll(p, &p, 10);
+          if (*p == ',')
+            ++p;
+        }
+        m.has_shape[i] = 1;
+        m.symbolic = 1;
+      }
     } else if (n >= 2 && strcmp(kind, "input") == 0 && m.num_inputs < MAX_IO) {
       snprintf(m.inputs[m.num_inputs++], 1024, "%s", a);
     } else if (n >= 2 && strcmp(kind, "output") == 0 &&

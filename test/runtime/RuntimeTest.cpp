@@ -827,3 +827,66 @@ TEST(Cuda, SymbolicDimensionsCopyTheRunsBytes) {
   dlcrt_model_destroy(model);
 }
 } // namespace
+
+namespace {
+// A CUDA model whose output size the device computes: the entry reads the
+// first input element back from the device copy (dlcrt_cuda_read, against
+// the driver stand-in) and makes it y's length, then writes y through the
+// device pointer (the stand-in's device memory is host memory).
+const int64_t kReadInShape[] = {4};
+const int64_t kReadOutShape[] = {DLC_DIM_DYNAMIC};
+const dlc_tensor_desc kReadIn[] = {
+    {"x", DLC_DTYPE_F32, 1, kReadInShape, 16, -1, 0, kReadInShape}};
+const dlc_tensor_desc kReadOut[] = {
+    {"y", DLC_DTYPE_F32, 1, kReadOutShape, 16, -1, 0, kReadInShape}};
+
+void readLength(void **args) {
+  // x, y, the output sizes, workspace, constants, context.
+  float first = -1;
+  dlcrt_cuda_read(args[5], reinterpret_cast<uintptr_t>(&first),
+                  reinterpret_cast<uintptr_t>(args[0]), sizeof first);
+  int64_t n = static_cast<int64_t>(first);
+  float *y = static_cast<float *>(args[1]);
+  for (int64_t i = 0; i < n; ++i)
+    y[i] = 10.0f + i;
+  static_cast<int64_t *>(args[2])[0] = n;
+}
+
+const dlc_model_desc kReadModel = {DLC_MODEL_ABI_VERSION,
+                                   1,
+                                   1,
+                                   0,
+                                   "read_length",
+                                   kReadIn,
+                                   kReadOut,
+                                   64,
+                                   readLength,
+                                   &kSymCudaDesc,
+                                   1,
+                                   0};
+
+TEST(Cuda, HostReadsValuesBackFromTheDevice) {
+  DriverOverride d(DLC_FAKE_CUDA_PATH);
+  dlcrt_model *model = nullptr;
+  dlc_status *s = dlcrt_model_create(&kReadModel, nullptr, &model);
+  ASSERT_EQ(s, nullptr) << takeMessage(s);
+  float x[4] = {3, 0, 0, 0}, y[4] = {42, 42, 42, 42};
+  const int64_t any[] = {DLC_DIM_DYNAMIC};
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 1, kReadInShape);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 1, any);
+  s = dlcrt_model_run(model, &in, 1, &out, 1);
+  ASSERT_EQ(s, nullptr) << takeMessage(s);
+  ASSERT_NE(dlcrt_model_output_shape(model, 0), nullptr);
+  EXPECT_EQ(dlcrt_model_output_shape(model, 0)[0], 3);
+  EXPECT_EQ(y[0], 10.0f);
+  EXPECT_EQ(y[1], 11.0f);
+  EXPECT_EQ(y[2], 12.0f);
+  EXPECT_EQ(y[3], 42.0f);
+  // Without a context (a cuda-emulator model) it is a plain copy.
+  float back = 0;
+  dlcrt_cuda_read(nullptr, reinterpret_cast<uintptr_t>(&back),
+                  reinterpret_cast<uintptr_t>(&x[0]), sizeof back);
+  EXPECT_EQ(back, 3.0f);
+  dlcrt_model_destroy(model);
+}
+} // namespace

@@ -130,6 +130,14 @@ void dlcrt_cuda_launch(void *ctx, int32_t kernel, int64_t grid_x,
                        int64_t grid_y, int64_t grid_z, int64_t block_x,
                        int64_t block_y, int64_t block_z, void **params);
 
+/* Called by the host code of CUDA models when it needs values that a
+ * kernel computed (a data-dependent size, a loop's condition): copies
+ * `bytes` from device address `src` to host memory `dst` after the kernels
+ * launched before it, and waits for them. After a failed launch or copy it
+ * writes zeros (run reports the failure). Without a context (a
+ * cuda-emulator model, whose device memory is host memory) a plain copy. */
+void dlcrt_cuda_read(void *ctx, uintptr_t dst, uintptr_t src, int64_t bytes);
+
 /* cuda-emulator: a model compiled with --target cuda-emulator is a CPU
  * model whose kernels are host functions called once per GPU thread, with
  * the kernel's parameters (as for cuLaunchKernel: one pointer per

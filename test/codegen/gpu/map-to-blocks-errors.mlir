@@ -1,13 +1,29 @@
 // RUN: dlc-opt %s -split-input-file --dlc-gpu-map-to-blocks -verify-diagnostics
 
-// A value loaded from device memory that the host needs (here the bound of
-// a parallel loop, which sizes the grid: a data-dependent size) is refused
-// at the op that computes it, naming the op that needs it.
-func.func @host_needs_value(%n: memref<index>, %a: memref<8xf32>) {
+// A value computed on the device that the host needs comes back through
+// device memory as a scalar; a vector cannot.
+func.func @host_needs_vector(%a: memref<8xf32>, %b: memref<8xf32>, %ws: memref<64xi8> {dlc.workspace}, %ctx: !llvm.ptr {dlc.cuda_context}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  // expected-error @+1 {{a value of type 'vector<8xf32>' computed on the device is needed on the host; the CUDA target reads back only scalars}}
+  %v = vector.load %a[%c0] : memref<8xf32>, vector<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    vector.store %v, %b[%c0] : memref<8xf32>, vector<8xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Reading a value back needs the entry's workspace (its slots) and launch
+// context.
+func.func @no_workspace(%n: memref<index>, %a: memref<8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %cst = arith.constant 1.0 : f32
-  // expected-error @+1 {{a value computed on the device is needed on the host by 'scf.parallel' (a data-dependent shape, or control flow that depends on tensor values), which the CUDA target does not support yet}}
+  // expected-error @+1 {{a value computed on the device is needed on the host, outside an entry with a workspace and a launch context}}
   %ub = memref.load %n[] : memref<index>
   scf.parallel (%i) = (%c0) to (%ub) step (%c1) {
     memref.store %cst, %a[%i] : memref<8xf32>
@@ -33,22 +49,5 @@ func.func @reduction(%a: memref<8xf32>, %out: memref<f32>) {
     }
   }
   memref.store %r, %out[] : memref<f32>
-  return
-}
-
-// -----
-
-// A strided buffer that is not a view computed here (a strided argument)
-// cannot be passed to a kernel as a bare pointer.
-func.func @strided_argument(%a: memref<4xf32, strided<[2]>>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  %cst = arith.constant 1.0 : f32
-  // expected-error @+1 {{kernel operand of type 'memref<4xf32, strided<[2]>>' cannot be passed as a bare pointer}}
-  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
-    memref.store %cst, %a[%i] : memref<4xf32, strided<[2]>>
-    scf.reduce
-  }
   return
 }

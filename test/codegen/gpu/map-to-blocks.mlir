@@ -1,4 +1,5 @@
 // RUN: dlc-opt %s -split-input-file --dlc-gpu-map-to-blocks=block-size=16 --canonicalize | FileCheck %s
+// RUN: dlc-opt %s -split-input-file --dlc-gpu-map-to-blocks=block-size=16 | FileCheck %s --check-prefix=RAW
 
 // A 2-D parallel loop (6 x 5 iterations, the inner one strided) becomes a
 // 1-D grid: 30 threads in blocks of 16, each delinearizing its global index,
@@ -117,5 +118,66 @@ func.func @host_sizes(%sizes: memref<1xi64> {dlc.sizes}, %a: memref<64xf32>, %ou
     scf.reduce
   }
   memref.store %s, %out[%c0] : memref<1xi64>
+  return
+}
+
+// -----
+
+// A value the host needs that a kernel computes (here a count loaded from
+// device memory, the bound of a later grid: a data-dependent size) comes
+// back through device memory: the serial launch stores it in a slot past
+// the workspace's plan (which grows from 64 to 72 bytes), and the host
+// copies the slots into a stack buffer with dlcrt_cuda_read (which waits
+// for the kernels) and reads it from there.
+// CHECK-LABEL: func.func @read_back
+// CHECK-SAME:    (%[[N:.+]]: memref<index>, %[[A:.+]]: memref<8xf32>, %[[WS:.+]]: memref<72xi8> {dlc.workspace}, %[[CTX:.+]]: !llvm.ptr {dlc.cuda_context})
+// CHECK-SAME:    dlc.workspace_size = 72
+// CHECK:         %[[HOST:.+]] = memref.alloca() : memref<1xi64>
+// CHECK:         %[[SLOTS:.+]] = memref.view %[[WS]][%{{.+}}][] : memref<72xi8> to memref<1xi64>
+// CHECK:         gpu.launch
+// CHECK:           %[[UB:.+]] = memref.load %[[N]][]
+// CHECK:           %[[I64:.+]] = arith.index_cast %[[UB]] : index to i64
+// CHECK:           memref.store %[[I64]], %{{.+}}[%{{.+}}] : memref<1xi64>
+// CHECK:           gpu.terminator
+// CHECK:         %[[DST:.+]] = memref.extract_aligned_pointer_as_index %[[HOST]]
+// CHECK:         %[[SRC:.+]] = memref.extract_aligned_pointer_as_index %[[SLOTS]]
+// CHECK:         call @dlcrt_cuda_read(%[[CTX]], %[[DST]], %[[SRC]], %{{.+}}) : (!llvm.ptr, index, index, index) -> ()
+// CHECK:         %[[BACK:.+]] = memref.load %[[HOST]][%{{.+}}] : memref<1xi64>
+// CHECK:         %[[COUNT:.+]] = arith.index_cast %[[BACK]] : i64 to index
+// CHECK:         arith.minui %[[COUNT]]
+// CHECK:         gpu.launch
+// CHECK:       func.func private @dlcrt_cuda_read(!llvm.ptr, index, index, index)
+func.func @read_back(%n: memref<index>, %a: memref<8xf32>, %ws: memref<64xi8> {dlc.workspace}, %ctx: !llvm.ptr {dlc.cuda_context}) attributes {dlc.workspace_size = 64 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cst = arith.constant 1.0 : f32
+  %ub = memref.load %n[] : memref<index>
+  scf.parallel (%i) = (%c0) to (%ub) step (%c1) {
+    memref.store %cst, %a[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A strided buffer the kernel cannot recompute (an argument here; a view a
+// host branch chose in a real graph) comes in as its base buffer, offset
+// and strides, and is rebuilt inside (before canonicalization, which folds
+// the pair while the kernel is not outlined yet).
+// RAW-LABEL: func.func @strided_argument
+// RAW:         %[[BASE:.+]], %{{.+}}, %{{.+}}, %{{.+}} = memref.extract_strided_metadata %{{.+}} : memref<4xf32, strided<[2]>>
+// RAW:         gpu.launch
+// RAW:           %[[VIEW:.+]] = memref.reinterpret_cast %[[BASE]] to offset: [0], sizes: [4], strides: [2]
+// RAW:           memref.store %{{.+}}, %[[VIEW]]
+func.func @strided_argument(%a: memref<4xf32, strided<[2]>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %cst = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    memref.store %cst, %a[%i] : memref<4xf32, strided<[2]>>
+    scf.reduce
+  }
   return
 }
