@@ -13,7 +13,8 @@ speed comparison (skipped, and said so, without it). Steps:
     and booleans exactly); the bar is 99% of the CPU-passing tests;
  3. real models: compares the GPU outputs with dlc's CPU outputs on the same
     inputs (rtol 1e-3, atol 1e-4), reporting the largest differences, with
-    the static kernel checks made when the bundle was prepared;
+    the static kernel checks made when the bundle was prepared; models with
+    symbolic dimensions run at the input shapes the manifest gives;
  4. speed, with device-resident inputs, against PyTorch eager fp32 (TF32
     off in cuBLAS and cuDNN) on the same GPU, as ratios of throughput
     (dlc / PyTorch): MatMul 4096^3 (bar 0.6, against cuBLAS), ResNet-50
