@@ -8,6 +8,10 @@
 #include "frontend/NodeImporter.h"
 #include "ir/DlcOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 using namespace mlir;
 using namespace dlc;
 
@@ -30,12 +34,95 @@ Value padBy(NodeContext &nc, Value v, ArrayRef<int64_t> pads) {
     return v;
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d)
-    shape.push_back(t.getDimSize(d) + pads[d] + pads[rank + d]);
+    shape.push_back(t.isDynamicDim(d)
+                        ? ShapedType::kDynamic
+                        : t.getDimSize(d) + pads[d] + pads[rank + d]);
   OpBuilder &b = nc.builder;
   return one(buildTyped<PadOp>(
       nc, RankedTensorType::get(shape, t.getElementType()), {v},
       {b.getNamedAttr("pads", b.getDenseI64ArrayAttr(pads)),
        b.getNamedAttr("value", b.getF64FloatAttr(0))}));
+}
+
+/// Size `d` of `v`: a constant, or its tensor.dim.
+OpFoldResult sizeOf(NodeContext &nc, Value v, int64_t d) {
+  auto t = typeOf(v);
+  if (!t.isDynamicDim(d))
+    return nc.builder.getIndexAttr(t.getDimSize(d));
+  return tensor::DimOp::create(nc.builder, nc.loc, v, d).getResult();
+}
+
+/// `a * k + c` of a size.
+OpFoldResult affineSize(NodeContext &nc, OpFoldResult a, int64_t k, int64_t c) {
+  OpBuilder &b = nc.builder;
+  if (std::optional<int64_t> v = getConstantIntValue(a))
+    return b.getIndexAttr(*v * k + c);
+  Value x = cast<Value>(a);
+  if (k != 1)
+    x = arith::MulIOp::create(b, nc.loc, x,
+                              arith::ConstantIndexOp::create(b, nc.loc, k));
+  if (c != 0)
+    x = arith::AddIOp::create(b, nc.loc, x,
+                              arith::ConstantIndexOp::create(b, nc.loc, c));
+  return x;
+}
+
+/// A tensor of `type` with `sizes`, made of zeros.
+Value zerosOf(NodeContext &nc, RankedTensorType type,
+              ArrayRef<OpFoldResult> sizes) {
+  OpBuilder &b = nc.builder;
+  SmallVector<Value> dynamic;
+  for (auto [d, size] : llvm::enumerate(sizes))
+    if (type.isDynamicDim(d))
+      dynamic.push_back(getValueOrCreateConstantIndexOp(b, nc.loc, size));
+  Value zero = arith::ConstantOp::create(b, nc.loc,
+                                         b.getZeroAttr(type.getElementType()));
+  return tensor::SplatOp::create(b, nc.loc, type, zero, dynamic);
+}
+
+/// A run-time spatial size: the input with s - 1 zeros between elements
+/// (a strided insertion into zeros), then padded by `pads` (static) or
+/// cropped by `crop`, each dimension's size computed at run time.
+Value dilateAndPad(NodeContext &nc, Value x, ArrayRef<int64_t> s,
+                   ArrayRef<int64_t> pads, ArrayRef<int64_t> crop) {
+  OpBuilder &b = nc.builder;
+  auto t = typeOf(x);
+  int64_t rank = t.getRank();
+  if (llvm::any_of(s, [](int64_t v) { return v != 1; })) {
+    SmallVector<OpFoldResult> sizes, offsets(rank, b.getIndexAttr(0)), inSizes,
+        strides(rank, b.getIndexAttr(1));
+    SmallVector<int64_t> shape;
+    for (int64_t d = 0; d < rank; ++d) {
+      OpFoldResult n = sizeOf(nc, x, d);
+      inSizes.push_back(n);
+      int64_t stride = d >= 2 ? s[d - 2] : 1;
+      // (n - 1) * s + 1 elements.
+      OpFoldResult m = affineSize(nc, n, stride, 1 - stride);
+      sizes.push_back(m);
+      strides[d] = b.getIndexAttr(stride);
+      shape.push_back(getConstantIntValue(m).value_or(ShapedType::kDynamic));
+    }
+    auto type = RankedTensorType::get(shape, t.getElementType());
+    x = tensor::InsertSliceOp::create(b, nc.loc, x, zerosOf(nc, type, sizes),
+                                      offsets, inSizes, strides);
+  }
+  x = padBy(nc, x, pads);
+  if (llvm::any_of(crop, [](int64_t v) { return v != 0; })) {
+    auto pt = typeOf(x);
+    SmallVector<OpFoldResult> offsets, sizes, strides(rank, b.getIndexAttr(1));
+    SmallVector<int64_t> shape;
+    for (int64_t d = 0; d < rank; ++d) {
+      offsets.push_back(b.getIndexAttr(crop[d]));
+      OpFoldResult m =
+          affineSize(nc, sizeOf(nc, x, d), 1, -(crop[d] + crop[rank + d]));
+      sizes.push_back(m);
+      shape.push_back(getConstantIntValue(m).value_or(ShapedType::kDynamic));
+    }
+    x = tensor::ExtractSliceOp::create(
+        b, nc.loc, RankedTensorType::get(shape, pt.getElementType()), x,
+        offsets, sizes, strides);
+  }
+  return x;
 }
 
 NodeResults importConvTranspose(NodeContext &nc) {
@@ -44,9 +131,11 @@ NodeResults importConvTranspose(NodeContext &nc) {
   Value x = nc.operand(0), w = nc.operand(1);
   auto xt = typeOf(x), wt = typeOf(w);
   int64_t rank = xt.getRank(), spatial = rank - 2;
-  if (rank < 3 || wt.getRank() != rank || !xt.hasStaticShape() ||
+  // The batch and the spatial dimensions may be run-time sizes.
+  if (rank < 3 || wt.getRank() != rank || xt.isDynamicDim(1) ||
       !wt.hasStaticShape())
-    return nc.error() << "needs static input and weight of equal rank >= 3",
+    return nc.error() << "needs an input with static channels and a static "
+                         "weight, of equal rank >= 3",
            failure();
   int64_t group = nc.intAttr("group", 1);
   int64_t c = xt.getDimSize(1), fg = wt.getDimSize(1), f = fg * group;
@@ -66,13 +155,20 @@ NodeResults importConvTranspose(NodeContext &nc) {
                        pads = ints("pads", 0, 2 * spatial);
   std::string autoPad = nc.stringAttr("auto_pad", "NOTSET");
   auto outputShape = nc.intsAttr("output_shape");
+  if (outputShape && !xt.hasStaticShape())
+    return nc.error() << "output_shape over a run-time input size is not "
+                         "supported yet (explicit pads or auto_pad are)",
+           failure();
   if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     for (int64_t i = 0; i < spatial; ++i) {
-      int64_t in = xt.getDimSize(2 + i);
-      int64_t want = outputShape ? (*outputShape)[outputShape->size() - spatial + i]
-                                 : in * s[i];
-      int64_t total =
-          s[i] * (in - 1) + outPad[i] + ((k[i] - 1) * d[i] + 1) - want;
+      // With SAME the output is in * s, and the total padding does not
+      // depend on the input's size.
+      int64_t total = outPad[i] + ((k[i] - 1) * d[i] + 1) - s[i];
+      if (outputShape) {
+        int64_t in = xt.getDimSize(2 + i);
+        total = s[i] * (in - 1) + outPad[i] + ((k[i] - 1) * d[i] + 1) -
+                (*outputShape)[outputShape->size() - spatial + i];
+      }
       bool lower = autoPad == "SAME_LOWER";
       pads[i] = lower ? total - total / 2 : total / 2;
       pads[spatial + i] = total - pads[i];
@@ -81,9 +177,24 @@ NodeResults importConvTranspose(NodeContext &nc) {
     std::fill(pads.begin(), pads.end(), 0);
   }
 
+  // Padding by (k - 1) * d - pads (+ output_padding at the end), a crop
+  // where that is negative.
+  SmallVector<int64_t> p(2 * rank, 0), crop(2 * rank, 0);
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t full = (k[i] - 1) * d[i];
+    int64_t lo = full - pads[i], hi = full - pads[spatial + i] + outPad[i];
+    p[2 + i] = std::max<int64_t>(lo, 0);
+    p[rank + 2 + i] = std::max<int64_t>(hi, 0);
+    crop[2 + i] = std::max<int64_t>(-lo, 0);
+    crop[rank + 2 + i] = std::max<int64_t>(-hi, 0);
+  }
+  // Steps 1 and 2 at run-time sizes.
+  bool dynamic = !xt.hasStaticShape();
+  if (dynamic)
+    x = dilateAndPad(nc, x, s, p, crop);
   // 1. Insert s - 1 zeros between input elements: [.., L] -> [.., L, 1],
   //    pad to [.., L, s], flatten, drop the trailing zeros.
-  for (int64_t i = 0; i < spatial; ++i) {
+  for (int64_t i = 0; !dynamic && i < spatial; ++i) {
     if (s[i] == 1)
       continue;
     int64_t axis = 2 + i;
@@ -101,19 +212,10 @@ NodeResults importConvTranspose(NodeContext &nc) {
     cut[axis] = (t.getDimSize(axis) - 1) * s[i] + 1;
     x = sliceTo(nc, x, starts, steps, cut);
   }
-  // 2. Pad by (k - 1) * d - pads (+ output_padding at the end); crop where
-  //    that is negative.
-  SmallVector<int64_t> p(2 * rank, 0), crop(2 * rank, 0);
-  for (int64_t i = 0; i < spatial; ++i) {
-    int64_t full = (k[i] - 1) * d[i];
-    int64_t lo = full - pads[i], hi = full - pads[spatial + i] + outPad[i];
-    p[2 + i] = std::max<int64_t>(lo, 0);
-    p[rank + 2 + i] = std::max<int64_t>(hi, 0);
-    crop[2 + i] = std::max<int64_t>(-lo, 0);
-    crop[rank + 2 + i] = std::max<int64_t>(-hi, 0);
-  }
-  x = padBy(nc, x, p);
-  if (llvm::any_of(crop, [](int64_t v) { return v != 0; })) {
+  // 2. Pad, and crop.
+  if (!dynamic)
+    x = padBy(nc, x, p);
+  if (!dynamic && llvm::any_of(crop, [](int64_t v) { return v != 0; })) {
     auto t = typeOf(x);
     SmallVector<int64_t> starts(rank, 0), steps(rank, 1), shape(t.getShape());
     for (int64_t dd = 0; dd < rank; ++dd) {

@@ -170,8 +170,8 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       // Padding, tiling, block rearrangements.
       "Pad", "Tile", "DepthToSpace", "SpaceToDepth",
       // Contractions, convolutions, pooling.
-      "MatMul", "Gemm", "Einsum", "Conv", "BatchNormalization", "MaxPool",
-      "GlobalAveragePool", "GlobalMaxPool", "AveragePool",
+      "MatMul", "Gemm", "Einsum", "Conv", "ConvTranspose", "BatchNormalization",
+      "MaxPool", "GlobalAveragePool", "GlobalMaxPool", "AveragePool",
       // Normalizations, quantization, ranges.
       "LayerNormalization", "QuantizeLinear", "DequantizeLinear", "Range",
       "ConstantOfShape", "Shape", "Size",
