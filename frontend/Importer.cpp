@@ -171,7 +171,8 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       "Pad", "Tile", "DepthToSpace", "SpaceToDepth",
       // Contractions, convolutions, pooling.
       "MatMul", "Gemm", "Einsum", "Conv", "ConvTranspose", "BatchNormalization",
-      "MaxPool", "GlobalAveragePool", "GlobalMaxPool", "AveragePool",
+      "MaxPool", "RNN", "GRU", "LSTM", "GlobalAveragePool", "GlobalMaxPool",
+      "AveragePool",
       // Normalizations, quantization, ranges.
       "LayerNormalization", "QuantizeLinear", "DequantizeLinear", "Range",
       "ConstantOfShape", "Shape", "Size",

@@ -8,6 +8,9 @@
 #include "frontend/NodeImporter.h"
 #include "ir/DlcOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 using namespace mlir;
 using namespace dlc;
 
@@ -33,7 +36,9 @@ public:
   /// Slice `index` of dim 0, with that dim dropped.
   Value take(Value v, int64_t index) {
     Value s = slice(v, 0, index, 1);
-    return one(reshapeTo(nc, s, typeOf(v).getShape().drop_front()));
+    auto t = typeOf(s);
+    return one(reshapeTo(nc, s, t.getShape().drop_front(),
+                         dynamicSizesOf(nc, s, 1, t.getRank())));
   }
   Value transpose(Value v, ArrayRef<int64_t> perm) {
     return one(buildInferred<TransposeOp>(
@@ -58,8 +63,9 @@ public:
   }
   Value prepend1(Value v) {
     SmallVector<int64_t> shape{1};
-    llvm::append_range(shape, typeOf(v).getShape());
-    return one(reshapeTo(nc, v, shape));
+    auto t = typeOf(v);
+    llvm::append_range(shape, t.getShape());
+    return one(reshapeTo(nc, v, shape, dynamicSizesOf(nc, v, 0, t.getRank())));
   }
 
   NodeContext &nc;
@@ -77,8 +83,12 @@ NodeResults importRecurrent(NodeContext &nc, Cell cell) {
   if (batchMajor)
     x = r.transpose(x, {1, 0, 2});
   auto xt = typeOf(x);
-  if (!xt.hasStaticShape())
-    return nc.error() << "dynamic shapes are not supported yet", failure();
+  // The batch may be a run-time size; the sequence (unrolled) and the
+  // input size may not.
+  if (xt.isDynamicDim(0) || xt.isDynamicDim(2))
+    return nc.error() << "a sequence length or input size known at run time "
+                         "only is not supported yet (a run-time batch is)",
+           failure();
   int64_t seq = xt.getDimSize(0), batch = xt.getDimSize(1);
   int64_t hidden = nc.intAttr("hidden_size", typeOf(nc.operand(2)).getDimSize(2));
   int64_t gates = cell == Cell::LSTM ? 4 : cell == Cell::GRU ? 3 : 1;
@@ -150,10 +160,15 @@ NodeResults importRecurrent(NodeContext &nc, Cell cell) {
     Value h = nc.operand(5) ? r.take(nc.operand(5), d) : Value();
     Value c = cell == Cell::LSTM && nc.operand(6) ? r.take(nc.operand(6), d) : Value();
     auto zeros = [&]() -> Value {
-      return ConstantOp::create(
-          nc.builder, nc.loc,
-          DenseElementsAttr::get(RankedTensorType::get({batch, hidden}, et),
-                                 nc.builder.getZeroAttr(et)));
+      auto type = RankedTensorType::get({batch, hidden}, et);
+      if (!ShapedType::isDynamic(batch))
+        return ConstantOp::create(
+            nc.builder, nc.loc,
+            DenseElementsAttr::get(type, nc.builder.getZeroAttr(et)));
+      Value zero = arith::ConstantOp::create(nc.builder, nc.loc,
+                                             nc.builder.getZeroAttr(et));
+      return tensor::SplatOp::create(nc.builder, nc.loc, type, zero,
+                                     dynamicSizesOf(nc, x, 1, 2));
     };
     if (!h)
       h = zeros();

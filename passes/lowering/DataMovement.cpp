@@ -174,7 +174,7 @@ struct SliceLowering : OpRewritePattern<dlc::SliceOp> {
     int64_t rank = type.getRank();
     // A slice without elements (a split of size 0 of an empty axis) reads
     // nothing: tensor.extract_slice would reject its offset.
-    if (type.getNumElements() == 0) {
+    if (type.hasStaticShape() && type.getNumElements() == 0) {
       rewriter.replaceOpWithNewOp<tensor::EmptyOp>(op, type.getShape(),
                                                    type.getElementType());
       return success();
@@ -185,6 +185,19 @@ struct SliceLowering : OpRewritePattern<dlc::SliceOp> {
     for (int64_t d = 0; d < rank; ++d) {
       int64_t n = type.getDimSize(d), start = op.getStarts()[d],
               step = op.getSteps()[d];
+      if (ShapedType::isDynamic(n)) {
+        // A dimension of run-time size is taken whole (the importers slice
+        // only static ones).
+        if (start != 0 || step != 1)
+          return rewriter.notifyMatchFailure(
+              op, "a dynamic dimension must be taken whole");
+        offsets.push_back(rewriter.getIndexAttr(0));
+        sizes.push_back(
+            tensor::DimOp::create(rewriter, loc, op.getInput(), d).getResult());
+        strides.push_back(rewriter.getIndexAttr(1));
+        exprs.push_back(getAffineDimExpr(d, ctx));
+        continue;
+      }
       int64_t first = step > 0 || n == 0 ? start : start + (n - 1) * step;
       offsets.push_back(rewriter.getIndexAttr(first));
       sizes.push_back(rewriter.getIndexAttr(n));
@@ -204,8 +217,8 @@ struct SliceLowering : OpRewritePattern<dlc::SliceOp> {
       rewriter.replaceOp(op, slice);
       return success();
     }
-    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                         type.getElementType());
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, sizes, type.getElementType());
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     rewriter.replaceOp(
         op, linalg::GenericOp::create(

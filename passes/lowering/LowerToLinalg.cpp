@@ -27,6 +27,17 @@ struct LowerToLinalgPass
                                dlc::NonMaxSuppressionOp>(op);
       // Ops whose lowering sizes dynamic dimensions from their operands.
       bool dynamicOk = op->hasTrait<dlc::OpTrait::LowersDynamicShapes>();
+      // A slice that takes each dynamic dimension whole (a recurrence's
+      // step over a run-time batch).
+      if (auto slice = dyn_cast<dlc::SliceOp>(op)) {
+        auto in = slice.getInput().getType();
+        dynamicOk =
+            llvm::all_of(llvm::seq<int64_t>(0, in.getRank()), [&](int64_t d) {
+              return !in.isDynamicDim(d) ||
+                     (slice.getType().isDynamicDim(d) &&
+                      slice.getStarts()[d] == 0 && slice.getSteps()[d] == 1);
+            });
+      }
       // Run-time sizes the lowering cannot check: a dynamic dimension that
       // broadcasts against a fixed size (it reads that many elements), a
       // dynamic tensor reshaped to a fixed shape, grouped convolutions of
