@@ -550,8 +550,11 @@ NodeResults importLRN(NodeContext &nc) {
     return failure();
   Value x = nc.operand(0);
   auto t = typeOf(x);
-  if (t.getRank() < 3 || !t.hasStaticShape())
-    return nc.error() << "needs a static input of rank >= 3", failure();
+  // The batch and the spatial sizes may be run-time sizes; the channels
+  // (the window's axis) may not.
+  if (t.getRank() < 3 || t.isDynamicDim(1))
+    return nc.error() << "needs an input of rank >= 3 with static channels",
+           failure();
   int64_t size = nc.intAttr("size", 0);
   if (size < 1)
     return nc.error() << "size must be >= 1", failure();
@@ -560,9 +563,14 @@ NodeResults importLRN(NodeContext &nc) {
   Type et = t.getElementType();
   int64_t n = t.getDimSize(0), c = t.getDimSize(1), rest = 1;
   for (int64_t d = 2; d < t.getRank(); ++d)
-    rest *= t.getDimSize(d);
+    rest = t.isDynamicDim(d) || ShapedType::isDynamic(rest)
+               ? ShapedType::kDynamic
+               : rest * t.getDimSize(d);
   Value sq = one(buildInferred<MulOp>(nc, {x, x}));
-  sq = one(reshapeTo(nc, sq, {n, 1, c, rest}));
+  SmallVector<Value> sizes = dynamicSizesOf(nc, x, 0, 1);
+  if (ShapedType::isDynamic(rest))
+    sizes.push_back(numElementsOf(nc, x, 2, t.getRank()));
+  sq = one(reshapeTo(nc, sq, {n, 1, c, rest}, sizes));
   OpBuilder &b = nc.builder;
   int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
   Value avg = one(buildInferred<AvgPoolOp>(
@@ -572,7 +580,8 @@ NodeResults importLRN(NodeContext &nc) {
        b.getNamedAttr("pads", b.getDenseI64ArrayAttr({lo, 0, hi, 0})),
        b.getNamedAttr("dilations", b.getDenseI64ArrayAttr({1, 1})),
        b.getNamedAttr("count_include_pad", b.getBoolAttr(true))}));
-  avg = one(reshapeTo(nc, avg, t.getShape()));
+  avg = one(
+      reshapeTo(nc, avg, t.getShape(), dynamicSizesOf(nc, x, 0, t.getRank())));
   // bias + alpha / size * (avg * size) = bias + alpha * avg
   Value den = one(buildInferred<MulOp>(nc, {avg, scalarConstant(nc, et, alpha)}));
   den = one(buildInferred<AddOp>(nc, {den, scalarConstant(nc, et, bias)}));

@@ -168,7 +168,7 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
       // Resizing (taps computed at run time along dynamic axes).
       "Resize", "Upsample",
       // Padding, tiling, block rearrangements.
-      "Pad", "Tile", "DepthToSpace", "SpaceToDepth",
+      "Pad", "Tile", "DepthToSpace", "SpaceToDepth", "LRN",
       // Contractions, convolutions, pooling.
       "MatMul", "Gemm", "Einsum", "Conv", "ConvTranspose", "BatchNormalization",
       "MaxPool", "RNN", "GRU", "LSTM", "GlobalAveragePool", "GlobalMaxPool",
