@@ -44,14 +44,6 @@ Value padBy(NodeContext &nc, Value v, ArrayRef<int64_t> pads) {
        b.getNamedAttr("value", b.getF64FloatAttr(0))}));
 }
 
-/// Size `d` of `v`: a constant, or its tensor.dim.
-OpFoldResult sizeOf(NodeContext &nc, Value v, int64_t d) {
-  auto t = typeOf(v);
-  if (!t.isDynamicDim(d))
-    return nc.builder.getIndexAttr(t.getDimSize(d));
-  return tensor::DimOp::create(nc.builder, nc.loc, v, d).getResult();
-}
-
 /// `a * k + c` of a size.
 OpFoldResult affineSize(NodeContext &nc, OpFoldResult a, int64_t k, int64_t c) {
   OpBuilder &b = nc.builder;
@@ -93,7 +85,7 @@ Value dilateAndPad(NodeContext &nc, Value x, ArrayRef<int64_t> s,
         strides(rank, b.getIndexAttr(1));
     SmallVector<int64_t> shape;
     for (int64_t d = 0; d < rank; ++d) {
-      OpFoldResult n = sizeOf(nc, x, d);
+      OpFoldResult n = tensor::getMixedSize(b, nc.loc, x, d);
       inSizes.push_back(n);
       int64_t stride = d >= 2 ? s[d - 2] : 1;
       // (n - 1) * s + 1 elements.
@@ -114,7 +106,7 @@ Value dilateAndPad(NodeContext &nc, Value x, ArrayRef<int64_t> s,
     for (int64_t d = 0; d < rank; ++d) {
       offsets.push_back(b.getIndexAttr(crop[d]));
       OpFoldResult m =
-          affineSize(nc, sizeOf(nc, x, d), 1, -(crop[d] + crop[rank + d]));
+          affineSize(nc, tensor::getMixedSize(b, nc.loc, x, d), 1, -(crop[d] + crop[rank + d]));
       sizes.push_back(m);
       shape.push_back(getConstantIntValue(m).value_or(ShapedType::kDynamic));
     }
