@@ -126,7 +126,10 @@ Value sizeValueOf(Value v, int64_t d, int depth = 16) {
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
     std::optional<int64_t> only;
     auto source = collapse.getSrcType();
-    for (int64_t s : collapse.getReassociationIndices()[d]) {
+    // (The indices are a temporary: kept here, not iterated in place.)
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    for (int64_t s : groups[d]) {
       if (source.isDynamicDim(s)) {
         if (only)
           return Value();
@@ -508,5 +511,16 @@ std::optional<int64_t> dlc::upperBoundOfSize(Value size) {
   if (std::optional<Interval> range = interval(size);
       range && range->hi != std::numeric_limits<int64_t>::max())
     return range->hi;
+  return std::nullopt;
+}
+
+std::optional<int64_t> dlc::upperBoundOfDim(Value v, int64_t d) {
+  auto type = dyn_cast<ShapedType>(v.getType());
+  if (!type || !type.hasRank() || d >= type.getRank())
+    return std::nullopt;
+  if (!type.isDynamicDim(d))
+    return type.getDimSize(d);
+  if (Value size = definingSize(v, d))
+    return upperBoundOfSize(size);
   return std::nullopt;
 }

@@ -45,6 +45,10 @@ mlir::FailureOr<int64_t> boundShape(mlir::Operation *op, mlir::ShapedType type,
 /// or null.
 mlir::Value definingSize(mlir::Value v, int64_t d);
 
+/// The largest size of dimension `d` of the tensor or buffer `v` (its
+/// static size, or the bound of the size it was created with), or nullopt.
+std::optional<int64_t> upperBoundOfDim(mlir::Value v, int64_t d);
+
 } // namespace dlc
 
 #endif

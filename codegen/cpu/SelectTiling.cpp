@@ -1,4 +1,5 @@
 //===- SelectTiling.cpp - tile-size heuristic for the CPU -----------------===//
+#include "codegen/common/Bounds.h"
 #include "codegen/cpu/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -54,6 +55,23 @@ static int64_t vectorMultipleAtMost(int64_t size, int64_t limit,
 /// when it is at least half the limit, else the limit itself, leaving a
 /// remainder that dlc-cpu-tile-and-fuse splits off (a row of 197 is tiled
 /// by 16 with a remainder of 5, not one element at a time).
+/// The largest trip count of `op`'s loop `loop`, from the bound of an
+/// operand dimension that it spans; nullopt when none is bounded.
+static std::optional<int64_t> loopUpperBound(linalg::LinalgOp op,
+                                             unsigned loop) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<ShapedType>(operand.get().getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [d, e] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(e);
+          dim && dim.getPosition() == loop)
+        if (std::optional<int64_t> ub = dlc::upperBoundOfDim(operand.get(), d))
+          return ub;
+  }
+  return std::nullopt;
+}
+
 static int64_t tileAtMost(int64_t size, int64_t limit) {
   int64_t divisor = divisorAtMost(size, limit);
   return size > limit && 2 * divisor < limit ? limit : divisor;
@@ -299,6 +317,14 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           }
         }
       }
+      // A loop of run-time size bounded below its tile (a chunk of at most
+      // 4 samples under a block of 8 rows) gets the largest power of two
+      // within its bound, so that runs at the bound take full tiles.
+      for (auto [d, r] : llvm::enumerate(op.getStaticLoopRanges()))
+        if (ShapedType::isDynamic(r) && sizes[d] > 1)
+          if (std::optional<int64_t> ub = loopUpperBound(op, d);
+              ub && *ub >= 1 && *ub < sizes[d])
+            sizes[d] = (int64_t)llvm::bit_floor((uint64_t)*ub);
       // An epilogue is fused into its producer's tiles by
       // dlc-cpu-tile-and-fuse; these sizes are its fallback.
       op->setAttr(isEpilogueOf(op) ? "dlc.epilogue_tile_sizes"

@@ -434,3 +434,28 @@ func.func @dynamic_rows(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %n: index, 
   } -> tensor<4x?xf32>
   return %0, %1, %3 : tensor<?x64xf32>, tensor<?x64xf32>, tensor<4x?xf32>
 }
+
+// -----
+
+// A loop of run-time size whose bound is below its tile (a chunk of at
+// most 4 samples, an 8-row register block) gets the largest power of two
+// within the bound: runs at the bound then take full tiles. A bound of 6
+// gives 4; an unbounded size keeps 8.
+// CHECK-LABEL: func.func @bounded_rows
+// CHECK:         linalg.matmul {{.*}}dlc.tile_sizes = array<i64: 4, 32, 1>
+// CHECK:         linalg.matmul {{.*}}dlc.tile_sizes = array<i64: 4, 32, 1>
+// CHECK:         linalg.matmul {{.*}}dlc.tile_sizes = array<i64: 8, 32, 1>
+func.func @bounded_rows(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %s: index) -> (tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %n4 = affine.min affine_map<()[s0] -> (s0, 4)>()[%s]
+  %n6 = affine.min affine_map<()[s0] -> (s0, 6)>()[%s]
+  %a4 = tensor.extract_slice %a[0, 0] [%n4, 64] [1, 1] : tensor<?x64xf32> to tensor<?x64xf32>
+  %e4 = tensor.empty(%n4) : tensor<?x64xf32>
+  %0 = linalg.matmul ins(%a4, %b : tensor<?x64xf32>, tensor<64x64xf32>) outs(%e4 : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %a6 = tensor.extract_slice %a[0, 0] [%n6, 64] [1, 1] : tensor<?x64xf32> to tensor<?x64xf32>
+  %e6 = tensor.empty(%n6) : tensor<?x64xf32>
+  %1 = linalg.matmul ins(%a6, %b : tensor<?x64xf32>, tensor<64x64xf32>) outs(%e6 : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %e = tensor.empty(%s) : tensor<?x64xf32>
+  %2 = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x64xf32>) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %0, %1, %2 : tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>
+}
