@@ -86,7 +86,7 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
 
 /// DLC_MODEL_ABI_VERSION of runtime/include/dlc/dlc_model_abi.h, whose
 /// structs this file lays out (the runtime refuses any other version).
-static constexpr uint32_t kModelAbiVersion = 8;
+static constexpr uint32_t kModelAbiVersion = 9;
 
 /// dlc_cuda_desc { u32 num_images, num_kernels; const dlc_cuda_image *images;
 ///                 const char *const *kernel_names;
@@ -240,7 +240,7 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
     cudaDesc = cudaDescriptor(m, *info.cuda, constants, name);
   }
   auto *descTy = StructType::create(
-      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr, i64, i64},
+      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr, i64, i64, i64},
       "dlc_model_desc");
   Constant *descInit = ConstantStruct::get(
       descTy, {ConstantInt::get(i32, kModelAbiVersion),
@@ -252,7 +252,8 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
                tensorDescs(m, tensorTy, info.outputs, name + "_outputs"),
                ConstantInt::get(i64, info.workspaceSize), entry, cudaDesc,
                ConstantInt::get(i64, info.numDynamicDims),
-               ConstantInt::get(i64, info.numInputDynamicDims)});
+               ConstantInt::get(i64, info.numInputDynamicDims),
+               ConstantInt::get(i64, info.batchChunk)});
   auto *desc = new GlobalVariable(m, descTy, true, GlobalValue::ExternalLinkage,
                                   descInit, name + "_desc");
 

@@ -67,6 +67,11 @@ struct ModelInfo {
   int64_t batchSplit = 0;
   /// With batchSplit: the whole batch (of the tensors with a splitAxis).
   int64_t splitBatch = 0;
+  /// A dynamic batch compiled as a symbolic dimension 1..batchChunk (at
+  /// least 2): each call of the compiled code computes a chunk of up to that
+  /// many samples; 0: one sample per call. The batched tensors' shapes and
+  /// sizes are still those of one sample.
+  int64_t batchChunk = 0;
 };
 
 /// Reads the batch axes of a dynamic-batch model (module attributes set by

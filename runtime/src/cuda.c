@@ -249,14 +249,23 @@ static dlc_status *load_kernels(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
   return NULL;
 }
 
+/* The device buffer of one input or output: a chunk of samples of a
+ * chunked batch (dlc_model_desc.batch_chunk), else its size. */
+static size_t io_bytes(const dlc_model_desc *desc, const dlc_tensor_desc *t) {
+  size_t bytes = (size_t)t->size_bytes;
+  if (t->batch_axis >= 0 && desc->batch_chunk >= 2)
+    bytes *= (size_t)desc->batch_chunk;
+  return bytes;
+}
+
 static dlc_status *allocate(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
   dlcrt_cuda_driver *d = &cuda->driver;
   size_t need = (size_t)desc->workspace_size + (size_t)desc->cuda->constants_size;
   if (!cuda->device_pointers) {
     for (uint32_t i = 0; i < desc->num_inputs; ++i)
-      need += (size_t)desc->inputs[i].size_bytes;
+      need += io_bytes(desc, &desc->inputs[i]);
     for (uint32_t i = 0; i < desc->num_outputs; ++i)
-      need += (size_t)desc->outputs[i].size_bytes;
+      need += io_bytes(desc, &desc->outputs[i]);
   }
   size_t free_bytes = 0, total_bytes = 0;
   DLC_CHECK(cuda, d->cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
@@ -291,7 +300,8 @@ static dlc_status *allocate(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
     const dlc_tensor_desc *t = i < desc->num_inputs
                                    ? &desc->inputs[i]
                                    : &desc->outputs[i - desc->num_inputs];
-    DLC_CHECK(cuda, d->cuMemAlloc(&cuda->io[i], t->size_bytes ? t->size_bytes : 1),
+    size_t bytes = io_bytes(desc, t);
+    DLC_CHECK(cuda, d->cuMemAlloc(&cuda->io[i], bytes ? bytes : 1),
               "cuMemAlloc (inputs and outputs)");
   }
   return NULL;

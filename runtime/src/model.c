@@ -26,6 +26,13 @@ typedef struct worker {
   /* Threads of the model's parallel regions; the entry reads it through
    * args. */
   int32_t num_threads;
+  /* The sizes of the data-dependent output dimensions the entry writes
+   * (dlc_model_desc.num_dynamic_dims of them), the sizes of the inputs'
+   * symbolic dimensions it reads (num_input_dynamic_dims) and each input's
+   * bytes in the call in progress. */
+  int64_t *dims;
+  int64_t *input_dims;
+  uint64_t *input_bytes;
 } worker;
 
 struct dlcrt_model {
@@ -33,15 +40,19 @@ struct dlcrt_model {
   int32_t num_threads; /* dlc_options.num_threads, at least 1 */
   /* CUDA models: device state; the host workspace is unused. */
   dlcrt_cuda *cuda;
-  /* Dynamic batch: run calls the entry once per sample on per-sample views
-   * of the caller's tensors. On the CPU with num_threads > 1, that many
-   * workers run samples at once, each on one thread (or the threads split
-   * among fewer samples); the team of threads starts at create. */
+  /* Dynamic batch: run calls the entry once per sample (or per chunk of
+   * samples, `chunk`) on views of the caller's tensors. On the CPU with
+   * num_threads > 1, that many workers run samples at once, each on one thread
+   * (or the threads split among fewer samples); the team of threads starts at
+   * create. */
   int batched;
   /* A static batch split into sub-batches (dlc_model_desc.batch_split):
    * their number; run calls the entry once per sub-batch, as for the
    * samples of a dynamic batch. 0 otherwise. */
   int64_t split;
+  /* A dynamic batch compiled for chunks (dlc_model_desc.batch_chunk): the
+   * most samples per entry call; 1 for one sample per call. */
+  int64_t chunk;
   size_t *outer; /* per tensor: product of the dimensions before the batch */
   dlc_tensor *sample; /* per-sample views handed to the CUDA runner */
   int num_workers;
@@ -51,14 +62,8 @@ struct dlcrt_model {
   const dlc_tensor *run_inputs, *run_outputs;
   int64_t run_batch;
   int run_members;
-  /* The sizes of the data-dependent output dimensions the entry writes
-   * (dlc_model_desc.num_dynamic_dims of them), and every output's shape as
-   * the last successful run left it (run_shape[i] points into shapes). */
-  int64_t *dims;
-  /* The sizes of the inputs' symbolic dimensions of the run in progress
-   * (dlc_model_desc.num_input_dynamic_dims of them), for the entry. */
-  int64_t *input_dims;
-  uint64_t *input_bytes; /* per input, its bytes in the run in progress */
+  /* Every output's shape as the last successful run left it (run_shape[i]
+   * points into shapes). */
   int64_t *shapes;
   int64_t **run_shape;
   int ran;
@@ -92,7 +97,15 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
   w->args = calloc(n + 5, sizeof(void *));
   w->staging = calloc(n ? n : 1, sizeof(void *));
   w->private_out = calloc(n ? n : 1, sizeof(void *));
-  if (!w->args || !w->staging || !w->private_out)
+  w->dims = calloc(desc->num_dynamic_dims ? desc->num_dynamic_dims : 1,
+                   sizeof(int64_t));
+  w->input_dims =
+      calloc(desc->num_input_dynamic_dims ? desc->num_input_dynamic_dims : 1,
+             sizeof(int64_t));
+  w->input_bytes =
+      calloc(desc->num_inputs ? desc->num_inputs : 1, sizeof(uint64_t));
+  if (!w->args || !w->staging || !w->private_out || !w->dims ||
+      !w->input_dims || !w->input_bytes)
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
   for (size_t k = desc->num_inputs; w != model->workers && k < n; ++k) {
     const dlc_tensor_desc *t = io_desc(desc, k);
@@ -106,13 +119,13 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
     const dlc_tensor_desc *t = io_desc(desc, k);
     if (t->batch_axis < 0 || model->outer[k] <= 1 || t->size_bytes == 0)
       continue;
-    w->staging[k] = dlcrt_aligned_alloc(call_bytes(model, k));
+    size_t bytes = call_bytes(model, k) * (size_t)model->chunk;
+    w->staging[k] = dlcrt_aligned_alloc(bytes);
     if (!w->staging[k])
       return dlcrt_status_create(DLC_OUT_OF_MEMORY,
                                  "create: cannot allocate %llu bytes to "
                                  "stage '%s'",
-                                 (unsigned long long)call_bytes(model, k),
-                                 t->name);
+                                 (unsigned long long)bytes, t->name);
   }
   if (desc->cuda)
     return NULL;
@@ -142,6 +155,9 @@ static void destroy_worker(const dlcrt_model *model, worker *w) {
   free(w->staging);
   free(w->private_out);
   free(w->args);
+  free(w->dims);
+  free(w->input_dims);
+  free(w->input_bytes);
 }
 
 /* Finds the batched tensors and their layout; NULL on success. */
@@ -154,6 +170,8 @@ static dlc_status *create_batch_state(dlcrt_model *model) {
     return NULL;
   if (desc->batch_split >= 2 && !desc->cuda)
     model->split = desc->batch_split;
+  else if (desc->batch_chunk >= 2)
+    model->chunk = (int64_t)desc->batch_chunk;
   model->outer = calloc(n, sizeof(size_t));
   if (desc->cuda)
     model->sample = calloc(n, sizeof(dlc_tensor));
@@ -188,23 +206,16 @@ static dlc_status *create_shapes(dlcrt_model *model) {
   model->shapes = calloc(total ? total : 1, sizeof(int64_t));
   model->run_shape =
       calloc(desc->num_outputs ? desc->num_outputs : 1, sizeof(int64_t *));
-  model->dims = calloc(desc->num_dynamic_dims ? desc->num_dynamic_dims : 1,
-                       sizeof(int64_t));
-  model->input_dims =
-      calloc(desc->num_input_dynamic_dims ? desc->num_input_dynamic_dims : 1,
-             sizeof(int64_t));
-  model->input_bytes =
-      calloc(desc->num_inputs ? desc->num_inputs : 1, sizeof(uint64_t));
-  if (!model->shapes || !model->run_shape || !model->dims ||
-      !model->input_dims || !model->input_bytes)
+  if (!model->shapes || !model->run_shape)
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
-  if (desc->num_input_dynamic_dims && model->batched)
+  /* A chunked batch's entry takes the chunk as its only symbolic size. */
+  if (desc->num_input_dynamic_dims && model->batched && model->chunk < 2)
     return dlcrt_status_create(
         DLC_INTERNAL,
         "create: model '%s' has symbolic input dimensions, which this "
         "runtime supports without a batch only",
         desc->model_name);
-  if (desc->num_dynamic_dims && model->batched)
+  if (desc->num_dynamic_dims && model->batched && model->chunk < 2)
     return dlcrt_status_create(
         DLC_INTERNAL,
         "create: model '%s' has dynamic output shapes, which this runtime "
@@ -231,7 +242,7 @@ static void record_shapes(dlcrt_model *model, int64_t batch) {
       if (d == t->batch_axis && model->batched && !model->split)
         shape[d] = batch < 0 ? 1 : batch;
       else if (t->shape[d] == DLC_DIM_DYNAMIC)
-        shape[d] = model->dims[next++];
+        shape[d] = model->workers[0].dims[next++];
       else
         shape[d] = t->shape[d];
     }
@@ -283,6 +294,7 @@ dlc_status *dlcrt_model_create(const dlc_model_desc *desc,
   if (!model)
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
   model->desc = desc;
+  model->chunk = 1;
   model->num_threads =
       options->num_threads ? (int32_t)options->num_threads : 1;
   dlc_status *s = create_batch_state(model);
@@ -327,9 +339,6 @@ void dlcrt_model_destroy(dlcrt_model *model) {
   dlcrt_cuda_destroy(model->cuda);
   free(model->outer);
   free(model->sample);
-  free(model->dims);
-  free(model->input_dims);
-  free(model->input_bytes);
   free(model->shapes);
   free(model->run_shape);
   free(model);
@@ -409,11 +418,12 @@ static dlc_status *check_tensor(const char *kind, size_t index,
 }
 
 /* Checks the symbolic dimensions of the inputs: each within its range, one
- * size per name; records the sizes for the entry in model->input_dims and
+ * size per name; records the sizes for the entry in worker 0's input_dims and
  * each input's bytes at its actual shape in `bytes`. NULL when they hold. */
 static dlc_status *check_symbolic_inputs(dlcrt_model *model,
                                          const dlc_tensor *inputs,
                                          uint64_t *bytes) {
+  int64_t *sizes = model->workers[0].input_dims;
   const dlc_model_desc *desc = model->desc;
   size_t next = 0;
   for (uint32_t i = 0; i < desc->num_inputs; ++i) {
@@ -453,7 +463,7 @@ static dlc_status *check_symbolic_inputs(dlcrt_model *model,
                   i, want->name, (int)d, name, (long long)n, j, other->name,
                   (int)e, name, (long long)inputs[j].shape[e]);
         }
-        model->input_dims[next++] = n;
+        sizes[next++] = n;
       }
       elements *= (uint64_t)n;
     }
@@ -469,40 +479,43 @@ static dlc_status *run_entry(dlcrt_model *model, worker *w,
                              const dlc_tensor *outputs) {
   const dlc_model_desc *desc = model->desc;
   if (model->cuda)
-    return dlcrt_cuda_run(model->cuda, desc, inputs, outputs, w->args,
-                          model->dims, model->input_dims,
-                          desc->num_input_dynamic_dims ? model->input_bytes
-                                                       : NULL);
+    return dlcrt_cuda_run(model->cuda, desc, inputs, outputs, w->args, w->dims,
+                          w->input_dims,
+                          desc->num_input_dynamic_dims ? w->input_bytes : NULL);
   size_t at = num_tensors(desc);
   if (desc->num_dynamic_dims)
-    w->args[at++] = model->dims;
+    w->args[at++] = w->dims;
   if (desc->num_input_dynamic_dims)
-    w->args[at++] = model->input_dims;
+    w->args[at++] = w->input_dims;
   w->args[at] = w->workspace;
   w->args[at + 1] = &w->num_threads;
   desc->entry(w->args);
   return NULL;
 }
 
-/* Copies sample b of a batched tensor (batch size n) between the caller's
- * buffer and `w`'s one-sample staging buffer. */
+/* Copies samples b..b+c-1 of a batched tensor (batch size n; a sample is
+ * a sub-batch of a split static batch) between the caller's buffer and
+ * `w`'s staging buffer, where they lie densely at batch size c. */
 static void stage(const dlcrt_model *model, const worker *w, size_t k,
-                  const dlc_tensor *t, int64_t b, int64_t n, int to_staging) {
-  size_t chunk = call_bytes(model, k) / model->outer[k];
+                  const dlc_tensor *t, int64_t b, int64_t c, int64_t n,
+                  int to_staging) {
+  size_t unit = call_bytes(model, k) / model->outer[k];
+  size_t run = unit * (size_t)c;
   char *user = (char *)t->data, *buf = (char *)w->staging[k];
   for (size_t o = 0; o < model->outer[k]; ++o) {
-    char *u = user + (o * (size_t)n + (size_t)b) * chunk;
+    char *u = user + (o * (size_t)n + (size_t)b) * unit;
     if (to_staging)
-      memcpy(buf + o * chunk, u, chunk);
+      memcpy(buf + o * run, u, run);
     else
-      memcpy(u, buf + o * chunk, chunk);
+      memcpy(u, buf + o * run, run);
   }
 }
 
-/* Runs sample (or sub-batch) b of n on worker w. */
-static dlc_status *run_sample(dlcrt_model *model, worker *w, int64_t b,
-                              int64_t n, const dlc_tensor *inputs,
-                              const dlc_tensor *outputs) {
+/* Runs samples b..b+c-1 of n (c > 1 only for a chunked batch; a sample is
+ * a sub-batch of a split static batch) on worker w. */
+static dlc_status *run_chunk(dlcrt_model *model, worker *w, int64_t b,
+                             int64_t c, int64_t n, const dlc_tensor *inputs,
+                             const dlc_tensor *outputs) {
   const dlc_model_desc *desc = model->desc;
   size_t ni = desc->num_inputs, nt = num_tensors(desc);
   for (size_t k = 0; k < nt; ++k) {
@@ -511,7 +524,7 @@ static dlc_status *run_sample(dlcrt_model *model, worker *w, int64_t b,
     void *p = t->data;
     if (w->staging[k]) {
       if (k < ni)
-        stage(model, w, k, t, b, n, 1);
+        stage(model, w, k, t, b, c, n, 1);
       p = w->staging[k];
     } else if (td->batch_axis >= 0) {
       p = (char *)t->data + (size_t)b * call_bytes(model, k);
@@ -519,16 +532,39 @@ static dlc_status *run_sample(dlcrt_model *model, worker *w, int64_t b,
       p = w->private_out[k];
     }
     w->args[k] = p;
+    if (k < ni)
+      w->input_bytes[k] = td->batch_axis >= 0 ? call_bytes(model, k) * (size_t)c
+                                              : td->size_bytes;
     if (model->cuda) {
       model->sample[k] = *t;
       model->sample[k].data = p;
     }
   }
+  /* A chunked batch: the chunk is the entry's one symbolic size. */
+  for (uint64_t d = 0; model->chunk > 1 && d < desc->num_input_dynamic_dims;
+       ++d)
+    w->input_dims[d] = c;
   dlc_status *s = run_entry(model, w, model->sample, model->sample + ni);
   for (size_t k = ni; !s && k < nt; ++k)
     if (w->staging[k])
-      stage(model, w, k, &outputs[k - ni], b, n, 0);
+      stage(model, w, k, &outputs[k - ni], b, c, n, 0);
   return s;
+}
+
+/* Runs samples lo..hi-1 on worker w: one entry call per sample, or for a
+ * chunked batch as few calls as the chunk allows, of about equal sizes. */
+static dlc_status *run_range(dlcrt_model *model, worker *w, int64_t lo,
+                             int64_t hi, int64_t n) {
+  int64_t len = hi - lo;
+  int64_t calls = (len + model->chunk - 1) / model->chunk;
+  for (int64_t j = 0; j < calls; ++j) {
+    int64_t b = lo + len * j / calls, e = lo + len * (j + 1) / calls;
+    dlc_status *s =
+        run_chunk(model, w, b, e - b, n, model->run_inputs, model->run_outputs);
+    if (s)
+      return s;
+  }
+  return NULL;
 }
 
 /* Team member m's share of the batched run in progress: a contiguous range
@@ -536,13 +572,12 @@ static dlc_status *run_sample(dlcrt_model *model, worker *w, int64_t b,
 static void run_share(void *ctx, int m) {
   dlcrt_model *model = (dlcrt_model *)ctx;
   int64_t n = model->run_batch, members = model->run_members;
-  for (int64_t b = n * m / members; b < n * (m + 1) / members; ++b)
-    (void)run_sample(model, &model->workers[m], b, n, model->run_inputs,
-                     model->run_outputs);
+  (void)run_range(model, &model->workers[m], n * m / members,
+                  n * (m + 1) / members, n);
 }
 
-/* A batched run: the entry once per sample of a dynamic batch, or once per
- * sub-batch of a split static one (n of them). */
+/* A batched run: the entry once per sample (or chunk of samples) of a
+ * dynamic batch, or once per sub-batch of a split static one (n of them). */
 static dlc_status *run_batched(dlcrt_model *model, const dlc_tensor *inputs,
                                const dlc_tensor *outputs, int64_t n) {
   const dlc_model_desc *desc = model->desc;
@@ -557,12 +592,9 @@ static dlc_status *run_batched(dlcrt_model *model, const dlc_tensor *inputs,
             "run: '%s' has its batch axis %d after larger dimensions; with "
             "cuda_device_pointers the batch axis must be the outermost",
             io_desc(desc, k)->name, (int)io_desc(desc, k)->batch_axis);
-    for (int64_t b = 0; b < n; ++b) {
-      dlc_status *s = run_sample(model, w0, b, n, inputs, outputs);
-      if (s)
-        return s;
-    }
-    return NULL;
+    model->run_inputs = inputs;
+    model->run_outputs = outputs;
+    return run_range(model, w0, 0, n, n);
   }
   /* As many samples at once as there are workers; threads left over (fewer
    * samples than threads) go to each sample's parallel loops. */
@@ -598,15 +630,16 @@ dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
                                "run: inputs/outputs array is NULL");
   worker *w0 = &model->workers[0];
   int64_t batch = -1;
-  if (desc->num_input_dynamic_dims) {
-    dlc_status *s = check_symbolic_inputs(model, inputs, model->input_bytes);
+  if (desc->num_input_dynamic_dims && !model->batched) {
+    dlc_status *s = check_symbolic_inputs(model, inputs, w0->input_bytes);
     if (s)
       return s;
   }
   for (size_t i = 0; i < num_inputs; ++i) {
-    dlc_status *s = check_tensor(
-        "input", i, &desc->inputs[i], &inputs[i], model->split != 0, &batch,
-        desc->num_input_dynamic_dims ? model->input_bytes[i]
+    dlc_status *s = check_tensor("input", i, &desc->inputs[i], &inputs[i],
+                                 model->split != 0, &batch,
+                                 desc->num_input_dynamic_dims && !model->batched
+                                     ? w0->input_bytes[i]
                                      : desc->inputs[i].size_bytes);
     if (s)
       return s;

@@ -518,6 +518,116 @@ TEST(BatchSplit, RunsOncePerSubBatch) {
   }
 }
 
+// A dynamic batch compiled for chunks of up to 3 samples: the entry reads
+// the chunk's size c from its input sizes, sees the chunk densely (a batch
+// axis after a larger dimension through staging) and writes c at the
+// output's batch axis. It adds 1000 c to each element, so that the output
+// shows which chunk each sample ran in.
+const int64_t kChunkRowShape[] = {DLC_DIM_DYNAMIC, 3};
+const int64_t kChunkColShape[] = {2, DLC_DIM_DYNAMIC};
+std::atomic<int> chunkThreads{0};
+
+void addChunkSize(void **args, bool rows) {
+  const float *x = static_cast<const float *>(args[0]);
+  float *y = static_cast<float *>(args[1]);
+  int64_t *outDims = static_cast<int64_t *>(args[2]);
+  int64_t c = static_cast<const int64_t *>(args[3])[0];
+  ++entryCalls;
+  chunkThreads = *static_cast<const int32_t *>(args[5]);
+  for (int64_t i = 0; i < 2 * c + (rows ? c : 0); ++i)
+    y[i] = x[i] + 1000.0f * (float)c;
+  outDims[0] = c;
+}
+void addChunkSizeRows(void **args) { addChunkSize(args, true); }
+void addChunkSizeCols(void **args) { addChunkSize(args, false); }
+
+const dlc_tensor_desc kChunkRowIn[] = {
+    {"x", DLC_DTYPE_F32, 2, kChunkRowShape, 12, 0, 0, kChunkRowShape}};
+const dlc_tensor_desc kChunkRowOut[] = {
+    {"y", DLC_DTYPE_F32, 2, kChunkRowShape, 12, 0, 0, kChunkRowShape}};
+const dlc_model_desc kChunkRowModel = {DLC_MODEL_ABI_VERSION,
+                                       1,
+                                       1,
+                                       0,
+                                       "chunk_rows",
+                                       kChunkRowIn,
+                                       kChunkRowOut,
+                                       0,
+                                       addChunkSizeRows,
+                                       nullptr,
+                                       1,
+                                       1,
+                                       3};
+const dlc_tensor_desc kChunkColIn[] = {
+    {"x", DLC_DTYPE_F32, 2, kChunkColShape, 8, 1, 0, kChunkColShape}};
+const dlc_tensor_desc kChunkColOut[] = {
+    {"y", DLC_DTYPE_F32, 2, kChunkColShape, 8, 1, 0, kChunkColShape}};
+const dlc_model_desc kChunkColModel = {DLC_MODEL_ABI_VERSION,
+                                       1,
+                                       1,
+                                       0,
+                                       "chunk_cols",
+                                       kChunkColIn,
+                                       kChunkColOut,
+                                       0,
+                                       addChunkSizeCols,
+                                       nullptr,
+                                       1,
+                                       1,
+                                       3};
+
+// Each thread's share of the batch runs in as few chunks as the chunk size
+// allows, of about equal sizes: 7 samples on one thread as 2, 2 and 3; on
+// two, as 3 and as 2 and 2.
+TEST(BatchChunk, RunsChunksOfSamples) {
+  for (const dlc_model_desc *desc : {&kChunkRowModel, &kChunkColModel}) {
+    bool rows = desc == &kChunkRowModel;
+    for (unsigned threads : {1u, 2u}) {
+      dlc_options options;
+      dlc_options_init(&options);
+      options.num_threads = threads;
+      dlcrt_model *model = nullptr;
+      ASSERT_EQ(dlcrt_model_create(desc, &options, &model), nullptr);
+      const int64_t shape[] = {rows ? 7 : 2, rows ? 3 : 7};
+      float x[21], y[21];
+      for (int i = 0; i < 21; ++i)
+        x[i] = (float)i;
+      size_t bytes = rows ? 84 : 56;
+      dlc_tensor in = tensor(x, bytes, DLC_DTYPE_F32, 2, shape);
+      dlc_tensor out = tensor(y, bytes, DLC_DTYPE_F32, 2, shape);
+      const int64_t oneThread[] = {2, 2, 2, 2, 3, 3, 3};
+      const int64_t twoThreads[] = {3, 3, 3, 2, 2, 2, 2};
+      const int64_t *chunkOf = threads == 1 ? oneThread : twoThreads;
+      for (int repeat = 0; repeat < 2; ++repeat) {
+        entryCalls = 0;
+        std::fill(y, y + 21, -1.0f);
+        ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+        EXPECT_EQ(entryCalls.load(), 3);
+        EXPECT_EQ(chunkThreads.load(), 1);
+        for (int b = 0; b < 7; ++b)
+          for (int i = 0; i < (rows ? 3 : 2); ++i) {
+            int at = rows ? 3 * b + i : 7 * i + b;
+            EXPECT_EQ(y[at], x[at] + 1000.0f * (float)chunkOf[b])
+                << b << " " << i;
+          }
+        const int64_t *ran = dlcrt_model_output_shape(model, 0);
+        ASSERT_NE(ran, nullptr);
+        EXPECT_EQ(ran[0], shape[0]);
+        EXPECT_EQ(ran[1], shape[1]);
+      }
+      // A batch of one: one call with a chunk of 1.
+      const int64_t one[] = {rows ? 1 : 2, rows ? 3 : 1};
+      dlc_tensor in1 = tensor(x, bytes, DLC_DTYPE_F32, 2, one);
+      dlc_tensor out1 = tensor(y, bytes, DLC_DTYPE_F32, 2, one);
+      entryCalls = 0;
+      ASSERT_EQ(dlcrt_model_run(model, &in1, 1, &out1, 1), nullptr);
+      EXPECT_EQ(entryCalls.load(), 1);
+      EXPECT_EQ(y[0], x[0] + 1000.0f);
+      dlcrt_model_destroy(model);
+    }
+  }
+}
+
 // The batch is static: other sizes are refused with the whole shape.
 TEST(BatchSplit, RejectsOtherBatchSizes) {
   dlcrt_model *model = nullptr;

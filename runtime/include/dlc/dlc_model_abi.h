@@ -14,11 +14,12 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 8
+#define DLC_MODEL_ABI_VERSION 9
 
 /* One input or output of a model. For a model with a dynamic batch, a
  * batched tensor has shape[batch_axis] == DLC_DIM_DYNAMIC and size_bytes is
- * the size of one sample; the entry point computes one sample per call.
+ * the size of one sample; the entry point computes one sample per call, or
+ * a chunk of up to batch_chunk samples (dlc_model_desc.batch_chunk).
  * For a model whose static batch is split (dlc_model_desc.batch_split), a
  * batched tensor has its whole shape and size; the entry point computes
  * 1/batch_split of it (along batch_axis) per call.
@@ -106,6 +107,14 @@ typedef struct dlc_model_desc {
    * shapes); when not 0 the entry takes their sizes in one more argument
    * (see dlc_entry_fn). */
   uint64_t num_input_dynamic_dims;
+  /* A dynamic batch compiled for chunks of samples: when >= 2, the entry
+   * computes 1..batch_chunk samples per call (the batch a symbolic
+   * dimension of the compiled code), densely at the start of each batched
+   * tensor's buffer; the chunk's size is every entry of the input sizes
+   * (num_input_dynamic_dims: one per batch axis of the inputs) and the
+   * entry writes it at every output batch axis (num_dynamic_dims). Batched
+   * tensors' size_bytes stay those of one sample. 0: one sample per call. */
+  uint64_t batch_chunk;
 } dlc_model_desc;
 
 typedef struct dlcrt_model dlcrt_model;
