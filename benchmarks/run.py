@@ -19,8 +19,10 @@ reported as ratios (dlc / reference), because these machines are noisy:
   the same thread counts (intra-op threads), plus dlc's compile time.
 * symbolic: builds with symbolic dimensions (ResNet-50's batch, BERT's batch
   and sequence, compiled with --dim ranges) against the static builds of the
-  same models, both run at the export size, alternately over a few rounds
-  (--symbolic-only runs just this).
+  same models, both run at the export size, alternately over a few rounds;
+  and the dynamic batch (the LSTM at batch 8) run in chunks, one sample per
+  call, and as the static build of that batch (--symbolic-only runs just
+  these).
 
 Prints a table per section and, with --json, writes every measurement.
 Latency is the median of --iterations runs after a warm-up. Needs: a built
@@ -305,6 +307,48 @@ def run_symbolic(b, args, results):
     results["symbolic"] = rows
 
 
+# The dynamic batch in chunks against one sample per call and against the
+# static build of the same batch (whole, one call): (model, batch,
+# iterations as a multiple of --iterations).
+DYNAMIC_BATCH = [("lstm", 8, 20)]
+
+
+def run_dynamic_batch(b, args, results):
+    models_dir = args.models_dir
+    print("\ndynamic batch            threads  static ms  one/call ms  chunked ms  chunked/static"
+          "  chunked/one")
+    rows = []
+    for name, batch, scale in DYNAMIC_BATCH:
+        export = [sys.executable, os.path.join(ROOT, "scripts", "models", "export_models.py"),
+                  models_dir, "--only", name]
+        sh(export + ["--batch", str(batch)])
+        sh(export + ["--dynamic-batch"])
+        static_path = os.path.join(models_dir, f"{name}_b{batch}.onnx")
+        dyn_path = os.path.join(models_dir, f"{name}_dyn.onnx")
+        data, _ = b.inputs_for(static_path, f"{name}_b{batch}")
+        iterations = args.iterations * scale
+        rounds = {"static": [], "one": [], "chunked": []}
+        for _ in range(SYMBOLIC_ROUNDS):
+            rounds["static"].append(b.dlc(static_path, data, args.threads,
+                                          ["--batch-split", "1"], iterations=iterations))
+            rounds["one"].append(b.dlc(dyn_path, data, args.threads, ["--batch-chunk", "1"],
+                                       iterations=iterations))
+            rounds["chunked"].append(b.dlc(dyn_path, data, args.threads, iterations=iterations))
+        for t in args.threads:
+            ms = {k: float(np.median([r[t]["median_ms"] for r in v])) for k, v in rounds.items()}
+            row = {"model": name, "batch": batch, "threads": t, "iterations": iterations,
+                   "rounds": SYMBOLIC_ROUNDS, "static_ms": ms["static"],
+                   "one_per_call_ms": ms["one"], "chunked_ms": ms["chunked"],
+                   "chunked_over_static": ms["chunked"] / ms["static"],
+                   "chunked_over_one": ms["chunked"] / ms["one"]}
+            rows.append(row)
+            print(f"  {name} batch {batch}".ljust(25) + f"{t:7d}  {ms['static']:9.3f}"
+                  f"  {ms['one']:11.3f}  {ms['chunked']:10.3f}"
+                  f"  {row['chunked_over_static']:14.2f}  {row['chunked_over_one']:11.2f}",
+                  flush=True)
+    results["dynamic_batch"] = rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dlc", default=os.path.join(ROOT, "build", "bin", "dlc"))
@@ -334,6 +378,7 @@ def main():
             run_models(b, args, results)
         if not args.no_symbolic:
             run_symbolic(b, args, results)
+            run_dynamic_batch(b, args, results)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

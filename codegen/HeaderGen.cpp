@@ -50,11 +50,18 @@ std::string dlc::generateHeader(const ModelInfo &info) {
        << "': run takes any size >= 1 there, the same for every\n"
           " * batched tensor of a run; their shapes hold DLC_DIM_DYNAMIC (-1)\n"
           " * at the batch axis and their size_bytes are per sample. Run\n"
-          " * computes one sample per call of the compiled code (the model\n"
-          " * treats samples apart: dlc proved it when compiling); with\n"
-          " * num_threads > 1 that many samples run at once, each with its own\n"
-          " * workspace (allocated at create).\n";
-  if (info.numInputDynamicDims)
+       << (info.batchChunk
+               ? formatv(" * computes up to {0} samples per call of the "
+                         "compiled code (the\n",
+                         info.batchChunk)
+                     .str()
+               : std::string(" * computes one sample per call of the "
+                             "compiled code (the\n"))
+       << " * model treats samples apart: dlc proved it when compiling); "
+          "with\n"
+          " * num_threads > 1 the batch is shared among that many threads,\n"
+          " * each with its own workspace (allocated at create).\n";
+  if (info.numInputDynamicDims && !info.batchChunk)
     os << " * Symbolic dimensions: inputs take any size in the range shown\n"
           " * (NAME=MIN..MAX), the same for every dimension of one name in a\n"
           " * run; their shapes hold DLC_DIM_DYNAMIC there, _input_min_shape and\n"
@@ -62,7 +69,7 @@ std::string dlc::generateHeader(const ModelInfo &info) {
           " * reads the caller's shapes; an input buffer needs the bytes of its\n"
           " * actual shape. Outputs whose shape follows from them are listed\n"
           " * with <=BOUND and written as data-dependent ones (below).\n";
-  if (info.numDynamicDims)
+  if (info.numDynamicDims && !info.batchChunk)
     os << " * Data-dependent outputs: dimensions shown as <=BOUND depend on the\n"
           " * input values. Their shape holds DLC_DIM_DYNAMIC there and\n"
           " * _output_max_shape the bounds; size_bytes is the size at the bounds,\n"

@@ -64,14 +64,16 @@ struct BatchSplit {
 };
 } // namespace
 
-/// The number of sub-batches for a batch of `batch` (at least 2), from the
-/// model lowered at one sample: the smallest sub-batch whose intermediate
-/// tensors (bytes written by linalg ops) are at least the weights' bytes,
-/// which every sub-batch reads again. Small sub-batches keep each thread's
-/// tensors in its caches (MobileNetV2 at batch 8 scales 1.3x on two
-/// threads as two sub-batches of 4, 2.0x as eight of 1); weight-bound models
-/// (an LSTM's recurrent matmuls) keep large ones.
-static int64_t chooseBatchSplit(int64_t batch, ModuleOp perSample) {
+namespace {
+/// What one sample of a model lowered to linalg moves: the weights' bytes
+/// (which every call of the compiled code reads again) and the bytes its
+/// linalg ops write.
+struct SampleBytes {
+  uint64_t weights = 0, tensors = 0;
+};
+} // namespace
+
+static SampleBytes measureSample(ModuleOp perSample) {
   auto bytesOf = [](ShapedType t) -> uint64_t {
     if (!t.hasStaticShape() || !t.getElementType().isIntOrFloat())
       return 0;
@@ -91,14 +93,44 @@ static int64_t chooseBatchSplit(int64_t batch, ModuleOp perSample) {
           tensors += bytesOf(shaped);
     }
   });
+  return {weights, tensors};
+}
+
+/// The number of sub-batches for a batch of `batch` (at least 2), from the
+/// model lowered at one sample: the smallest sub-batch whose intermediate
+/// tensors (bytes written by linalg ops) are at least the weights' bytes,
+/// which every sub-batch reads again. Small sub-batches keep each thread's
+/// tensors in its caches (MobileNetV2 at batch 8 scales 1.3x on two
+/// threads as two sub-batches of 4, 2.0x as eight of 1); weight-bound models
+/// (an LSTM's recurrent matmuls) keep large ones.
+static int64_t chooseBatchSplit(int64_t batch, ModuleOp perSample) {
+  SampleBytes bytes = measureSample(perSample);
   int64_t sub = 1;
   for (int64_t s = 1; s <= batch / 2; ++s)
     if (batch % s == 0) {
       sub = s;
-      if ((uint64_t)s * tensors >= weights)
+      if ((uint64_t)s * bytes.tensors >= bytes.weights)
         break;
     }
   return batch / sub;
+}
+
+/// The most samples of a dynamic batch that one call of the compiled code
+/// computes, by the batch split's rule: the smallest chunk whose
+/// intermediate tensors are at least the weights' bytes (CNNs: one sample;
+/// an LSTM, whose recurrent matmuls are weight-bound, many), at most
+/// kMaxBatchChunk samples and, beyond one sample, at most kMaxChunkBytes of
+/// tensors (each worker's workspace holds a chunk).
+static constexpr int64_t kMaxBatchChunk = 64;
+static constexpr uint64_t kMaxChunkBytes = 64ull << 20;
+static int64_t chooseBatchChunk(ModuleOp perSample) {
+  SampleBytes bytes = measureSample(perSample);
+  int64_t chunk = 1;
+  while (chunk < kMaxBatchChunk &&
+         (uint64_t)chunk * bytes.tensors < bytes.weights &&
+         (uint64_t)(chunk + 1) * bytes.tensors <= kMaxChunkBytes)
+    ++chunk;
+  return chunk;
 }
 
 /// Imports `path` with its static batch split into `parts` sub-batches, or
@@ -170,6 +202,135 @@ importSplitBatch(MLIRContext &context, StringRef path,
   return module;
 }
 
+namespace {
+/// A dynamic batch compiled for chunks of samples: what the per-sample
+/// import proved and the chunk.
+struct BatchChunk {
+  std::string dim;
+  int64_t size = 0;
+  std::vector<int64_t> inputAxes, outputAxes;
+};
+} // namespace
+
+/// Runs `pipeline` on a copy of `module` with its diagnostics silenced; the
+/// first error's text goes to `why`.
+static OwningOpRef<ModuleOp> tryPipeline(ModuleOp module, StringRef pipeline,
+                                         std::string &why) {
+  MLIRContext *context = module.getContext();
+  ScopedDiagnosticHandler quiet(context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty()) {
+      why = diag.str();
+      if (auto name = dyn_cast<NameLoc>(diag.getLocation()))
+        why = "node '" + name.getName().str() + "': " + why;
+    }
+    return success();
+  });
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(context);
+  if (failed(parsePassPipeline(pipeline, pm)) || failed(pm.run(*copy)))
+    return nullptr;
+  return copy;
+}
+
+/// A model imported with a dynamic batch (`perSample`, at one sample, the
+/// samples proven apart at import): imports it again with the batch a
+/// symbolic dimension 1..K, so that one call of the compiled code computes
+/// up to K samples (`chunkOption`, or chosen from the model), or returns
+/// null, with the reason in `why` when a chunk was wanted but cannot be
+/// compiled (the batch then runs one sample per call).
+static OwningOpRef<ModuleOp>
+importChunkedBatch(MLIRContext &context, StringRef path,
+                   const ImportOptions &importOptions, ModuleOp perSample,
+                   int64_t chunkOption, BatchChunk &chunk, std::string &why) {
+  auto dim = perSample->getAttrOfType<StringAttr>(kBatchDimAttr);
+  if (!dim || chunkOption == 1)
+    return nullptr;
+  // The lowered program's own proof; its errors are reported by the
+  // per-sample compile that follows a null return.
+  std::string ignored;
+  OwningOpRef<ModuleOp> probe = tryPipeline(
+      perSample, "dlc-lower-to-linalg,dlc-check-batch-independence", ignored);
+  if (!probe)
+    return nullptr;
+  FailureOr<ModelInfo> probed = extractModelInfo(*probe, "probe");
+  if (failed(probed))
+    return nullptr;
+  extractBatchAxes(*probe, *probed);
+  int64_t size = chunkOption ? chunkOption : chooseBatchChunk(*probe);
+  if (size < 2)
+    return nullptr;
+  for (const TensorInfo &t : probed->outputs)
+    if (!t.maxShape.empty() ||
+        llvm::any_of(t.shape, [](int64_t d) { return d < 0; })) {
+      why = "output '" + t.name + "' has a data-dependent shape";
+      return nullptr;
+    }
+  ImportOptions at = importOptions;
+  at.dimRanges[dim.str()] = DimRange{1, size};
+  OwningOpRef<ModuleOp> module;
+  {
+    ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty()) {
+        why = diag.str();
+        if (auto name = dyn_cast<NameLoc>(diag.getLocation()))
+          why = "node '" + name.getName().str() + "': " + why;
+      }
+      return success();
+    });
+    module = importOnnxFile(context, path, at);
+  }
+  if (!module || !tryPipeline(*module, "dlc-lower-to-linalg", why)) {
+    if (why.empty())
+      why = "the model does not import with a symbolic batch";
+    return nullptr;
+  }
+  chunk.dim = dim.str();
+  chunk.size = size;
+  for (const TensorInfo &t : probed->inputs)
+    chunk.inputAxes.push_back(t.batchAxis);
+  for (const TensorInfo &t : probed->outputs)
+    chunk.outputAxes.push_back(t.batchAxis);
+  return module;
+}
+
+/// Gives `info` (read from the module compiled with the batch a symbolic
+/// dimension 1..chunk.size) the dynamic batch's description: the batched
+/// tensors' shapes hold 1 at the batch axis and their sizes are one
+/// sample's, as for a batch run one sample per call.
+static LogicalResult applyBatchChunk(const BatchChunk &chunk, ModelInfo &info,
+                                     Location loc) {
+  for (auto [list, axes] : {std::pair{&info.inputs, &chunk.inputAxes},
+                            std::pair{&info.outputs, &chunk.outputAxes}}) {
+    if (list->size() != axes->size())
+      return emitError(loc) << "batch chunk: " << axes->size()
+                            << " batch axes for " << list->size() << " tensors";
+    for (auto [t, axis] : llvm::zip(*list, *axes)) {
+      int64_t others = llvm::count_if(t.shape, [](int64_t d) { return d < 0; });
+      if (axis < 0) {
+        if (others)
+          return emitError(loc) << "batch chunk: '" << t.name
+                                << "' has dynamic dimensions but no batch";
+        continue;
+      }
+      if (axis >= (int64_t)t.shape.size() || t.shape[axis] >= 0 ||
+          others != 1 || t.sizeBytes % chunk.size != 0)
+        return emitError(loc) << "batch chunk: '" << t.name
+                              << "' is not dynamic along exactly its batch "
+                                 "axis "
+                              << axis;
+      t.batchAxis = axis;
+      t.shape[axis] = 1;
+      t.sizeBytes /= chunk.size;
+      t.minShape.clear();
+      t.maxShape.clear();
+      t.dimNames.clear();
+    }
+  }
+  info.batchDim = chunk.dim;
+  info.batchChunk = chunk.size;
+  return success();
+}
+
 /// Gives `info` (read from the module compiled at the sub-batch) the whole
 /// batch: shapes and sizes of the batched tensors grow `split.parts` times.
 static LogicalResult applyBatchSplit(const BatchSplit &split, ModelInfo &info,
@@ -238,9 +399,20 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   }
   if (!module)
     module = importOnnxFile(context, path, importOptions);
-  importTimer.stop();
   if (!module)
     return failure();
+  // A dynamic batch on the CPU runs in chunks of samples where that
+  // compiles. CUDA kernels over dynamic sizes are not tiled yet
+  // (dlc-gpu-select-strategy), so there it keeps one sample per call.
+  BatchChunk chunk;
+  if (options.target == Target::Cpu && stopAt >= Stage::Llvm &&
+      !options.keepGoing && !options.exposeNodeOutputs &&
+      options.dimRanges.empty())
+    if (OwningOpRef<ModuleOp> chunked = importChunkedBatch(
+            context, path, importOptions, *module, options.batchChunk, chunk,
+            result.batchChunkSkipped))
+      module = std::move(chunked);
+  importTimer.stop();
   if (stopAt == Stage::Mlir) {
     module->print(out);
     return success();
@@ -289,6 +461,8 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   pipelineTimer.stop();
   extractBatchAxes(*module, *info);
   if (failed(extractOutputBounds(*module, *info)))
+    return failure();
+  if (chunk.size && failed(applyBatchChunk(chunk, *info, fileLoc)))
     return failure();
   if (stopAt == Stage::Linalg) {
     module->print(out);

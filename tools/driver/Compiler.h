@@ -49,6 +49,10 @@ struct CompileOptions {
   /// proven apart (see frontend/BatchSplit.h); 1 keeps the batch whole; 0
   /// chooses from the model (weights against intermediate tensors).
   int64_t batchSplit = 0;
+  /// CPU models with a dynamic batch: the most samples one call of the
+  /// compiled code computes (the batch compiled as a symbolic dimension
+  /// 1..batchChunk); 1 runs one sample per call; 0 chooses from the model.
+  int64_t batchChunk = 0;
 };
 
 struct CompiledModel {
@@ -57,6 +61,9 @@ struct CompiledModel {
   /// Why a static batch was not split (empty when it was, or when no split
   /// was asked for).
   std::string batchSplitSkipped;
+  /// Why a dynamic batch runs one sample per call although a chunk was
+  /// chosen or asked for (empty otherwise).
+  std::string batchChunkSkipped;
 };
 
 /// Compiles `path`. Textual stages (mlir, linalg, llvm, asm) are printed to

@@ -39,21 +39,27 @@ const char *kUsage = R"(usage:
               [--mtriple T] [--target cpu|cuda|cuda-emulator]
               [--gpu-arch sm_80,sm_90]
               [--time-passes] [--data DIR] [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
-              [--batch-split auto|K]
+              [--batch-split auto|K] [--batch-chunk auto|S]
   dlc run MODEL.onnx --data DIR --out OUTDIR [--data DIR2 --out OUTDIR2 ...]
                      [--target cpu|cuda|cuda-emulator]
                      [--threads T] [--compare cpu [--per-node]]
                      [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
+                     [--batch-chunk auto|S]
   dlc check MODEL.onnx [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
                        [--data DIR] [--target cpu|cuda] [--batch N]
                        [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
+                       [--batch-chunk auto|S]
 
 --dim NAME=MIN..MAX keeps a symbolic input dimension symbolic: the library
 is compiled once and runs at any size in that range (every symbolic
 dimension then needs a size or a range). Without ranges, a symbolic
 input dimension left without --dim becomes the model's dynamic batch (one
-per model), run one sample at a time.
+per model): when dlc proves the samples independent, the CPU library is
+compiled for chunks of 1..S samples (the batch a symbolic dimension there)
+and run calls it once per chunk. --batch-chunk S fixes S (1: one sample
+per call); auto (the default) takes the smallest chunk whose intermediate
+tensors outweigh the weights, at most 64. CUDA runs one sample per call.
 
 A static batch (the first dimension of every input, the same size B) runs
 as K sub-batches of B/K when dlc proves the samples independent: with 2 or
@@ -217,18 +223,26 @@ bool parseDims(const Args &args, dlc::CompileOptions &opts) {
   return true;
 }
 
-/// Reads --batch-split auto|K into `opts` (auto: 0); prints the error and
-/// returns false on bad values.
+/// Reads --batch-split auto|K and --batch-chunk auto|S into `opts` (auto:
+/// 0); prints the error and returns false on bad values.
 bool parseBatchSplit(const Args &args, dlc::CompileOptions &opts) {
   std::string value = args.get("--batch-split").value_or("auto");
-  if (value == "auto") {
+  if (value == "auto")
     opts.batchSplit = 0;
+  else if (StringRef(value).getAsInteger(10, opts.batchSplit) ||
+           opts.batchSplit < 1 || opts.batchSplit > 1024) {
+    errs() << "dlc: error: --batch-split must be 'auto' or an integer from 1 "
+              "to 1024\n";
+    return false;
+  }
+  value = args.get("--batch-chunk").value_or("auto");
+  if (value == "auto") {
+    opts.batchChunk = 0;
     return true;
   }
-  if (StringRef(value).getAsInteger(10, opts.batchSplit) ||
-      opts.batchSplit < 1 ||
-      opts.batchSplit > 1024) {
-    errs() << "dlc: error: --batch-split must be 'auto' or an integer from 1 "
+  if (StringRef(value).getAsInteger(10, opts.batchChunk) ||
+      opts.batchChunk < 1 || opts.batchChunk > 1024) {
+    errs() << "dlc: error: --batch-chunk must be 'auto' or an integer from 1 "
               "to 1024\n";
     return false;
   }
@@ -384,8 +398,13 @@ int runCompile(const Args &args, const char *argv0) {
          << result.info.workspaceLiveSet << " bytes, weights "
          << result.info.weightsSize << " bytes)\n";
   if (!result.info.batchDim.empty()) {
-    outs() << "dlc: dynamic batch '" << result.info.batchDim
-           << "': compiled for one sample, run once per sample; batch axis of";
+    outs() << "dlc: dynamic batch '" << result.info.batchDim << "': ";
+    if (result.info.batchChunk)
+      outs() << "compiled for chunks of 1.." << result.info.batchChunk
+             << " samples, run once per chunk";
+    else
+      outs() << "compiled for one sample, run once per sample";
+    outs() << "; batch axis of";
     for (auto [kind, list] : {std::pair{"input", &result.info.inputs},
                               std::pair{"output", &result.info.outputs}})
       for (const dlc::TensorInfo &t : *list)
@@ -393,6 +412,9 @@ int runCompile(const Args &args, const char *argv0) {
                << (t.batchAxis >= 0 ? std::to_string(t.batchAxis)
                                     : std::string("none"));
     outs() << "\n";
+    if (!result.batchChunkSkipped.empty())
+      outs() << "dlc: dynamic batch not chunked: " << result.batchChunkSkipped
+             << "\n";
   }
   if (result.info.batchSplit) {
     int64_t batch = result.info.splitBatch;
@@ -955,13 +977,14 @@ int dlc::driverMain(int argc, char **argv) {
   StringRef command = argc >= 2 ? argv[1] : "";
   if (command == "compile")
     args = parseArgs(argc, argv,
-                     {"-o", "--name", "--emit", "--mcpu", "--mtriple", "--target",
-                      "--gpu-arch", "--data", "--dim", "--batch-split"},
+                     {"-o", "--name", "--emit", "--mcpu", "--mtriple",
+                      "--target", "--gpu-arch", "--data", "--dim",
+                      "--batch-split", "--batch-chunk"},
                      {"--shared", "--time-passes"});
   else if (command == "run")
     args = parseArgs(argc, argv,
                      {"--data", "--out", "--target", "--threads", "--compare",
-                      "--gpu-arch", "--dim", "--batch-split"},
+                      "--gpu-arch", "--dim", "--batch-split", "--batch-chunk"},
                      {"--per-node"});
   else if (command == "check")
     args = parseArgs(argc, argv, {"--dim"}, {});
@@ -969,7 +992,7 @@ int dlc::driverMain(int argc, char **argv) {
     args = parseArgs(argc, argv,
                      {"--iterations", "--warmup", "--threads", "--data",
                       "--target", "--gpu-arch", "--dim", "--batch",
-                      "--batch-split"},
+                      "--batch-split", "--batch-chunk"},
                      {});
   else
     return usageError(command.empty() ? "missing command"

@@ -274,7 +274,7 @@ def make_constant(model_path, data_dir, out_path, empty_dir):
 
 
 def run_test(dlc, test_dir, timeout, target=None, dynamic=False, threads=None,
-             constant=False, symbolic=False):
+             constant=False, symbolic=False, extra=()):
     """Run one test; return (status, reason), status in PASS/FAIL/TIMEOUT."""
     name = os.path.basename(test_dir)
     model_path = os.path.join(test_dir, "model.onnx")
@@ -314,6 +314,7 @@ def run_test(dlc, test_dir, timeout, target=None, dynamic=False, threads=None,
                 cmd += ["--target", target]
             if threads:
                 cmd += ["--threads", str(threads)]
+            cmd += list(extra)
             try:
                 rc, err = run_dlc(cmd, max(deadline - time.monotonic(), 0.1))
             except subprocess.TimeoutExpired:
@@ -381,6 +382,8 @@ def main():
                     help="make every input dimension symbolic (see above)")
     ap.add_argument("--constant-inputs", action="store_true",
                     help="make every graph input a constant (see above)")
+    ap.add_argument("--dlc-args", default="",
+                    help="more options for dlc run, space-separated (e.g. '--batch-chunk 3')")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="parallel tests (default 2)")
     ap.add_argument("--timeout", type=float, default=120, help="seconds per test (default 120)")
     ap.add_argument("--report", help="write per-test status/reason as JSON here")
@@ -414,7 +417,8 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
         futures = {pool.submit(run_test, dlc, os.path.join(node_dir, t), args.timeout,
                                args.target, args.dynamic_batch, args.threads,
-                               args.constant_inputs, args.symbolic): t
+                               args.constant_inputs, args.symbolic,
+                               args.dlc_args.split()): t
                    for t in tests}
         for fut in concurrent.futures.as_completed(futures):
             name = futures[fut]

@@ -151,8 +151,8 @@ def compare(name, got, ref, rtol, atol):
 def run_library(args, model, work, env):
     """--batches: one compiled library, run at each batch size; returns the exit status."""
     lib_dir = os.path.join(work, "lib")
-    rc, log = run([args.dlc, "compile", args.model, "--shared", "--name", "model", "-o", lib_dir],
-                  timeout=args.timeout)
+    rc, log = run([args.dlc, "compile", args.model, "--shared", "--name", "model", "-o", lib_dir]
+                  + args.dlc_args.split(), timeout=args.timeout)
     if rc != 0:
         print(f"dlc cannot compile the model (exit {rc}):\n{log}")
         return 2 if rc == 2 else 1
@@ -324,6 +324,9 @@ def main():
         help="directory holding node_modules/onnxruntime-node")
     ap.add_argument("--work", help="keep inputs and outputs here (a new or empty directory)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per tool run")
+    ap.add_argument("--dlc-args", default="",
+                    help="more options for dlc compile and dlc run, space-separated "
+                         "(e.g. '--batch-chunk 2')")
     ap.add_argument("--target", default="cpu", help="dlc run --target (cpu, cuda-emulator)")
     ap.add_argument("--batches", type=lambda v: [int(x) for x in v.split(",")],
                     help="dynamic batch: one library, run at these batch sizes")
@@ -367,8 +370,8 @@ def main():
             return 1
 
         rc, log = run([args.dlc, "run", args.model, "--data", data, "--out", dlc_out,
-                       "--threads", str(args.threads), "--target", args.target],
-                      timeout=args.timeout)
+                       "--threads", str(args.threads), "--target", args.target]
+                      + args.dlc_args.split(), timeout=args.timeout)
         if rc != 0:
             what = "cannot compile the model" if rc == 2 else "failed"
             print(f"dlc {what} (exit {rc}):\n{log}")
