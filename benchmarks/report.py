@@ -19,6 +19,8 @@ def main():
     with open(sys.argv[1]) as f:
         r = json.load(f)
     m = r["machine"]
+    if r.get("mcpu"):
+        print(f"dlc's code compiled with --mcpu {r['mcpu']}.\n")
     print(f"Machine: {m.get('Model name', '?')}, {m.get('cpus')} CPUs "
           f"({m.get('Core(s) per socket', '?')} cores, {m.get('Thread(s) per core', '?')} "
           f"thread(s) per core), AVX-512: {'yes' if m.get('avx512f') else 'no'}; "
@@ -53,6 +55,10 @@ def main():
         s = r.get("summary", {})
         for key in sorted(k for k in s if k.startswith("geomean") or k.startswith("max")):
             print(f"- `{key}`: {fmt(s[key])}")
+        for key in sorted(k for k in s if k.startswith("worst")):
+            print(f"- `{key}`: {s[key]}")
+        if s.get("failed"):
+            print(f"- failed: {', '.join(s['failed'])}")
         for key in sorted(k for k in s if k.startswith("dlc_speedup")):
             print(f"- `{key}`: " + ", ".join(f"{name} {v:.2f}" for name, v in s[key].items()))
     return 0

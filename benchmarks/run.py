@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """dlc against ONNX Runtime and OpenBLAS, measured side by side in one run.
 
-  /usr/bin/python3 benchmarks/run.py [--models NAME ...] [--batches 1 8]
+  /usr/bin/python3 benchmarks/run.py [--models NAME ... | --broad] [--batches 1 8]
+      [--mcpu CPU]
       [--threads 1 2] [--matmul 256 512 1024 2048] [--no-models] [--no-micro]
       [--no-symbolic | --symbolic-only]
       [--iterations N] [--json OUT.json]
@@ -16,7 +17,10 @@ reported as ratios (dlc / reference), because these machines are noisy:
 * conv: single Conv nodes with ResNet shapes, dlc against ONNX Runtime.
 * models: the real models of scripts/models/export_models.py at each batch
   size (exported as static-batch models), dlc against onnxruntime-node with
-  the same thread counts (intra-op threads), plus dlc's compile time.
+  the same thread counts (intra-op threads), plus dlc's compile time; the
+  geomean and the worst ratio per thread count. --broad runs the longer
+  list (17 models); --mcpu x86-64-v3 compiles dlc's code for AVX2 on an
+  AVX-512 machine (ORT keeps its own dispatch).
 * symbolic: builds with symbolic dimensions (ResNet-50's batch, BERT's batch
   and sequence, compiled with --dim ranges) against the static builds of the
   same models, both run at the export size, alternately over a few rounds;
@@ -48,6 +52,11 @@ sys.path.insert(0, os.path.join(ROOT, "test", "e2e", "ort"))
 import compare_with_ort as cw  # noqa: E402  (input generation shared with the tests)
 
 MODELS = ["resnet18", "resnet50", "mobilenet_v2", "efficientnet_b0", "bert", "lstm"]
+# --broad: the list of issue 23 (CNN families beyond the four above, a GPT
+# decoder, a GRU and an MLP).
+BROAD = MODELS + ["mobilenet_v3_large", "regnet_y_400mf", "squeezenet1_1",
+                  "shufflenet_v2_x1_0", "densenet121", "googlenet", "mnasnet1_0",
+                  "convnext_tiny", "gpt", "gru", "mlp"]
 TRANSFORMER_MATMULS = [(128, 768, 768), (128, 3072, 768), (128, 768, 3072)]
 CONVS = [  # name, N, C, H, W, F, k, stride, pad
     ("conv3x3_64", 1, 64, 56, 56, 64, 3, 1, 1),
@@ -114,9 +123,10 @@ class Bench:
         return dlc_dir, ort_dir
 
     def dlc(self, model_path, data_dir, threads, extra=(), iterations=None):
+        mcpu = ["--mcpu", self.args.mcpu] if self.args.mcpu else []
         out = sh([self.args.dlc, "bench", model_path, "--data", data_dir,
                   "--iterations", str(iterations or self.args.iterations),
-                  "--threads", ",".join(str(t) for t in threads), *extra])
+                  "--threads", ",".join(str(t) for t in threads), *mcpu, *extra])
         return {r["threads"]: r for r in json_lines(out)}
 
     def ort(self, model_path, in_dir, threads):
@@ -242,9 +252,20 @@ def run_models(b, args, results):
     results["models"] = rows
     summary = {}
     for t in args.threads:
-        ratios = [r["ratio"] for r in rows if r.get("threads") == t]
+        at = [r for r in rows if r.get("threads") == t]
+        ratios = [r["ratio"] for r in at]
         summary[f"geomean_dlc_over_ort_t{t}"] = geomean(ratios)
         summary[f"max_dlc_over_ort_t{t}"] = max(ratios) if ratios else None
+        if at:
+            worst = max(at, key=lambda r: r["ratio"])
+            summary[f"worst_t{t}"] = f"{worst['model']} batch {worst['batch']}"
+    failed = sorted({f"{r['model']} batch {r['batch']}" for r in rows if "error" in r})
+    if failed:
+        summary["failed"] = failed
+    for t in args.threads:
+        print(f"threads {t}: geomean dlc/ORT {fmt(summary[f'geomean_dlc_over_ort_t{t}'])}, "
+              f"worst {fmt(summary[f'max_dlc_over_ort_t{t}'])} "
+              f"({summary.get(f'worst_t{t}', '-')})")
     if len(args.threads) >= 2:
         t1, t2 = args.threads[0], args.threads[1]
         speedups = {}
@@ -352,7 +373,11 @@ def run_dynamic_batch(b, args, results):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dlc", default=os.path.join(ROOT, "build", "bin", "dlc"))
-    ap.add_argument("--models", nargs="+", default=MODELS, choices=MODELS)
+    ap.add_argument("--models", nargs="+", default=MODELS, choices=BROAD)
+    ap.add_argument("--broad", action="store_true",
+                    help=f"the broader model list ({len(BROAD)} models) instead of --models")
+    ap.add_argument("--mcpu", help="dlc's target CPU (e.g. x86-64-v3: AVX2 code on an "
+                                   "AVX-512 machine); ORT picks its own kernels")
     ap.add_argument("--batches", nargs="+", type=int, default=[1, 8])
     ap.add_argument("--threads", nargs="+", type=int, default=[1, 2])
     ap.add_argument("--matmul", nargs="+", type=int, default=[256, 512, 1024, 2048])
@@ -368,7 +393,9 @@ def main():
         "DLC_ORT_DIR", os.path.join(os.path.expanduser("~"), ".cache", "dlc", "ort")))
     ap.add_argument("--json", help="write all measurements here")
     args = ap.parse_args()
-    results = {"machine": machine(), "iterations": args.iterations}
+    if args.broad:
+        args.models = BROAD
+    results = {"machine": machine(), "iterations": args.iterations, "mcpu": args.mcpu}
     print("machine: " + json.dumps(results["machine"]))
     with tempfile.TemporaryDirectory(prefix="dlc-bench-") as work:
         b = Bench(args, work)

@@ -232,6 +232,28 @@ class LstmNet(nn.Module):
         return self.head(y[:, -1])
 
 
+class GruNet(nn.Module):
+    def __init__(self, inputs=32, hidden=64, layers=2, classes=10):
+        super().__init__()
+        self.gru = nn.GRU(inputs, hidden, num_layers=layers, batch_first=True)
+        self.head = nn.Linear(hidden, classes)
+
+    def forward(self, x):
+        y, _ = self.gru(x)
+        return self.head(y[:, -1])
+
+
+class Mlp(nn.Module):
+    def __init__(self, inputs=784, hidden=512, classes=10):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(inputs, hidden), nn.ReLU(),
+                                 nn.Linear(hidden, hidden), nn.ReLU(),
+                                 nn.Linear(hidden, classes))
+
+    def forward(self, x):
+        return self.net(x)
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -271,10 +293,16 @@ def calibrate_batchnorm(model, make_batch, batches=2):
     model.eval()
 
 
+# GoogLeNet without its training-only auxiliary heads, initialized as the
+# others (its own initialization is slow and warns).
+TORCHVISION_ARGS = {"googlenet": {"aux_logits": False, "init_weights": False}}
+
+
 def torchvision_model(arch):
     def build(batch):
         import torchvision
-        model = getattr(torchvision.models, arch)(weights=None)
+        model = getattr(torchvision.models, arch)(weights=None,
+                                                  **TORCHVISION_ARGS.get(arch, {}))
         calibrate_batchnorm(model, lambda: torch.rand(4, 3, 224, 224))
         return model, (torch.rand(batch, 3, 224, 224),), ["input"], ["logits"]
     return build
@@ -334,6 +362,14 @@ def lstm(batch):
     return LstmNet().eval(), (torch.rand(batch, 16, 32),), ["x"], ["logits"]
 
 
+def gru(batch):
+    return GruNet().eval(), (torch.rand(batch, 16, 32),), ["x"], ["logits"]
+
+
+def mlp(batch):
+    return Mlp().eval(), (torch.rand(batch, 784),), ["x"], ["logits"]
+
+
 MODELS = {
     "resnet18": torchvision_model("resnet18"),
     "resnet50": torchvision_model("resnet50"),
@@ -347,9 +383,18 @@ MODELS = {
     "ssdlite": ssdlite,
 }
 
+# The broader benchmark's models (benchmarks/run.py --broad): torchvision
+# architectures beyond the four above, a GRU and an MLP.
+BROAD = ["mobilenet_v3_large", "regnet_y_400mf", "squeezenet1_1", "shufflenet_v2_x1_0",
+         "densenet121", "googlenet", "mnasnet1_0", "convnext_tiny"]
+for _arch in BROAD:
+    MODELS[_arch] = torchvision_model(_arch)
+MODELS["gru"] = gru
+MODELS["mlp"] = mlp
 
-# Exported only when named with --only (a detector: one image, no batch).
-ONLY_BY_NAME = {"ssdlite"}
+# Exported only when named with --only (a detector: one image, no batch;
+# the broader benchmark's models, which the tests do not all need).
+ONLY_BY_NAME = {"ssdlite", "gru", "mlp", *BROAD}
 
 # --symbolic: each model's symbolic dimensions, by input and output name.
 SYMBOLIC_AXES = {

@@ -49,7 +49,7 @@ const char *kUsage = R"(usage:
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
                        [--data DIR] [--target cpu|cuda] [--batch N]
                        [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
-                       [--batch-chunk auto|S]
+                       [--batch-chunk auto|S] [--mcpu CPU]
 
 --dim NAME=MIN..MAX keeps a symbolic input dimension symbolic: the library
 is compiled once and runs at any size in that range (every symbolic
@@ -555,6 +555,7 @@ int openSession(const Args &args, Session &session, double *compileSeconds,
   if (target)
     opts.target = *target;
   opts.exposeNodeOutputs = exposeNodeOutputs;
+  opts.mcpu = args.get("--mcpu").value_or("");
   opts.name = "dlc_model";
   opts.apiWrappers = false;
   opts.knownInputs = knownInputs;
@@ -992,7 +993,7 @@ int dlc::driverMain(int argc, char **argv) {
     args = parseArgs(argc, argv,
                      {"--iterations", "--warmup", "--threads", "--data",
                       "--target", "--gpu-arch", "--dim", "--batch",
-                      "--batch-split", "--batch-chunk"},
+                      "--batch-split", "--batch-chunk", "--mcpu"},
                      {});
   else
     return usageError(command.empty() ? "missing command"
