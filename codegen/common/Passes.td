@@ -211,8 +211,15 @@ def CopyToLinalg : Pass<"dlc-copy-to-linalg", "mlir::func::FuncOp"> {
   let description = [{
     `memref.copy` of non-contiguous buffers lowers to a call of MLIR's C
     runner utilities, which generated libraries must not depend on; as
-    `linalg.copy` it lowers to loops instead.
+    `linalg.copy` it lowers to loops instead. With `keep-contiguous` (the
+    CPU pipeline), copies between contiguous buffers (identity layouts, or
+    static contiguous row-major views) stay: they lower to a memcpy. The
+    GPU pipeline needs every copy as loops, which become kernels.
   }];
+  let options = [
+    Option<"keepContiguous", "keep-contiguous", "bool", "false",
+           "leave copies between contiguous buffers as memref.copy">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
