@@ -1,11 +1,14 @@
-//===- DynamicBatch.h - symbolic input dimensions at import -------*- C++ -*-===//
+//===- DynamicBatch.h - symbolic input dimensions at import -------*- C++
+//-*-===//
 //
-// dlc compiles static shapes. A model whose inputs have one symbolic
-// dimension (the batch, e.g. 'N') is compiled for one sample (that dimension
-// set to 1); the runtime runs it once per sample. That is only right when
-// samples do not interact: the import checks what it can see in the ONNX
-// graph (values computed from the batch size), and the
-// dlc-check-batch-independence pass checks the lowered program.
+// A model whose inputs have one symbolic dimension without a range (the
+// batch, e.g. 'N') is imported for one sample (that dimension set to 1), and
+// the runtime runs it once per sample, or (tools/driver/Compiler.cpp) it is
+// imported again with the batch a symbolic dimension 1..S and run once per
+// chunk of up to S samples. Either is only right when samples do not
+// interact: the import checks what it can see in the ONNX graph (values
+// computed from the batch size), and the dlc-check-batch-independence pass
+// checks the lowered program.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_FRONTEND_DYNAMICBATCH_H

@@ -1,10 +1,10 @@
 //===- BatchIndependence.cpp - prove a dynamic batch keeps samples apart --===//
 //
-// A dynamic-batch model is compiled for one sample and run once per sample
+// A dynamic-batch model runs once per sample or per chunk of samples
 // (frontend/DynamicBatch.h). This pass follows each input's batch axis
-// through @main, op by op, and fails at the first op that would make the
-// per-sample runs differ from running the batch: one that reduces over the
-// batch, mixes samples, or depends on a sample's position.
+// through @main (imported at one sample), op by op, and fails at the first
+// op that would make separate runs differ from running the batch: one that
+// reduces over the batch, mixes samples, or depends on a sample's position.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/DlcDialect.h"

@@ -42,6 +42,29 @@ Value splitDim(OpBuilder &b, Location loc, Value v, int64_t dim,
       b, loc, RankedTensorType::get(shape, t.getElementType()), v, reassoc);
 }
 
+/// One window tap of a tap-by-tap convolution: `acc + x * w` elementwise
+/// (operands indexed by `maps`, the result by the identity), one fused
+/// multiply-add (one rounding, one instruction), as the other
+/// convolutions' contractions. The running sum is an input, not the init,
+/// so that elementwise fusion chains the taps into one op.
+Value fmaTap(PatternRewriter &rewriter, Location loc, RankedTensorType type,
+             Value x, Value w, Value acc, AffineMap xMap, AffineMap wMap) {
+  AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iters(type.getRank(),
+                                         utils::IteratorType::parallel);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                        type.getElementType());
+  return linalg::GenericOp::create(
+             rewriter, loc, type, ValueRange{x, w, acc}, empty,
+             ArrayRef<AffineMap>{xMap, wMap, id, id}, iters,
+             [](OpBuilder &b, Location l, ValueRange args) {
+               linalg::YieldOp::create(
+                   b, l,
+                   Value(math::FmaOp::create(b, l, args[0], args[1], args[2])));
+             })
+      .getResult(0);
+}
+
 /// A depthwise 2-D convolution (one filter per channel) as one elementwise
 /// multiply-add per window tap: acc += x[n, c, oh*s + kh*d, ow*s + kw*d] *
 /// w[c, 0, kh, kw], reading strided slices of the padded input. Elementwise
@@ -58,7 +81,6 @@ Value lowerDepthwise(PatternRewriter &rewriter, dlc::ConvOp op, Value input,
   int64_t channels = weightType.getDimSize(0);
   AffineMap id = rewriter.getMultiDimIdentityMap(4);
   AffineMap channel = AffineMap::get(4, 0, getAffineDimExpr(1, ctx));
-  SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
   auto oneAttr = rewriter.getIndexAttr(1);
   for (int64_t kh = 0; kh < weightType.getDimSize(2); ++kh)
     for (int64_t kw = 0; kw < weightType.getDimSize(3); ++kw) {
@@ -84,20 +106,7 @@ Value lowerDepthwise(PatternRewriter &rewriter, dlc::ConvOp op, Value input,
           ArrayRef<OpFoldResult>{rewriter.getIndexAttr(channels), oneAttr,
                                  oneAttr, oneAttr},
           ArrayRef<OpFoldResult>{oneAttr, oneAttr, oneAttr, oneAttr});
-      // The running sum is an input (not the init), so that elementwise
-      // fusion chains the taps into one op.
-      Value empty = tensor::EmptyOp::create(rewriter, loc, out, et);
-      acc = linalg::GenericOp::create(
-                rewriter, loc, resultType, ValueRange{x, w, acc}, empty,
-                ArrayRef<AffineMap>{id, channel, id, id}, iters,
-                [](OpBuilder &b, Location l, ValueRange args) {
-                  // One fused multiply-add per tap (one rounding, one
-                  // instruction), as the other convolutions' contractions.
-                  linalg::YieldOp::create(
-                      b, l,
-                      Value(math::FmaOp::create(b, l, args[0], args[1], args[2])));
-                })
-                .getResult(0);
+      acc = fmaTap(rewriter, loc, resultType, x, w, acc, id, channel);
     }
   return acc;
 }
@@ -133,10 +142,8 @@ Value lowerGroupedByTaps(PatternRewriter &rewriter, dlc::ConvOp op, Value input,
   SmallVector<ReassociationIndices> reassoc{{0}, {1, 2}, {3}, {4}};
   acc = tensor::ExpandShapeOp::create(rewriter, loc, splitType, acc, reassoc);
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  AffineMap id = rewriter.getMultiDimIdentityMap(5);
   AffineMap xMap = AffineMap::get(5, 0, {d(0), d(1), d(3), d(4)}, ctx);
   AffineMap wMap = AffineMap::get(5, 0, {d(1), d(2)}, ctx);
-  SmallVector<utils::IteratorType> iters(5, utils::IteratorType::parallel);
   auto index = [&](int64_t v) { return rewriter.getIndexAttr(v); };
   for (int64_t j = 0; j < cpg; ++j)
     for (int64_t kh = 0; kh < weightType.getDimSize(2); ++kh)
@@ -161,17 +168,7 @@ Value lowerGroupedByTaps(PatternRewriter &rewriter, dlc::ConvOp op, Value input,
         w = tensor::ExpandShapeOp::create(
             rewriter, loc, RankedTensorType::get({groups, fpg}, et), w,
             SmallVector<ReassociationIndices>{{0, 1}});
-        Value empty = tensor::EmptyOp::create(rewriter, loc, split, et);
-        acc = linalg::GenericOp::create(
-                  rewriter, loc, splitType, ValueRange{x, w, acc}, empty,
-                  ArrayRef<AffineMap>{xMap, wMap, id, id}, iters,
-                  [](OpBuilder &b, Location l, ValueRange args) {
-                    linalg::YieldOp::create(
-                        b, l,
-                        Value(math::FmaOp::create(b, l, args[0], args[1],
-                                                  args[2])));
-                  })
-                  .getResult(0);
+        acc = fmaTap(rewriter, loc, splitType, x, w, acc, xMap, wMap);
       }
   return tensor::CollapseShapeOp::create(rewriter, loc, resultType, acc,
                                          reassoc);

@@ -218,28 +218,20 @@ class TorchTransformer(nn.Module):
 
 
 # ---------------------------------------------------------------------------
-# LSTM
+# LSTM and GRU
 
 
-class LstmNet(nn.Module):
-    def __init__(self, inputs=32, hidden=64, layers=2, classes=10):
+class RecurrentNet(nn.Module):
+    """A 2-layer recurrent network (`cell`: nn.LSTM or nn.GRU) and a linear
+    head on its last step."""
+
+    def __init__(self, cell, inputs=32, hidden=64, layers=2, classes=10):
         super().__init__()
-        self.lstm = nn.LSTM(inputs, hidden, num_layers=layers, batch_first=True)
+        self.rnn = cell(inputs, hidden, num_layers=layers, batch_first=True)
         self.head = nn.Linear(hidden, classes)
 
     def forward(self, x):
-        y, _ = self.lstm(x)
-        return self.head(y[:, -1])
-
-
-class GruNet(nn.Module):
-    def __init__(self, inputs=32, hidden=64, layers=2, classes=10):
-        super().__init__()
-        self.gru = nn.GRU(inputs, hidden, num_layers=layers, batch_first=True)
-        self.head = nn.Linear(hidden, classes)
-
-    def forward(self, x):
-        y, _ = self.gru(x)
+        y, _ = self.rnn(x)
         return self.head(y[:, -1])
 
 
@@ -359,11 +351,11 @@ def ssdlite(batch):
 
 
 def lstm(batch):
-    return LstmNet().eval(), (torch.rand(batch, 16, 32),), ["x"], ["logits"]
+    return RecurrentNet(nn.LSTM).eval(), (torch.rand(batch, 16, 32),), ["x"], ["logits"]
 
 
 def gru(batch):
-    return GruNet().eval(), (torch.rand(batch, 16, 32),), ["x"], ["logits"]
+    return RecurrentNet(nn.GRU).eval(), (torch.rand(batch, 16, 32),), ["x"], ["logits"]
 
 
 def mlp(batch):

@@ -57,10 +57,66 @@ static void registerPassesOnce() {
 }
 
 namespace {
+/// Per input and output, the batch axis that the dynamic-batch checks found
+/// (-1: none).
+struct BatchAxes {
+  std::vector<int64_t> inputs, outputs;
+};
+
 /// A static batch run as sub-batches: what the import proved.
 struct BatchSplit {
   int64_t batch = 0, parts = 0;
-  std::vector<int64_t> inputAxes, outputAxes;
+  BatchAxes axes;
+};
+} // namespace
+
+/// The batch axes of a module's inputs and outputs (`probed`, read after
+/// extractBatchAxes).
+static BatchAxes batchAxesOf(const ModelInfo &probed) {
+  BatchAxes axes;
+  for (const TensorInfo &t : probed.inputs)
+    axes.inputs.push_back(t.batchAxis);
+  for (const TensorInfo &t : probed.outputs)
+    axes.outputs.push_back(t.batchAxis);
+  return axes;
+}
+
+/// Calls `fn` on each input and output of `info` with its batch axis from
+/// `axes`; fails (naming `what`) when the counts differ.
+static LogicalResult
+forEachBatchAxis(ModelInfo &info, const BatchAxes &axes, StringRef what,
+                 Location loc,
+                 function_ref<LogicalResult(TensorInfo &, int64_t)> fn) {
+  for (auto [list, axesOf] : {std::pair{&info.inputs, &axes.inputs},
+                              std::pair{&info.outputs, &axes.outputs}}) {
+    if (list->size() != axesOf->size())
+      return emitError(loc) << what << ": " << axesOf->size()
+                            << " batch axes for " << list->size() << " tensors";
+    for (auto [t, axis] : llvm::zip(*list, *axesOf))
+      if (failed(fn(t, axis)))
+        return failure();
+  }
+  return success();
+}
+
+namespace {
+/// While alive, silences the context's diagnostics and keeps the first
+/// error's text in `why` (with its ONNX node's name), unless `why` already
+/// holds a reason.
+class FirstError {
+public:
+  FirstError(MLIRContext *context, std::string &why)
+      : handler(context, [&why](Diagnostic &diag) {
+          if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty()) {
+            why = diag.str();
+            if (auto name = dyn_cast<NameLoc>(diag.getLocation()))
+              why = "node '" + name.getName().str() + "': " + why;
+          }
+          return success();
+        }) {}
+
+private:
+  ScopedDiagnosticHandler handler;
 };
 } // namespace
 
@@ -195,10 +251,7 @@ importSplitBatch(MLIRContext &context, StringRef path,
     return nullptr;
   split.batch = *batch;
   split.parts = parts;
-  for (const TensorInfo &t : probed->inputs)
-    split.inputAxes.push_back(t.batchAxis);
-  for (const TensorInfo &t : probed->outputs)
-    split.outputAxes.push_back(t.batchAxis);
+  split.axes = batchAxesOf(*probed);
   return module;
 }
 
@@ -208,7 +261,7 @@ namespace {
 struct BatchChunk {
   std::string dim;
   int64_t size = 0;
-  std::vector<int64_t> inputAxes, outputAxes;
+  BatchAxes axes;
 };
 } // namespace
 
@@ -217,14 +270,7 @@ struct BatchChunk {
 static OwningOpRef<ModuleOp> tryPipeline(ModuleOp module, StringRef pipeline,
                                          std::string &why) {
   MLIRContext *context = module.getContext();
-  ScopedDiagnosticHandler quiet(context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty()) {
-      why = diag.str();
-      if (auto name = dyn_cast<NameLoc>(diag.getLocation()))
-        why = "node '" + name.getName().str() + "': " + why;
-    }
-    return success();
-  });
+  FirstError quiet(context, why);
   OwningOpRef<ModuleOp> copy = module.clone();
   PassManager pm(context);
   if (failed(parsePassPipeline(pipeline, pm)) || failed(pm.run(*copy)))
@@ -269,14 +315,7 @@ importChunkedBatch(MLIRContext &context, StringRef path,
   at.dimRanges[dim.str()] = DimRange{1, size};
   OwningOpRef<ModuleOp> module;
   {
-    ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Error && why.empty()) {
-        why = diag.str();
-        if (auto name = dyn_cast<NameLoc>(diag.getLocation()))
-          why = "node '" + name.getName().str() + "': " + why;
-      }
-      return success();
-    });
+    FirstError quiet(&context, why);
     module = importOnnxFile(context, path, at);
   }
   if (!module || !tryPipeline(*module, "dlc-lower-to-linalg", why)) {
@@ -286,10 +325,7 @@ importChunkedBatch(MLIRContext &context, StringRef path,
   }
   chunk.dim = dim.str();
   chunk.size = size;
-  for (const TensorInfo &t : probed->inputs)
-    chunk.inputAxes.push_back(t.batchAxis);
-  for (const TensorInfo &t : probed->outputs)
-    chunk.outputAxes.push_back(t.batchAxis);
+  chunk.axes = batchAxesOf(*probed);
   return module;
 }
 
@@ -299,33 +335,29 @@ importChunkedBatch(MLIRContext &context, StringRef path,
 /// sample's, as for a batch run one sample per call.
 static LogicalResult applyBatchChunk(const BatchChunk &chunk, ModelInfo &info,
                                      Location loc) {
-  for (auto [list, axes] : {std::pair{&info.inputs, &chunk.inputAxes},
-                            std::pair{&info.outputs, &chunk.outputAxes}}) {
-    if (list->size() != axes->size())
-      return emitError(loc) << "batch chunk: " << axes->size()
-                            << " batch axes for " << list->size() << " tensors";
-    for (auto [t, axis] : llvm::zip(*list, *axes)) {
-      int64_t others = llvm::count_if(t.shape, [](int64_t d) { return d < 0; });
-      if (axis < 0) {
-        if (others)
-          return emitError(loc) << "batch chunk: '" << t.name
-                                << "' has dynamic dimensions but no batch";
-        continue;
-      }
-      if (axis >= (int64_t)t.shape.size() || t.shape[axis] >= 0 ||
-          others != 1 || t.sizeBytes % chunk.size != 0)
+  auto apply = [&](TensorInfo &t, int64_t axis) -> LogicalResult {
+    int64_t others = llvm::count_if(t.shape, [](int64_t d) { return d < 0; });
+    if (axis < 0) {
+      if (others)
         return emitError(loc) << "batch chunk: '" << t.name
-                              << "' is not dynamic along exactly its batch "
-                                 "axis "
-                              << axis;
-      t.batchAxis = axis;
-      t.shape[axis] = 1;
-      t.sizeBytes /= chunk.size;
-      t.minShape.clear();
-      t.maxShape.clear();
-      t.dimNames.clear();
+                              << "' has dynamic dimensions but no batch";
+      return success();
     }
-  }
+    if (axis >= (int64_t)t.shape.size() || t.shape[axis] >= 0 || others != 1 ||
+        t.sizeBytes % chunk.size != 0)
+      return emitError(loc)
+             << "batch chunk: '" << t.name
+             << "' is not dynamic along exactly its batch axis " << axis;
+    t.batchAxis = axis;
+    t.shape[axis] = 1;
+    t.sizeBytes /= chunk.size;
+    t.minShape.clear();
+    t.maxShape.clear();
+    t.dimNames.clear();
+    return success();
+  };
+  if (failed(forEachBatchAxis(info, chunk.axes, "batch chunk", loc, apply)))
+    return failure();
   info.batchDim = chunk.dim;
   info.batchChunk = chunk.size;
   return success();
@@ -335,24 +367,21 @@ static LogicalResult applyBatchChunk(const BatchChunk &chunk, ModelInfo &info,
 /// batch: shapes and sizes of the batched tensors grow `split.parts` times.
 static LogicalResult applyBatchSplit(const BatchSplit &split, ModelInfo &info,
                                      Location loc) {
-  for (auto [list, axes] : {std::pair{&info.inputs, &split.inputAxes},
-                            std::pair{&info.outputs, &split.outputAxes}}) {
-    if (list->size() != axes->size())
-      return emitError(loc) << "batch split: " << axes->size()
-                            << " batch axes for " << list->size() << " tensors";
-    for (auto [t, axis] : llvm::zip(*list, *axes)) {
-      if (axis < 0)
-        continue;
-      if (axis >= (int64_t)t.shape.size() ||
-          t.shape[axis] * split.parts != split.batch)
-        return emitError(loc) << "batch split: '" << t.name
-                              << "' has no dimension of the sub-batch at axis "
-                              << axis;
-      t.splitAxis = axis;
-      t.shape[axis] *= split.parts;
-      t.sizeBytes *= split.parts;
-    }
-  }
+  auto apply = [&](TensorInfo &t, int64_t axis) -> LogicalResult {
+    if (axis < 0)
+      return success();
+    if (axis >= (int64_t)t.shape.size() ||
+        t.shape[axis] * split.parts != split.batch)
+      return emitError(loc)
+             << "batch split: '" << t.name
+             << "' has no dimension of the sub-batch at axis " << axis;
+    t.splitAxis = axis;
+    t.shape[axis] *= split.parts;
+    t.sizeBytes *= split.parts;
+    return success();
+  };
+  if (failed(forEachBatchAxis(info, split.axes, "batch split", loc, apply)))
+    return failure();
   info.batchSplit = split.parts;
   info.splitBatch = split.batch;
   return success();

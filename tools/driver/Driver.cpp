@@ -225,7 +225,7 @@ bool parseDims(const Args &args, dlc::CompileOptions &opts) {
 
 /// Reads --batch-split auto|K and --batch-chunk auto|S into `opts` (auto:
 /// 0); prints the error and returns false on bad values.
-bool parseBatchSplit(const Args &args, dlc::CompileOptions &opts) {
+bool parseBatchOptions(const Args &args, dlc::CompileOptions &opts) {
   std::string value = args.get("--batch-split").value_or("auto");
   if (value == "auto")
     opts.batchSplit = 0;
@@ -316,7 +316,7 @@ bool compileReporting(const std::string &model, const dlc::CompileOptions &opts,
 int runCompile(const Args &args, const char *argv0) {
   dlc::CompileOptions opts;
   if (!parseTarget(args, opts) || !parseDims(args, opts) ||
-      !parseBatchSplit(args, opts))
+      !parseBatchOptions(args, opts))
     return kExitFailure;
   std::string emit = args.get("--emit").value_or("lib");
   static const std::map<std::string, dlc::Stage> stages = {
@@ -550,7 +550,7 @@ int openSession(const Args &args, Session &session, double *compileSeconds,
                 bool exposeNodeOutputs = false) {
   dlc::CompileOptions opts;
   if (!parseTarget(args, opts) || !parseDims(args, opts) ||
-      !parseBatchSplit(args, opts))
+      !parseBatchOptions(args, opts))
     return kExitFailure;
   if (target)
     opts.target = *target;

@@ -86,9 +86,11 @@ typedef struct dlc_tensor {
 typedef struct dlc_options {
   /* Threads that run uses for the parallel loops of the model (OpenMP
    * worker threads); 0 means 1. At most 1024. A CPU model with a dynamic
-   * batch instead runs up to num_threads samples at once (threads started
-   * at create, one workspace each; a caller-given workspace is the first
-   * one), splitting the threads among the samples when there are fewer. */
+   * batch instead splits the batch into up to num_threads shares run at
+   * once (threads started at create, one workspace each; a caller-given
+   * workspace is the first one), each share one sample or chunk of samples
+   * per call, splitting the threads among the samples when there are
+   * fewer. */
   uint32_t num_threads;
   /* Optional caller-owned scratch memory of at least `<name>_workspace_size()`
    * bytes, 64-byte aligned. NULL: create allocates it and destroy frees it. */
