@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/cpu/Passes.h"
+#include "codegen/cpu/RegisterBlock.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -114,7 +115,10 @@ struct PackMatmulOperandsPass
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<PackMatmulRhs>(&getContext(), 2 * vectorWidth);
+    // Panels as wide as the register block's columns.
+    patterns.add<PackMatmulRhs>(
+        &getContext(),
+        dlc::matmulRegisterBlock(vectorWidth, vectorRegisters).cols);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

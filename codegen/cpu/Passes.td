@@ -40,11 +40,15 @@ def PackMatmulOperands : Pass<"dlc-cpu-pack-matmul-operands", "mlir::func::FuncO
     a `[N/nr, K, nr]` layout and the matmul becomes a contraction over the
     panels, so that the register-block tiles read each panel contiguously
     instead of down a column strided by a whole row of B (a power of two
-    row length puts the whole panel into the same cache sets).
+    row length puts the whole panel into the same cache sets). The panel
+    width is the register block's (`dlc::matmulRegisterBlock`, shared with
+    dlc-cpu-select-tiling).
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
-           "f32 lanes of the target's vector registers">
+           "f32 lanes of the target's vector registers">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", /*default=*/"32",
+           "vector registers of the target (the register block)">
   ];
   let dependentDialects = ["mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect"];

@@ -11,7 +11,8 @@ using namespace mlir;
 /// Tile, fuse and vectorize on tensors, then bufferize into a static
 /// workspace, then lower to the LLVM dialect.
 static const char *kToLLVM =
-    "func.func(dlc-cpu-pack-matmul-operands{{vector-width={0}},dlc-cpu-"
+    "func.func(dlc-cpu-pack-matmul-operands{{vector-width={0} vector-"
+    "registers={1}},dlc-cpu-"
     "pointwise-convs{{vector-width={0}},resolve-ranked-shaped-type-result-"
     "dims,canonicalize,dlc-cpu-select-tiling{{"
     "vector-width={0} vector-registers={1}},dlc-cpu-tile-and-fuse,"

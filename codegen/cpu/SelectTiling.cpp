@@ -1,6 +1,7 @@
 //===- SelectTiling.cpp - tile-size heuristic for the CPU -----------------===//
 #include "codegen/common/Bounds.h"
 #include "codegen/cpu/Passes.h"
+#include "codegen/cpu/RegisterBlock.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -183,10 +184,10 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // the bias that initializes it or the activation that follows
         // (EfficientNet-B0 at 112 x 112: a fill and a SiLU pass over 4.8 MB
         // each).
-        // With 16 vector registers (AVX2) the block is 6 x 2 vectors: 12
-        // accumulators, 2 vectors of B and a broadcast of A.
-        sizes[n] = std::min(ranges[n], 2 * vectorWidth);
-        int64_t rows = vectorRegisters >= 32 ? 8 : 6;
+        dlc::MatmulRegisterBlock block =
+            dlc::matmulRegisterBlock(vectorWidth, vectorRegisters);
+        sizes[n] = std::min(ranges[n], block.cols);
+        int64_t rows = block.rows;
         if (ranges[n] % vectorWidth == 0 && ranges[n] % sizes[n] != 0) {
           sizes[n] = vectorWidth;
           rows *= 2;
@@ -301,6 +302,15 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
               row % vectorWidth != 0 && row <= 4 * vectorWidth
                   ? row
                   : tileAtMost(row, vectorWidth);
+          // A transpose that keeps its innermost dimension (a packing copy
+          // of panels) moves whole rows: a tile of up to 4 vectors is one
+          // copy with one address computation (measured on the panels of
+          // the 1024^3 matmul's B, docs/performance.md).
+          if (auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation()))
+            if (transpose.getPermutation().back() ==
+                    static_cast<int64_t>(ranges.size()) - 1 &&
+                row % vectorWidth == 0 && row <= 4 * vectorWidth)
+              sizes[parallel.back()] = row;
         }
         // Innermost reductions stay whole while the tile's reduction volume
         // fits kReductionBudget; outer ones are tiled so that a window of

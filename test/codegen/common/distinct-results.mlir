@@ -26,4 +26,36 @@ func.func @distinct() -> (memref<f32>, memref<f32>) {
   return %a, %b : memref<f32>, memref<f32>
 }
 
+// -----
+
+// A returned reshape of an allocation (a matmul computed in column panels)
+// becomes an allocation of the returned shape, the old one its inverse
+// reshape, so buffer-results-to-out-params writes it in place.
+// CHECK-LABEL: func.func @reshaped
+// CHECK:       %[[R:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16x64xf32>
+// CHECK:       %[[E:.*]] = memref.expand_shape %[[R]] {{\[\[}}0], [1, 2]] output_shape [16, 2, 32]
+// CHECK:       linalg.fill {{.*}} outs(%[[E]] : memref<16x2x32xf32>)
+// CHECK:       return %[[R]] : memref<16x64xf32>
+func.func @reshaped() -> memref<16x64xf32> {
+  %cst = arith.constant 0.0 : f32
+  %a = memref.alloc() {alignment = 64 : i64} : memref<16x2x32xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<16x2x32xf32>)
+  %c = memref.collapse_shape %a [[0], [1, 2]] : memref<16x2x32xf32> into memref<16x64xf32>
+  return %c : memref<16x64xf32>
+}
+
+// -----
+
+// An allocation returned both as it is and reshaped keeps one buffer for
+// both (the out-params pass copies the reshape).
+// CHECK-LABEL: func.func @reshaped_and_whole
+// CHECK:       %[[A:.*]] = memref.alloc() : memref<4x2xf32>
+// CHECK-NOT:   memref.alloc
+// CHECK:       return %[[A]], %{{.*}} : memref<4x2xf32>, memref<8xf32>
+func.func @reshaped_and_whole() -> (memref<4x2xf32>, memref<8xf32>) {
+  %a = memref.alloc() : memref<4x2xf32>
+  %c = memref.collapse_shape %a [[0, 1]] : memref<4x2xf32> into memref<8xf32>
+  return %a, %c : memref<4x2xf32>, memref<8xf32>
+}
+
 // PIPE: llvm.func @main(%arg0: !llvm.ptr {{.*}}, %arg1: !llvm.ptr {{.*}}, %arg2: !llvm.ptr {{.*}}, %arg3: !llvm.ptr {{.*}}

@@ -261,6 +261,30 @@ func.func @transpose(%a: tensor<8x24xf32>, %c: tensor<24x8xf32>) -> tensor<24x8x
 
 // -----
 
+// A transpose that keeps its innermost dimension (a packing copy of matmul
+// panels, [K, N/32, 32] -> [N/32, K, 32]) copies whole rows of up to 4
+// vectors per tile; one that moves it keeps one vector per tile (above).
+// CHECK-LABEL: func.func @pack_panels
+// CHECK:         linalg.transpose {{.+}} {dlc.tile_sizes = array<i64: 1, 1, 32>}
+// VW8-LABEL: func.func @pack_panels
+// VW8:         linalg.transpose {{.+}} {dlc.tile_sizes = array<i64: 1, 1, 32>}
+func.func @pack_panels(%b: tensor<64x4x32xf32>, %p: tensor<4x64x32xf32>) -> tensor<4x64x32xf32> {
+  %0 = linalg.transpose ins(%b : tensor<64x4x32xf32>) outs(%p : tensor<4x64x32xf32>) permutation = [1, 0, 2]
+  return %0 : tensor<4x64x32xf32>
+}
+
+// -----
+
+// Rows longer than 4 vectors keep one vector per tile.
+// CHECK-LABEL: func.func @pack_long_rows
+// CHECK:         linalg.transpose {{.+}} {dlc.tile_sizes = array<i64: 1, 1, 16>}
+func.func @pack_long_rows(%b: tensor<8x4x128xf32>, %p: tensor<4x8x128xf32>) -> tensor<4x8x128xf32> {
+  %0 = linalg.transpose ins(%b : tensor<8x4x128xf32>) outs(%p : tensor<4x8x128xf32>) permutation = [1, 0, 2]
+  return %0 : tensor<4x8x128xf32>
+}
+
+// -----
+
 // Ops outside linalg, and fills, are left alone.
 // CHECK-LABEL: func.func @fill_only
 // CHECK-NOT:     dlc.tile_sizes
