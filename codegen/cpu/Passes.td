@@ -229,13 +229,16 @@ def OpenMPThreads : Pass<"dlc-cpu-openmp-threads", "mlir::func::FuncOp"> {
 }
 
 def DecomposePads : Pass<"dlc-cpu-decompose-pads", "mlir::func::FuncOp"> {
-  let summary = "materialize tensor.pad as a fill and an insert of the source";
+  let summary = "materialize tensor.pad as border fills and an insert of the source";
   let description = [{
     Each remaining `tensor.pad` (the zero border of a convolution's input)
-    becomes `linalg.fill` of the padded shape and `tensor.insert_slice` of
-    its source. Empty-tensor elimination then lets the source's producer
-    write straight into the interior of the padded buffer: the copy of the
-    whole activation into a padded buffer disappears.
+    of static shape with a constant value becomes `linalg.fill`s of its
+    border slabs (per padded dimension, the low and the high slab) and a
+    `tensor.insert_slice` of its source into the interior; other pads a
+    fill of the whole padded shape and the insert. Empty-tensor elimination
+    then lets the source's producer write straight into the interior of the
+    padded buffer: the copy of the whole activation into a padded buffer
+    disappears, and the interior is not zeroed before it is written.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
