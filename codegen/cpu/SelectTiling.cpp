@@ -22,6 +22,11 @@ static constexpr int64_t kReductionBudget = 64;
 /// divisible by every tile size they choose.
 static constexpr int64_t kNominalDynamicRange = int64_t(1) << 20;
 
+/// Contractions reducing over at most this many elements keep their rows
+/// outermost among the tile loops (measured on MobileNetV2's, EfficientNet's
+/// and MNASNet's pointwise convolutions, docs/performance.md).
+static constexpr int64_t kMaxShortReduction = 64;
+
 /// A convolution's channel loop goes innermost only from this many channels.
 static constexpr int64_t kMinInnermostChannels = 16;
 
@@ -205,8 +210,18 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         order.push_back(m);
         for (unsigned d : reduction)
           order.push_back(d);
-        op->setAttr("dlc.parallel_order",
-                    DenseI64ArrayAttr::get(op->getContext(), order));
+        // A short reduction (a pointwise convolution over few channels)
+        // makes every panel small enough to stay in L1 either way; there
+        // the loops keep their order, rows outermost, so that consecutive
+        // tiles write along the same mr rows of the result instead of
+        // touching every row block of it (a 1x1 expansion to 96 channels:
+        // 96 output planes at once, each store a cache miss).
+        int64_t reductionVolume = 1;
+        for (unsigned d : reduction)
+          reductionVolume *= ranges[d];
+        if (reductionVolume > kMaxShortReduction)
+          op->setAttr("dlc.parallel_order",
+                      DenseI64ArrayAttr::get(op->getContext(), order));
         for (unsigned d : reduction)
           sizes[d] = 1;
       } else if (isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&

@@ -3,19 +3,31 @@
 // RUN: dlc-opt %s -split-input-file --dlc-cpu-select-tiling="vector-width=8 vector-registers=16" | FileCheck %s --check-prefix=R16
 
 // Matmul: an 8 x (2 * vector width) register block, k one at a time. The
-// fill producer gets no tile sizes (it fuses into its consumer).
+// fill producer gets no tile sizes (it fuses into its consumer). With a
+// short reduction (K = 64) the tile loops keep their order (rows outermost).
 // CHECK-LABEL: func.func @matmul_64
 // CHECK:         linalg.fill
 // CHECK-NOT:       dlc.tile_sizes
 // CHECK-SAME:      -> tensor<64x64xf32>
-// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 8, 32, 1>}
+// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 8, 32, 1>}
 // VW8-LABEL:   func.func @matmul_64
-// VW8:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 8, 16, 1>}
+// VW8:           linalg.matmul {dlc.tile_sizes = array<i64: 8, 16, 1>}
 func.func @matmul_64(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x64xf32>
   %f = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
   %0 = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// A long reduction (K = 128): row blocks innermost among the tile loops
+// (dlc.parallel_order), so that consecutive tiles reuse one panel of B.
+// CHECK-LABEL: func.func @matmul_long_k
+// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 8, 32, 1>}
+func.func @matmul_long_k(%a: tensor<64x128xf32>, %b: tensor<128x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x128xf32>, tensor<128x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
 
@@ -28,9 +40,9 @@ func.func @matmul_64(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x
 // blocks do not divide (40 with width 8) take 1-vector blocks of up to
 // twice the rows instead (m = 12 whole), with no remainder.
 // CHECK-LABEL: func.func @matmul_non_divisible
-// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 32, 1>}
+// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 6, 32, 1>}
 // VW8-LABEL:   func.func @matmul_non_divisible
-// VW8:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 12, 8, 1>}
+// VW8:           linalg.matmul {dlc.tile_sizes = array<i64: 12, 8, 1>}
 func.func @matmul_non_divisible(%a: tensor<12x7xf32>, %b: tensor<7x40xf32>, %c: tensor<12x40xf32>) -> tensor<12x40xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<12x7xf32>, tensor<7x40xf32>) outs(%c : tensor<12x40xf32>) -> tensor<12x40xf32>
   return %0 : tensor<12x40xf32>
@@ -43,9 +55,9 @@ func.func @matmul_non_divisible(%a: tensor<12x7xf32>, %b: tensor<7x40xf32>, %c: 
 // bias and activation) in two. With width 8 (AVX2), 2-vector blocks
 // divide 112 and stay.
 // CHECK-LABEL: func.func @rows_of_seven_vectors
-// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 16, 16, 1>}
+// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 16, 16, 1>}
 // R16-LABEL:   func.func @rows_of_seven_vectors
-// R16:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 16, 1>}
+// R16:           linalg.matmul {dlc.tile_sizes = array<i64: 6, 16, 1>}
 func.func @rows_of_seven_vectors(%a: tensor<96x16xf32>, %b: tensor<16x112xf32>, %c: tensor<96x112xf32>) -> tensor<96x112xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<96x16xf32>, tensor<16x112xf32>) outs(%c : tensor<96x112xf32>) -> tensor<96x112xf32>
   return %0 : tensor<96x112xf32>
@@ -55,7 +67,7 @@ func.func @rows_of_seven_vectors(%a: tensor<96x16xf32>, %b: tensor<16x112xf32>, 
 
 // Small dims: the whole dim is one tile.
 // CHECK-LABEL: func.func @matmul_small
-// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 1, 10, 1>}
+// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 1, 10, 1>}
 func.func @matmul_small(%a: tensor<1x64xf32>, %b: tensor<64x10xf32>, %c: tensor<1x10xf32>) -> tensor<1x10xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<1x64xf32>, tensor<64x10xf32>) outs(%c : tensor<1x10xf32>) -> tensor<1x10xf32>
   return %0 : tensor<1x10xf32>
@@ -415,11 +427,11 @@ func.func @conv_unrolled(%x: tensor<1x64x58x58xf32>, %w: tensor<64x64x3x3xf32>, 
 
 // -----
 
-// A matmul block of 6 rows by 2 vectors (12 accumulators), row blocks the
-// innermost tile loop.
+// A matmul block of 6 rows by 2 vectors (12 accumulators); row blocks the
+// innermost tile loop only with a long reduction (K = 1024, not 64).
 // CHECK-LABEL: func.func @matmul_r16
 // R16-LABEL:   func.func @matmul_r16
-// R16:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 16, 1>}
+// R16:           linalg.matmul {dlc.tile_sizes = array<i64: 6, 16, 1>}
 // R16:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 16, 1>}
 func.func @matmul_r16(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>,
                       %a2: tensor<1024x1024xf32>, %b2: tensor<1024x64xf32>, %c2: tensor<1024x64xf32>) -> (tensor<64x64xf32>, tensor<1024x64xf32>) {
@@ -436,7 +448,7 @@ func.func @matmul_r16(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<6
 // an elementwise op of dynamic rows one vector along its static row, and
 // one of a dynamic row one vector along it.
 // CHECK-LABEL: func.func @dynamic_rows
-// CHECK:         linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 8, 32, 1>}
+// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 8, 32, 1>}
 // CHECK:         linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 16>
 // CHECK:         linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 16>
 func.func @dynamic_rows(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %n: index, %r: tensor<4x?xf32>) -> (tensor<?x64xf32>, tensor<?x64xf32>, tensor<4x?xf32>) {

@@ -5,10 +5,10 @@
 // RUN:   --pass-pipeline='builtin.module(dlc-lower-to-linalg,canonicalize,cse,func.func(dlc-fuse-elementwise),canonicalize,cse,func.func(dlc-cpu-select-tiling{vector-width=16},dlc-cpu-tile-and-fuse,canonicalize,cse,dlc-cpu-vectorize,canonicalize,cse,loop-invariant-subset-hoisting,dlc-cpu-fold-loop-transposes,canonicalize))' \
 // RUN:   | FileCheck %s
 
-// 64x64x64 matmul: 8x32 register tiles, the row blocks innermost (A is
-// small: consecutive tiles reuse a panel of B); the k loop carries the 8x32
-// accumulator as a vector, starting from zero, and contracts one k at a
-// time; the tile is written once, after the loop.
+// 64x128 by 128x64 matmul: 8x32 register tiles, the row blocks innermost
+// (a long reduction: consecutive tiles reuse a panel of B); the k loop
+// carries the 8x32 accumulator as a vector, starting from zero, and
+// contracts one k at a time; the tile is written once, after the loop.
 // CHECK-LABEL: func.func @matmul
 // CHECK-DAG:     %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
 // CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
@@ -24,8 +24,8 @@
 // CHECK:           tensor.parallel_insert_slice
 // CHECK-NOT:     linalg.
 // CHECK:         return
-func.func @matmul(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
-  %0 = dlc.matmul %a, %b : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+func.func @matmul(%a: tensor<64x128xf32>, %b: tensor<128x64xf32>) -> tensor<64x64xf32> {
+  %0 = dlc.matmul %a, %b : tensor<64x128xf32>, tensor<128x64xf32> -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
 
