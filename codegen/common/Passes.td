@@ -213,14 +213,20 @@ def CopyToLinalg : Pass<"dlc-copy-to-linalg", "mlir::func::FuncOp"> {
     runner utilities, which generated libraries must not depend on; as
     `linalg.copy` it lowers to loops instead. With `keep-contiguous` (the
     CPU pipeline), copies between contiguous buffers (identity layouts, or
-    static contiguous row-major views) stay: they lower to a memcpy. The
-    GPU pipeline needs every copy as loops, which become kernels.
+    static contiguous row-major views) stay: they lower to a memcpy; and
+    copies between static views whose rows (innermost dimension, at least 8
+    elements) are contiguous become loops over the rows, each row such a
+    copy (the elementwise loops of `linalg.copy` stay scalar: LLVM cannot
+    prove the buffers apart). The GPU pipeline needs every copy as loops,
+    which become kernels.
   }];
   let options = [
     Option<"keepContiguous", "keep-contiguous", "bool", "false",
-           "leave copies between contiguous buffers as memref.copy">,
+           "leave copies between contiguous buffers (or rows) as memref.copy">,
   ];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def EraseCopiesInPlace : Pass<"dlc-erase-copies-in-place", "mlir::func::FuncOp"> {

@@ -62,3 +62,28 @@ func.func @nested(%a: memref<3x4xi64>, %b: memref<3x4xi64>) {
   }
   return
 }
+
+// -----
+
+// With keep-contiguous, a copy into the interior of a padded buffer (rows of
+// at least 8 contiguous elements on both sides) becomes loops over the
+// rows, each row a contiguous copy (a memcpy), not the scalar loops of
+// linalg.copy; without it, one linalg.copy.
+// CHECK-LABEL: func.func @padded_interior
+// CHECK:         linalg.copy
+// KEEP-LABEL: func.func @padded_interior
+// KEEP-DAG:     %[[C0:.+]] = arith.constant 0 : index
+// KEEP-DAG:     %[[C2:.+]] = arith.constant 2 : index
+// KEEP-DAG:     %[[C16:.+]] = arith.constant 16 : index
+// KEEP:         %[[V:.+]] = memref.subview %{{.+}}[0, 1, 1] [2, 16, 16] [1, 1, 1]
+// KEEP:         scf.for %[[C:.+]] = %[[C0]] to %[[C2]]
+// KEEP:           scf.for %[[H:.+]] = %[[C0]] to %[[C16]]
+// KEEP:             %[[SRC:.+]] = memref.subview %{{.+}}[%[[C]], %[[H]], 0] [1, 1, 16] [1, 1, 1] : memref<2x16x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+// KEEP:             %[[DST:.+]] = memref.subview %[[V]][%[[C]], %[[H]], 0] [1, 1, 16] [1, 1, 1] : memref<2x16x16xf32, strided<[324, 18, 1], offset: 19>> to memref<16xf32, strided<[1], offset: ?>>
+// KEEP:             memref.copy %[[SRC]], %[[DST]] : memref<16xf32, strided<[1], offset: ?>> to memref<16xf32, strided<[1], offset: ?>>
+// KEEP-NOT:     linalg.copy
+func.func @padded_interior(%a: memref<2x16x16xf32>, %b: memref<2x18x18xf32>) {
+  %v = memref.subview %b[0, 1, 1] [2, 16, 16] [1, 1, 1] : memref<2x18x18xf32> to memref<2x16x16xf32, strided<[324, 18, 1], offset: 19>>
+  memref.copy %a, %v : memref<2x16x16xf32> to memref<2x16x16xf32, strided<[324, 18, 1], offset: 19>>
+  return
+}
