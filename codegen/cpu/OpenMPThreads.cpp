@@ -19,7 +19,9 @@ namespace dlc {
 using namespace mlir;
 
 /// Estimated cost of a piece of code: `ops` counts all its operations in
-/// 16-lane vector operations, `memory` the elements it loads or stores.
+/// vector operations of the target's width (`lanes` f32 lanes: 16 with
+/// AVX-512, 8 with AVX2, so that the same tensor work is twice the
+/// operations on AVX2), `memory` the elements it loads or stores.
 struct Cost {
   int64_t ops = 0, memory = 0;
   Cost &operator+=(const Cost &o) {
@@ -32,14 +34,14 @@ struct Cost {
 
 /// Estimated cost of one execution of `op`: a contraction counts its
 /// multiply-adds, a transcendental function the polynomial it becomes, any
-/// other op the 16-lane pieces of the widest vector it reads or writes (a
-/// reduction of 768 lanes is 48), a scalar floating-point op one; a copy
-/// or transpose still a linalg op (lowered to loops later) one load and
-/// one store per 16 elements. Index arithmetic, control flow and
-/// terminators count nothing.
-static Cost opCost(Operation *op) {
-  auto copyOf = [](int64_t elements) -> Cost {
-    return {2 * std::max<int64_t>(1, elements / 16), 2 * elements};
+/// other op the `lanes`-wide pieces of the widest vector it reads or
+/// writes (a reduction of 768 lanes is 48 with 16 lanes), a scalar
+/// floating-point op one; a copy or transpose still a linalg op (lowered to
+/// loops later) one load and one store per `lanes` elements. Index
+/// arithmetic, control flow and terminators count nothing.
+static Cost opCost(Operation *op, int64_t lanes) {
+  auto copyOf = [lanes](int64_t elements) -> Cost {
+    return {2 * std::max<int64_t>(1, elements / lanes), 2 * elements};
   };
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     int64_t elements = 1;
@@ -57,7 +59,7 @@ static Cost opCost(Operation *op) {
     int64_t fmas = 1;
     for (int64_t b : bounds)
       fmas *= b;
-    return {std::max<int64_t>(1, fmas / 16), 0};
+    return {std::max<int64_t>(1, fmas / lanes), 0};
   }
   if (op->hasTrait<OpTrait::IsTerminator>())
     return {};
@@ -78,7 +80,7 @@ static Cost opCost(Operation *op) {
     widest = std::max(widest, elements(t));
   for (Type t : op->getOperandTypes())
     widest = std::max(widest, elements(t));
-  int64_t pieces = widest ? std::max<int64_t>(1, widest / 16) : 0;
+  int64_t pieces = widest ? std::max<int64_t>(1, widest / lanes) : 0;
   bool memory = isa<vector::TransferReadOp, vector::TransferWriteOp,
                     vector::LoadOp, vector::StoreOp, memref::LoadOp,
                     memref::StoreOp>(op);
@@ -93,7 +95,8 @@ static Cost opCost(Operation *op) {
 /// bound of a size that has one, 1 where none is known).
 class RegionCost {
 public:
-  explicit RegionCost(omp::ParallelOp parallel) : parallel(parallel) {
+  RegionCost(omp::ParallelOp parallel, int64_t lanes)
+      : parallel(parallel), lanes(lanes) {
     parallel.walk([&](omp::LoopNestOp nest) {
       SmallVector<unsigned> factors;
       int64_t times = 1;
@@ -212,7 +215,7 @@ private:
       for (Operation &nested : region.getOps()) {
         SmallVector<unsigned> innerFactors(factors);
         int64_t innerTimes = times;
-        Cost own = opCost(&nested);
+        Cost own = opCost(&nested, lanes);
         if (own.ops || own.memory)
           terms[innerFactors] += own * innerTimes;
         if (isa<linalg::LinalgOp>(nested))
@@ -225,6 +228,7 @@ private:
   }
 
   omp::ParallelOp parallel;
+  int64_t lanes;
   SmallVector<Trip> trips;
   std::map<SmallVector<unsigned>, Cost> terms;
 };
@@ -335,7 +339,7 @@ struct OpenMPThreadsPass : dlc::impl::OpenMPThreadsBase<OpenMPThreadsPass> {
       // run in order, or on one thread where they cannot. One that moves
       // much memory (a layer norm over a batch of sequences) gains the
       // second core's bandwidth.
-      RegionCost cost(parallel);
+      RegionCost cost(parallel, vectorWidth);
       auto small = [&](Cost c) {
         return c.ops < minParallelWork && c.memory < minParallelMemory * 16;
       };

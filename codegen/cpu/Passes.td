@@ -200,10 +200,12 @@ def OpenMPThreads : Pass<"dlc-cpu-openmp-threads", "mlir::func::FuncOp"> {
     only when that reaches a threshold and the thread count is above one,
     else runs as the same loops in order (a copy of the region's body; a
     region that cannot be made loops gets `num_threads` 1 instead). Work
-    is counted in 16-lane vector
-    operations: each op of a worksharing loop's body (a contraction's
-    multiply-adds, a transcendental function's polynomial, a vector op's
-    widest 16-lane operand or result, a scalar floating-point op) times the
+    is counted in vector operations of the target's width (`vector-width`
+    lanes: 16 with AVX-512, 8 with AVX2, where the same tensor work is
+    twice the operations and twice the time): each op of a worksharing
+    loop's body (a contraction's multiply-adds, a transcendental function's
+    polynomial, a vector op's widest operand or result in pieces of
+    `vector-width` lanes, a scalar floating-point op) times the
     trip counts of the loops around it. Traffic counts the elements loaded
     and stored, in units of 16 (64 bytes), so a scalar copy counts a
     sixteenth of a vector one. The work threshold (20000, a few
@@ -217,8 +219,10 @@ def OpenMPThreads : Pass<"dlc-cpu-openmp-threads", "mlir::func::FuncOp"> {
     threads: -11% against the threshold on work alone).
   }];
   let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "f32 lanes of the target's vector registers: the unit of the work estimate">,
     Option<"minParallelWork", "min-parallel-work", "int64_t", /*default=*/"20000",
-           "estimated 16-lane vector operations below which a region does not fork (with min-parallel-memory)">,
+           "estimated vector operations (of vector-width lanes) below which a region does not fork (with min-parallel-memory)">,
     Option<"minParallelMemory", "min-parallel-memory", "int64_t", /*default=*/"4096",
            "estimated elements loaded and stored, in units of 16 (64 bytes), from which a region runs on all threads">
   ];

@@ -1,5 +1,6 @@
 // RUN: dlc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(dlc-cpu-openmp-threads{min-parallel-work=1}))' | FileCheck %s
 // RUN: dlc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(dlc-cpu-openmp-threads))' | FileCheck %s --check-prefix=SMALL
+// RUN: dlc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(dlc-cpu-openmp-threads{vector-width=8}))' | FileCheck %s --check-prefix=AVX2
 
 // The thread count becomes an i32 argument after the workspace and the
 // num_threads of every parallel region; a tile's stack scratch moves out of
@@ -84,8 +85,9 @@ func.func @helper(%out: memref<4xf32>) {
 // -----
 
 // The work of a region counts each op of the worksharing body times the
-// loops around it: a contraction its multiply-adds in 16-lane units (8x32x1
-// = 16), a 16-lane transcendental function 16, a 16-lane division 4. 8
+// loops around it: a contraction its multiply-adds in vector-width units
+// (16 lanes by default: 8x32x1 = 16), a 16-lane transcendental function
+// 16, a 16-lane division 4. 8
 // tiles x 64 steps x 16 = 8192 (an LSTM step's matmul at batch 8) stays on
 // one thread under the default threshold of 20000; 8 tiles x 64 steps x
 // (16 + 16 + 4) = 18432 also does; 16 tiles x 64 steps x (16 + 4) = 20480
@@ -101,6 +103,18 @@ func.func @helper(%out: memref<4xf32>) {
 // SMALL:         omp.parallel num_threads(%[[N]] : i32)
 // SMALL:           vector.contract
 // SMALL:           arith.divf
+// With 8 lanes (AVX2) the same work is twice the operations: the first
+// region, 8 x 64 x 32 = 16384, still stays on one thread; the second,
+// 8 x 64 x (32 + 32 + 8) = 36864, forks.
+// AVX2-LABEL: func.func @costs
+// AVX2-NOT:     omp.parallel
+// AVX2:         scf.for
+// AVX2:           vector.contract
+// AVX2:         omp.parallel
+// AVX2:           vector.contract
+// AVX2:           math.exp
+// AVX2:         omp.parallel
+// AVX2:           arith.divf
 func.func @costs(%out: memref<64xf32>, %ws: memref<64xi8> {dlc.workspace}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
