@@ -138,9 +138,28 @@ struct PackConstantReadsPass
     VectorType vecType = reads.front().getVectorType();
     if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
       return;
-    for (vector::TransferReadOp read : reads)
-      if (read.getPermutationMap() != map || read.getVectorType() != vecType)
+    // Reads of one map may differ in vector size (a whole part's tiles
+    // and its remainder's): the same permuted layout serves both, the
+    // blocked one only reads of one size. Which dims are unit dims, and
+    // which is the largest, decide the layout: those must agree.
+    auto largest = [](VectorType t) {
+      int64_t m = 0;
+      for (int64_t i = 1; i < t.getRank(); ++i)
+        if (t.getDimSize(i) > t.getDimSize(m))
+          m = i;
+      return m;
+    };
+    bool oneType = true;
+    for (vector::TransferReadOp read : reads) {
+      VectorType t = read.getVectorType();
+      if (read.getPermutationMap() != map || t.getRank() != vecType.getRank() ||
+          largest(t) != largest(vecType))
         return;
+      for (int64_t i = 0; i < t.getRank(); ++i)
+        if ((t.getDimSize(i) == 1) != (vecType.getDimSize(i) == 1))
+          return;
+      oneType &= t == vecType;
+    }
     ArrayRef<char> bytes = dlc::rawConstantBytes(cst.getValue());
     if (bytes.size() != static_cast<size_t>(type.getNumElements()) * bits / 8)
       return;
@@ -188,12 +207,12 @@ struct PackConstantReadsPass
     int64_t block = vecType.getDimSize(minor);
     int64_t extent = type.getDimSize(minorDim);
     bool blocked =
-        block > 1 && extent > block && extent % block == 0 &&
+        oneType && block > 1 && extent > block && extent % block == 0 &&
         llvm::all_of(reads, [&](vector::TransferReadOp read) {
           int64_t d = knownDivisor(read.getIndices()[minorDim]);
           return (d == 0 || d % block == 0) && feedsContraction(read);
         });
-    if (!blocked && (map.isMinorIdentity() || isIdentityPermutation(perm)))
+    if (!blocked && isIdentityPermutation(perm))
       return;
 
     // The permuted constant, as a resource blob (weights can be large).
@@ -228,18 +247,19 @@ struct PackConstantReadsPass
     SmallVector<int64_t> vecOrder(unit); // [unit dims, wide in physical order]
     for (int64_t j = rank - kw; j < rank; ++j)
       vecOrder.push_back(llvm::find(vecDims, perm[j]) - vecDims.begin());
-    SmallVector<int64_t> packedVecShape, fullShape(unit.size(), 1);
-    SmallVector<bool> inBounds;
-    for (int64_t i : ArrayRef<int64_t>(vecOrder).drop_front(unit.size())) {
-      packedVecShape.push_back(vecType.getDimSize(i));
-      fullShape.push_back(vecType.getDimSize(i));
-      inBounds.push_back(first.isDimInBounds(i));
-    }
-    auto packedVecType =
-        VectorType::get(packedVecShape, vecType.getElementType());
-    auto fullType = VectorType::get(fullShape, vecType.getElementType());
     SmallVector<int64_t> back = invertPermutationVector(vecOrder);
     for (vector::TransferReadOp read : reads) {
+      VectorType readType = read.getVectorType();
+      SmallVector<int64_t> packedVecShape, fullShape(unit.size(), 1);
+      SmallVector<bool> inBounds;
+      for (int64_t i : ArrayRef<int64_t>(vecOrder).drop_front(unit.size())) {
+        packedVecShape.push_back(readType.getDimSize(i));
+        fullShape.push_back(readType.getDimSize(i));
+        inBounds.push_back(read.isDimInBounds(i));
+      }
+      auto packedVecType =
+          VectorType::get(packedVecShape, readType.getElementType());
+      auto fullType = VectorType::get(fullShape, readType.getElementType());
       b.setInsertionPoint(read);
       SmallVector<Value> indices = applyPermutation(
           SmallVector<Value>(read.getIndices()), perm);

@@ -72,10 +72,12 @@ func.func @blocked(%acc: vector<2xf32>, %x: vector<1xf32>) -> vector<2xf32> {
 
 // -----
 
-// The same reads at an offset not known to be a multiple of 2 keep the
-// unblocked layout (a minor-identity read: left alone).
+// The same reads at an offset not known to be a multiple of 2 are not
+// blocked; the matrix is still stored transposed, [C, F], so that each read
+// of 2 filters of one channel is contiguous.
 // CHECK-LABEL: func.func @unaligned
-// CHECK-NOT:     dlc_packed
+// CHECK:         %[[P:.+]] = arith.constant dense_resource<dlc_packed{{[_0-9]*}}> : tensor<2x4xf32>
+// CHECK:         vector.transfer_read %[[P]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<2x4xf32>, vector<2xf32>
 // CHECK:         return
 func.func @unaligned(%f: index, %c: index, %x: vector<1xf32>, %b: vector<2xf32>) -> vector<2xf32> {
   %cst = arith.constant dense<[[0.0, 1.0], [10.0, 11.0], [20.0, 21.0], [30.0, 31.0]]> : tensor<4x2xf32>
@@ -83,4 +85,27 @@ func.func @unaligned(%f: index, %c: index, %x: vector<1xf32>, %b: vector<2xf32>)
   %w = vector.transfer_read %cst[%f, %c], %pad {in_bounds = [true, true]} : tensor<4x2xf32>, vector<2x1xf32>
   %p = vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %w, %x, %b : vector<2x1xf32>, vector<1xf32> into vector<2xf32>
   return %p : vector<2xf32>
+}
+
+// -----
+
+// A [N=5, K=2] matrix read down its columns with a minor-identity map
+// (vector<3x1>: 3 rows of one column, as a matmul's transposed constant B
+// is read by its whole part's tiles) and by its remainder (vector<2x1>, the
+// last 2 rows) is stored as [K, N]: both reads become contiguous along N
+// (their sizes differ; the layout is the same).
+// CHECK-LABEL: func.func @columns_and_remainder
+// CHECK:         %[[P:.+]] = arith.constant dense_resource<dlc_packed{{[_0-9]*}}> : tensor<2x5xf32>
+// CHECK:         %[[R:.+]] = vector.transfer_read %[[P]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<2x5xf32>, vector<3xf32>
+// CHECK:         vector.shape_cast %[[R]] : vector<3xf32> to vector<1x3xf32>
+// CHECK:         vector.transpose %{{.+}}, [1, 0] : vector<1x3xf32> to vector<3x1xf32>
+// CHECK:         vector.transfer_read %[[P]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<2x5xf32>, vector<2xf32>
+func.func @columns_and_remainder(%k: index) -> (vector<3x1xf32>, vector<2x1xf32>) {
+  %cst = arith.constant dense<[[0.0, 1.0], [10.0, 11.0], [20.0, 21.0], [30.0, 31.0], [40.0, 41.0]]> : tensor<5x2xf32>
+  %pad = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %0 = vector.transfer_read %cst[%c0, %k], %pad {in_bounds = [true, true]} : tensor<5x2xf32>, vector<3x1xf32>
+  %1 = vector.transfer_read %cst[%c3, %k], %pad {in_bounds = [true, true]} : tensor<5x2xf32>, vector<2x1xf32>
+  return %0, %1 : vector<3x1xf32>, vector<2x1xf32>
 }
