@@ -201,7 +201,12 @@ def DistinctResults : Pass<"dlc-distinct-results", "mlir::func::FuncOp"> {
     merged by CSE) would become two output parameters of one allocation,
     which that pass does not support (it read the erased allocation). Each
     repeat is copied into a fresh buffer of its own, so every output is
-    written where the caller wants it.
+    written where the caller wants it. A returned reshape
+    (`collapse_shape`/`expand_shape` of identity layouts) of an allocation
+    that no other result uses becomes an allocation of the returned shape,
+    the old allocation its inverse reshape, so that
+    `buffer-results-to-out-params{hoist-static-allocs}` writes it in place
+    instead of copying it.
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }

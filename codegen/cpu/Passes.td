@@ -12,7 +12,8 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     else. Tile sizes divide the loop ranges exactly so that every tile has a
     static shape; contractions get an `mr x nr` register block with two
     vectors as `nr` (8 x 2 with 32 vector registers, 6 x 2 with 16) and,
-    `dlc.parallel_order` (row blocks innermost); 2-D
+    `dlc.parallel_order` (row blocks innermost) when they reduce over more
+    than 64 elements (shorter ones keep their loop order); 2-D
     convolutions up to 16 output columns by one to four vectors of filters,
     and with 16 registers a block that fits them, with
     `dlc.reduction_order` when the window loops go outside an innermost
@@ -158,16 +159,20 @@ def PackConstantReads : Pass<"dlc-cpu-pack-constant-reads", "mlir::func::FuncOp"
   let description = [{
     A vectorized convolution reads 16 filters at a time from an FCHW weight
     tensor: a strided gather of scalars on every step. When every use of a
-    constant is a `vector.transfer_read` with the same non-minor-identity
-    permutation map, this pass stores the constant permuted at compile time
+    constant is a `vector.transfer_read` with the same permutation map
+    (vector sizes may differ: a whole part's tiles and its remainder's,
+    with the same unit dims) and that map does not already read the largest
+    vector dim contiguously (a minor-identity read of `vector<32x1>` down a
+    column does not), this pass stores the constant permuted at compile time
     (dims the reads do not vector over first, then the vector dims with the
     largest one innermost) and rewrites each read as a contiguous read plus
     a `vector.transpose` into the original vector order, which folds into
     the consumers' transposes. Dims not read as vectors are ordered by the
     loops that index them (outermost first). When the reads cover the
     innermost dim in aligned vectors and feed contractions, that dim is
-    blocked as well (`[N/v, ..., v]`): a tile's panel of weights is then
-    contiguous, also for minor-identity reads (a matmul's constant B).
+    blocked as well (`[N/v, ..., v]`, reads of one vector type only): a
+    tile's panel of weights is then contiguous, also for minor-identity
+    reads (a matmul's constant B).
   }];
   let dependentDialects = ["mlir::vector::VectorDialect",
                            "mlir::arith::ArithDialect"];
