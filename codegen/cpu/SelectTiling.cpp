@@ -231,11 +231,23 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // convolution (vectorized along the filters).
         // Narrow outputs (7 or 14 columns in late CNN stages) take more
         // filter vectors per tile, so that about 24 accumulators reuse each
-        // loaded input value and filter vector.
+        // loaded input value and filter vector. A pointwise convolution
+        // (1x1 window) with 32 registers takes all the filter vectors that
+        // fit: its tile's epilogue (a transpose of the accumulators into
+        // output rows) is amortized over only its channels, and 2 filter
+        // vectors per broadcast input halve the loads per FMA (ResNet-50's
+        // 1x1 convolutions over rows of 14, docs/performance.md).
         int64_t cols = tileAtMost(ranges[3], 16);
+        bool pointwise = ranges[5] == 1 && ranges[6] == 1;
         // A power of two: a 48-lane vector legalizes badly in LLVM.
-        int64_t filterVectors =
-            llvm::bit_floor(static_cast<uint64_t>(std::clamp<int64_t>(24 / cols, 1, 4)));
+        int64_t filterVectors = llvm::bit_floor(
+            static_cast<uint64_t>(std::clamp<int64_t>(24 / cols, 1, 4)));
+        // Pointwise: as many filter vectors as fit with their accumulators,
+        // the filter vectors themselves and a broadcast input (7 columns by
+        // 4 vectors spill).
+        if (pointwise && vectorRegisters >= 32)
+          filterVectors = llvm::bit_floor(static_cast<uint64_t>(
+              std::clamp<int64_t>((vectorRegisters - 1) / (cols + 1), 1, 4)));
         bool channelsInnermost = false;
         if (vectorRegisters < 32) {
           // Few registers (AVX2's 16): cols x filterVectors accumulators,

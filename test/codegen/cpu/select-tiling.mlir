@@ -146,6 +146,37 @@ func.func @conv_narrow(%x: tensor<1x8x9x9xf32>, %w: tensor<512x8x3x3xf32>, %o: t
 
 // -----
 
+// A pointwise (1x1) convolution over rows of 14 takes as many filter
+// vectors as fit 32 registers with their accumulators, a broadcast input
+// and the filter vectors (31 / 15 -> 2: 28 accumulators), where a 3x3 window
+// keeps 24 / 14 -> 1; over rows of 7, 31 / 8 -> 3 -> 2 vectors (4 would
+// spill). 16 registers (AVX2) keep their own register budget (5 columns
+// by 2 vectors of 8 filters).
+// CHECK-LABEL: func.func @conv_pointwise_14
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 32, 1, 14, 1, 1, 0>
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 32, 1, 7, 1, 1, 0>
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 16, 1, 14, 1, 1, 0>
+// R16-LABEL:   func.func @conv_pointwise_14
+// R16:           linalg.conv_2d_nchw_fchw
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 16, 1, 5, 1, 1, 0>
+func.func @conv_pointwise_14(%x: tensor<1x256x14x14xf32>, %w: tensor<1024x256x1x1xf32>, %o: tensor<1x1024x14x14xf32>,
+                             %x7: tensor<1x256x7x7xf32>, %o7: tensor<1x1024x7x7xf32>,
+                             %xp: tensor<1x256x16x16xf32>, %w3: tensor<1024x256x3x3xf32>)
+    -> (tensor<1x1024x14x14xf32>, tensor<1x1024x7x7xf32>, tensor<1x1024x14x14xf32>) {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%x, %w : tensor<1x256x14x14xf32>, tensor<1024x256x1x1xf32>) outs(%o : tensor<1x1024x14x14xf32>) -> tensor<1x1024x14x14xf32>
+  %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%x7, %w : tensor<1x256x7x7xf32>, tensor<1024x256x1x1xf32>) outs(%o7 : tensor<1x1024x7x7xf32>) -> tensor<1x1024x7x7xf32>
+  %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%xp, %w3 : tensor<1x256x16x16xf32>, tensor<1024x256x3x3xf32>) outs(%o : tensor<1x1024x14x14xf32>) -> tensor<1x1024x14x14xf32>
+  return %0, %1, %2 : tensor<1x1024x14x14xf32>, tensor<1x1024x7x7xf32>, tensor<1x1024x14x14xf32>
+}
+
+// -----
+
 // Elementwise: one vector along the innermost loop, the others one at a time.
 // CHECK-LABEL: func.func @elementwise
 // CHECK:         linalg.generic
