@@ -237,6 +237,33 @@ def OpenMPThreads : Pass<"dlc-cpu-openmp-threads", "mlir::func::FuncOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def PrefetchConstantBlocks : Pass<"dlc-cpu-prefetch-constant-blocks", "mlir::func::FuncOp"> {
+  let summary = "prefetch the next block of a packed constant while tiles read this one";
+  let description = [{
+    Runs on buffers, before `scf.forall` becomes `scf.parallel`. A
+    `vector.transfer_read` inside a serial loop of an `scf.forall` tile that
+    reads a constant global (identity layout, static shape, at least
+    `min-bytes`) whose first index is a block index, the forall induction
+    variable `d` divided by its step (or `d` with unit steps), while its
+    other indices do not depend on the forall, gets `memref.prefetch`es
+    (locality 2: into L2) of the next block: the forall loops inside `d`
+    make `R` tiles per block, and tile `r` prefetches, step for step with
+    its reads at offset `o` within the block, the line at
+    `(block + 1) * B + (r * B + o) / R` of the constant flattened (clamped
+    to its last element), so that the R tiles together cover the next
+    block once. Blocks under `min-block-bytes`, and reads whose share of
+    the next block would take more than 4 prefetches, are left alone.
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"262144",
+           "the smallest constant whose blocks are prefetched">,
+    Option<"minBlockBytes", "min-block-bytes", "int64_t", /*default=*/"4096",
+           "the smallest block that is prefetched">
+  ];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def DecomposePads : Pass<"dlc-cpu-decompose-pads", "mlir::func::FuncOp"> {
   let summary = "materialize tensor.pad as border fills and an insert of the source";
   let description = [{
