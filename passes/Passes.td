@@ -14,7 +14,12 @@ def LowerToLinalg : Pass<"dlc-lower-to-linalg", "mlir::ModuleOp"> {
     reductions, contractions, convolutions, max pooling, reshapes, ...)
     size dynamic dimensions from their operands at run time; other ops
     with dynamic shapes are rejected with an error at the op (ONNX node)
-    location, as is MaxPool's ceil_mode with dynamic shapes.
+    location, as is MaxPool's ceil_mode with dynamic shapes. Static
+    concatenations that extend one another (each one's inputs a prefix of
+    the next one's, along the same axis: a DenseNet block's) are lowered
+    together, into one tensor of the last one's shape with each input
+    inserted once and the earlier ones its leading slices, instead of each
+    copying all the inputs again.
   }];
   let dependentDialects = [
     "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",

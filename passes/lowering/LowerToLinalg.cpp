@@ -106,6 +106,7 @@ struct LowerToLinalgPass
     if (walk.wasInterrupted())
       return signalPassFailure();
 
+    dlc::lowerConcatPrefixes(getOperation());
     RewritePatternSet patterns(&getContext());
     dlc::populateElementwiseLoweringPatterns(patterns);
     dlc::populateElementwiseMathLoweringPatterns(patterns);

@@ -15,6 +15,12 @@ void populateSoftmaxLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populateDataDependentLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populateLinearAlgebraLoweringPatterns(mlir::RewritePatternSet &patterns);
+
+/// Lowers the static dlc.concat ops under `root` that extend one another
+/// (each one's inputs a prefix of the next one's, along the same axis) into
+/// one tensor of the last one's shape, each input inserted once, the
+/// earlier concatenations its leading slices (ConcatPrefixes.cpp).
+void lowerConcatPrefixes(mlir::Operation *root);
 } // namespace dlc
 
 #endif

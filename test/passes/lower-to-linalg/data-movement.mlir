@@ -117,3 +117,45 @@ func.func @constants() -> (tensor<2xf32>, tensor<3xi64>, tensor<2x2xf32>) {
     }
   }
 #-}
+
+// -----
+
+// Concatenations that extend one another (a DenseNet block: each layer
+// concatenates all features so far) become one tensor of the last one's
+// shape: each input inserted once, the earlier concatenations its leading
+// slices, instead of each copying every input again.
+// CHECK-LABEL: func.func @concat_prefixes
+// CHECK-SAME:    (%[[X:.+]]: tensor<1x4x2x2xf32>, %[[Y1:.+]]: tensor<1x2x2x2xf32>, %[[Y2:.+]]: tensor<1x2x2x2xf32>, %[[Y3:.+]]: tensor<1x2x2x2xf32>)
+// CHECK:         %[[E:.+]] = tensor.empty() : tensor<1x10x2x2xf32>
+// CHECK:         %[[S0:.+]] = tensor.insert_slice %[[X]] into %[[E]][0, 0, 0, 0] [1, 4, 2, 2] [1, 1, 1, 1]
+// CHECK:         %[[S1:.+]] = tensor.insert_slice %[[Y1]] into %[[S0]][0, 4, 0, 0] [1, 2, 2, 2] [1, 1, 1, 1]
+// CHECK:         %[[A:.+]] = tensor.extract_slice %[[S1]][0, 0, 0, 0] [1, 6, 2, 2] [1, 1, 1, 1] : tensor<1x10x2x2xf32> to tensor<1x6x2x2xf32>
+// CHECK:         %[[S2:.+]] = tensor.insert_slice %[[Y2]] into %[[S1]][0, 6, 0, 0] [1, 2, 2, 2] [1, 1, 1, 1]
+// CHECK:         %[[B:.+]] = tensor.extract_slice %[[S2]][0, 0, 0, 0] [1, 8, 2, 2] [1, 1, 1, 1] : tensor<1x10x2x2xf32> to tensor<1x8x2x2xf32>
+// CHECK:         %[[S3:.+]] = tensor.insert_slice %[[Y3]] into %[[S2]][0, 8, 0, 0] [1, 2, 2, 2] [1, 1, 1, 1]
+// CHECK-NOT:     tensor.empty
+// CHECK:         return %[[A]], %[[B]], %[[S3]]
+func.func @concat_prefixes(%x: tensor<1x4x2x2xf32>, %y1: tensor<1x2x2x2xf32>, %y2: tensor<1x2x2x2xf32>, %y3: tensor<1x2x2x2xf32>)
+    -> (tensor<1x6x2x2xf32>, tensor<1x8x2x2xf32>, tensor<1x10x2x2xf32>) {
+  %a = dlc.concat %x, %y1 {axis = 1 : i64} : (tensor<1x4x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x6x2x2xf32>
+  %b = dlc.concat %x, %y1, %y2 {axis = 1 : i64} : (tensor<1x4x2x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x8x2x2xf32>
+  %c = dlc.concat %x, %y1, %y2, %y3 {axis = 1 : i64} : (tensor<1x4x2x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x10x2x2xf32>
+  return %a, %b, %c : tensor<1x6x2x2xf32>, tensor<1x8x2x2xf32>, tensor<1x10x2x2xf32>
+}
+
+// -----
+
+// Not extensions of one another: another axis, another order of the
+// inputs; each is lowered on its own.
+// CHECK-LABEL: func.func @concat_not_prefixes
+// CHECK:         tensor.empty() : tensor<1x4x2x2xf32>
+// CHECK:         tensor.empty() : tensor<1x4x2x2xf32>
+// CHECK:         tensor.empty() : tensor<1x2x4x2xf32>
+// CHECK-NOT:     tensor.extract_slice
+func.func @concat_not_prefixes(%x: tensor<1x2x2x2xf32>, %y: tensor<1x2x2x2xf32>)
+    -> (tensor<1x4x2x2xf32>, tensor<1x4x2x2xf32>, tensor<1x2x4x2xf32>) {
+  %a = dlc.concat %x, %y {axis = 1 : i64} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x2x2xf32>
+  %b = dlc.concat %y, %x {axis = 1 : i64} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x2x2xf32>
+  %c = dlc.concat %x, %y {axis = 2 : i64} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x4x2xf32>
+  return %a, %b, %c : tensor<1x4x2x2xf32>, tensor<1x4x2x2xf32>, tensor<1x2x4x2xf32>
+}
