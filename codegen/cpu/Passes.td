@@ -14,8 +14,10 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     vectors as `nr` (8 x 2 with 32 vector registers, 6 x 2 with 16) and,
     `dlc.parallel_order` (row blocks innermost) when they reduce over more
     than 64 elements (shorter ones keep their loop order); 2-D
-    convolutions up to 16 output columns by one to four vectors of filters,
-    and with 16 registers a block that fits them, with
+    convolutions up to 16 output columns by one to four vectors of filters
+    (about 24 accumulators; pointwise ones, with 32 registers, as many
+    vectors as fit beside their accumulators), and with 16 registers a
+    block that fits them, with
     `dlc.reduction_order` when the window loops go outside an innermost
     channel loop and `dlc.unfused_inputs`; other ops tile their innermost
     parallel loop by the vector width, with at most 64 reduction elements
