@@ -285,10 +285,18 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
             }
           }
         }
-        sizes = {1,
-                 vectorMultipleAtMost(ranges[1], vectorWidth * filterVectors,
-                                      vectorWidth),
-                 1, cols, 1, 1, 0};
+        // Filters in whole vectors; when no multiple of the vector width
+        // divides them and the largest divisor is not whole half vectors
+        // either (RegNet's 104 and 440: 26 and 22 lanes, which legalize
+        // into scalar code), whole-vector tiles and a remainder that
+        // dlc-cpu-tile-and-fuse splits off. 24 lanes (a vector and a half)
+        // stay one tile.
+        int64_t filterTile = vectorMultipleAtMost(
+            ranges[1], vectorWidth * filterVectors, vectorWidth);
+        if (ranges[1] > vectorWidth && filterTile % (vectorWidth / 2) != 0)
+          filterTile =
+              std::min(ranges[1] / vectorWidth, filterVectors) * vectorWidth;
+        sizes = {1, filterTile, 1, cols, 1, 1, 0};
         // A scaled input computed inside the tile is a register, and each
         // of its columns takes a lane permute to broadcast (AVX2 has no
         // broadcast memory operand either way): materialized, the columns

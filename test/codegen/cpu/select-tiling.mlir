@@ -113,14 +113,15 @@ func.func @conv(%x: tensor<1x3x34x34xf32>, %w: tensor<16x3x3x3xf32>, %o: tensor<
 // -----
 
 // Filter and column counts the preferred tile does not divide take their
-// largest divisor under it: 12 filters fit one 16-wide vector whole (6 for
-// width 8), 28 columns -> 14 (not 16).
+// largest divisor under it: 12 filters fit one 16-wide vector whole, 28
+// columns -> 14 (not 16). With width 8, 12 filters take one whole vector
+// and a remainder of 4 to split off (6 lanes are not whole half vectors).
 // CHECK-LABEL: func.func @conv_odd
 // CHECK:         linalg.conv_2d_nchw_fchw
 // CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 12, 1, 14, 1, 1, 0>
 // VW8-LABEL:   func.func @conv_odd
 // VW8:           linalg.conv_2d_nchw_fchw
-// VW8-SAME:        dlc.tile_sizes = array<i64: 1, 6, 1, 14, 1, 1, 0>
+// VW8-SAME:        dlc.tile_sizes = array<i64: 1, 8, 1, 14, 1, 1, 0>
 func.func @conv_odd(%x: tensor<1x1x30x30xf32>, %w: tensor<12x1x3x3xf32>, %o: tensor<1x12x28x28xf32>) -> tensor<1x12x28x28xf32> {
   %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
        ins(%x, %w : tensor<1x1x30x30xf32>, tensor<12x1x3x3xf32>) outs(%o : tensor<1x12x28x28xf32>) -> tensor<1x12x28x28xf32>
@@ -173,6 +174,27 @@ func.func @conv_pointwise_14(%x: tensor<1x256x14x14xf32>, %w: tensor<1024x256x1x
   %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
        ins(%xp, %w3 : tensor<1x256x16x16xf32>, tensor<1024x256x3x3xf32>) outs(%o : tensor<1x1024x14x14xf32>) -> tensor<1x1024x14x14xf32>
   return %0, %1, %2 : tensor<1x1024x14x14xf32>, tensor<1x1024x7x7xf32>, tensor<1x1024x14x14xf32>
+}
+
+// -----
+
+// Filters that no multiple of the vector width divides: 104 (RegNet) takes
+// tiles of 2 whole vectors, leaving a remainder of 8 for
+// dlc-cpu-tile-and-fuse to split off, rather than its largest divisor, 26
+// lanes; 24 filters (a vector and a half) stay one tile.
+// CHECK-LABEL: func.func @conv_filters_not_whole_vectors
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 32, 1, 14, 1, 1, 0>
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 24, 1, 14, 1, 1, 0>
+func.func @conv_filters_not_whole_vectors(%x: tensor<1x48x56x56xf32>, %w: tensor<104x48x1x1xf32>, %o: tensor<1x104x28x28xf32>,
+                                          %w24: tensor<24x48x1x1xf32>, %o24: tensor<1x24x28x28xf32>)
+    -> (tensor<1x104x28x28xf32>, tensor<1x24x28x28xf32>) {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+       ins(%x, %w : tensor<1x48x56x56xf32>, tensor<104x48x1x1xf32>) outs(%o : tensor<1x104x28x28xf32>) -> tensor<1x104x28x28xf32>
+  %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+       ins(%x, %w24 : tensor<1x48x56x56xf32>, tensor<24x48x1x1xf32>) outs(%o24 : tensor<1x24x28x28xf32>) -> tensor<1x24x28x28xf32>
+  return %0, %1 : tensor<1x104x28x28xf32>, tensor<1x24x28x28xf32>
 }
 
 // -----
