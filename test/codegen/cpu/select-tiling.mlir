@@ -199,6 +199,20 @@ func.func @conv_filters_not_whole_vectors(%x: tensor<1x48x56x56xf32>, %w: tensor
 
 // -----
 
+// 111 output columns (SqueezeNet's stem) have no divisor from 8 to 16: the
+// tile takes the divisor 3 with 4 filter vectors (24 / 3 -> 8, at most 4)
+// rather than 16 columns and a remainder of 15.
+// CHECK-LABEL: func.func @conv_columns_small_divisor
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 64, 1, 3, 1, 1, 0>
+func.func @conv_columns_small_divisor(%x: tensor<1x3x224x224xf32>, %w: tensor<64x3x3x3xf32>, %o: tensor<1x64x111x111xf32>) -> tensor<1x64x111x111xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+       ins(%x, %w : tensor<1x3x224x224xf32>, tensor<64x3x3x3xf32>) outs(%o : tensor<1x64x111x111xf32>) -> tensor<1x64x111x111xf32>
+  return %0 : tensor<1x64x111x111xf32>
+}
+
+// -----
+
 // Elementwise: one vector along the innermost loop, the others one at a time.
 // CHECK-LABEL: func.func @elementwise
 // CHECK:         linalg.generic
