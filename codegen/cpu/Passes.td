@@ -9,15 +9,18 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
   let description = [{
     The heuristic only: it attaches a `dlc.tile_sizes` array to each linalg
     op (except fills, which fuse into their consumers) and changes nothing
-    else. Tile sizes divide the loop ranges exactly so that every tile has a
-    static shape; contractions get an `mr x nr` register block with two
+    else. Tile sizes divide the loop ranges where a good divisor exists;
+    otherwise they leave a remainder that `dlc-cpu-tile-and-fuse` splits
+    off, so that every tile has a static shape; contractions get an `mr x nr` register block with two
     vectors as `nr` (8 x 2 with 32 vector registers, 6 x 2 with 16) and,
     `dlc.parallel_order` (row blocks innermost) when they reduce over more
     than 64 elements (shorter ones keep their loop order); 2-D
     convolutions up to 16 output columns by one to four vectors of filters
     (about 24 accumulators; pointwise ones, with 32 registers, as many
-    vectors as fit beside their accumulators), and with 16 registers a
-    block that fits them, with
+    vectors as fit beside their accumulators; filter tiles of whole vectors,
+    or of whole half vectors when that divides the filters; a row that only
+    a divisor of 3 to 7 divides takes it rather than a remainder), and with
+    16 registers a block that fits them, with
     `dlc.reduction_order` when the window loops go outside an innermost
     channel loop and `dlc.unfused_inputs`; other ops tile their innermost
     parallel loop by the vector width, with at most 64 reduction elements

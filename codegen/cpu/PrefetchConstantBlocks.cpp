@@ -74,6 +74,8 @@ struct PrefetchConstantBlocksPass
         reads.push_back({read, forall});
     });
     ModuleOp module = func->getParentOfType<ModuleOp>();
+    // Each constant flattened once, right after its get_global.
+    llvm::DenseMap<Operation *, Value> flattened;
     for (auto &entry : reads) {
       vector::TransferReadOp read = entry.first;
       scf::ForallOp forall = entry.second;
@@ -101,14 +103,17 @@ struct PrefetchConstantBlocksPass
       ArrayRef<int64_t> lbs = forall.getStaticLowerBound();
       ArrayRef<int64_t> ubs = forall.getStaticUpperBound();
       ArrayRef<int64_t> steps = forall.getStaticStep();
+      SmallVector<int64_t> trips(ivs.size(), 1);
       int64_t tiles = 1;
       bool staticLoops = true;
       for (unsigned j = *d + 1; j < ivs.size(); ++j) {
         if (ShapedType::isDynamic(lbs[j]) || ShapedType::isDynamic(ubs[j]) ||
-            ShapedType::isDynamic(steps[j]))
+            ShapedType::isDynamic(steps[j])) {
           staticLoops = false;
-        else
-          tiles *= llvm::divideCeil(ubs[j] - lbs[j], steps[j]);
+          break;
+        }
+        trips[j] = llvm::divideCeil(ubs[j] - lbs[j], steps[j]);
+        tiles *= trips[j];
       }
       int64_t block = elements / type.getDimSize(0);
       int64_t lineElements = std::max<int64_t>(1, 64 / elementBytes);
@@ -138,8 +143,7 @@ struct PrefetchConstantBlocksPass
       for (unsigned j = *d + 1; j < ivs.size(); ++j) {
         Value pos = arith::SubIOp::create(b, loc, ivs[j], cst(lbs[j]));
         pos = arith::DivUIOp::create(b, loc, pos, cst(steps[j]));
-        tile = arith::MulIOp::create(
-            b, loc, tile, cst(llvm::divideCeil(ubs[j] - lbs[j], steps[j])));
+        tile = arith::MulIOp::create(b, loc, tile, cst(trips[j]));
         tile = arith::AddIOp::create(b, loc, tile, pos);
       }
       // (block + 1) * B + (tile * B + offset) / tiles, within the constant.
@@ -149,12 +153,15 @@ struct PrefetchConstantBlocksPass
       share = arith::AddIOp::create(b, loc, share, offset);
       share = arith::DivUIOp::create(b, loc, share, cst(tiles));
       Value at = arith::AddIOp::create(b, loc, next, share);
-      OpBuilder gb(global);
-      gb.setInsertionPointAfter(global);
-      Value flat = memref::CollapseShapeOp::create(
-          gb, loc, global,
-          SmallVector<ReassociationIndices>{
-              llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))});
+      Value &flat = flattened[global];
+      if (!flat) {
+        OpBuilder gb(global);
+        gb.setInsertionPointAfter(global);
+        flat = memref::CollapseShapeOp::create(
+            gb, global.getLoc(), global,
+            SmallVector<ReassociationIndices>{
+                llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))});
+      }
       for (int64_t l = 0; l < lines; ++l) {
         Value i = arith::AddIOp::create(b, loc, at, cst(l * lineElements));
         i = arith::MinUIOp::create(b, loc, i, cst(elements - 1));

@@ -306,7 +306,8 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // stay one tile.
         int64_t filterTile = vectorMultipleAtMost(
             ranges[1], vectorWidth * filterVectors, vectorWidth);
-        if (ranges[1] > vectorWidth && filterTile % (vectorWidth / 2) != 0)
+        if (ranges[1] > vectorWidth &&
+            filterTile % std::max<int64_t>(1, vectorWidth / 2) != 0)
           filterTile =
               std::min(ranges[1] / vectorWidth, filterVectors) * vectorWidth;
         sizes = {1, filterTile, 1, cols, 1, 1, 0};

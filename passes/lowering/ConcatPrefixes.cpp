@@ -9,7 +9,9 @@
 // the last one's shape, each input inserted once (where the concatenation
 // that first takes it stood), and every earlier concatenation a leading
 // slice of it. Bufferization then keeps one buffer for the block and each
-// layer's output is written into its place.
+// layer's output is written into its place. Static shapes only: a single
+// concatenation, or one of run-time sizes, is ConcatLowering's
+// (DataMovement.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/lowering/Patterns.h"
@@ -69,8 +71,8 @@ static void lowerChain(ArrayRef<dlc::ConcatOp> chain) {
 }
 
 void dlc::lowerConcatPrefixes(Operation *root) {
-  // Static concatenations in program order, each appended to the chain it
-  // extends (the chain whose last concatenation is its prefix).
+  // Static concatenations in program order, each appended to the longest
+  // chain it extends (the chain whose last concatenation is its prefix).
   SmallVector<SmallVector<dlc::ConcatOp>> chains;
   root->walk([&](dlc::ConcatOp concat) {
     if (!concat.getType().hasStaticShape() ||
