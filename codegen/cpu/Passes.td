@@ -98,7 +98,11 @@ def TileAndFuse : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     `scf::tileConsumerAndFuseProducersUsingSCF`, fusing fills and
     elementwise producers into the tile (only into the accumulator of ops
     with reductions), then tiles the reduction loops of the tiled op as
-    `scf.for`. Tiled ops lose `dlc.tile_sizes`.
+    `scf.for`. A parallel tile size that leaves a remainder splits the op
+    (`linalg::splitOp`) into whole tiles and a remainder tiled as one piece;
+    its initial value (a fill, a bias broadcast) and its epilogue (the
+    elementwise op marked `dlc.epilogue_tile_sizes`) are split with it, so
+    each part still fuses them. Tiled ops lose `dlc.tile_sizes`.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::affine::AffineDialect"];
@@ -282,6 +286,20 @@ def DecomposePads : Pass<"dlc-cpu-decompose-pads", "mlir::func::FuncOp"> {
     disappears, and the interior is not zeroed before it is written.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def InsertParts : Pass<"dlc-cpu-insert-parts", "mlir::func::FuncOp"> {
+  let summary = "insert a split op's parts directly where the joined value goes";
+  let description = [{
+    A value joined from parts (`tensor.insert_slice`s of each part of a
+    split op into a `tensor.empty`, read only by the next) that is itself
+    inserted into a larger tensor (a concatenation, the interior of a
+    padded buffer) has each part inserted there instead, at the composed
+    offsets. Empty-tensor elimination then has each part's producer write
+    its slice of the larger buffer in place; the joined value would
+    otherwise keep a buffer of its own and be copied.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
 }
 
 def LowerVectors : Pass<"dlc-cpu-lower-vectors", "mlir::func::FuncOp"> {

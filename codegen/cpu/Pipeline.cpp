@@ -20,7 +20,7 @@ static const char *kToLLVM =
     "canonicalize,cse,dlc-cpu-vectorize,dlc-cpu-pack-constant-reads,"
     "canonicalize,cse,"
     "loop-invariant-subset-hoisting,dlc-cpu-fold-loop-transposes{{vector-width="
-    "{0}},canonicalize,dlc-cpu-decompose-pads),"
+    "{0}},canonicalize,dlc-cpu-decompose-pads,dlc-cpu-insert-parts),"
     "func.func(dlc-carry-loop-values-in-place,dlc-resolve-carried-dims),"
     "eliminate-empty-tensors,"
     "func.func(dlc-bound-dynamic-tensors),empty-tensor-"

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
@@ -135,12 +136,161 @@ static void fuseInputProducers(IRRewriter &rewriter, Operation *inner,
   }
 }
 
+/// The accumulator `part` starts from, when it is a slice of a fill or of
+/// an elementwise op without other users (a bias broadcast over the
+/// output): that slice is computed alone (a fill of the slice, the
+/// producer's tile), so that tiling fuses it into the part's tiles.
+/// Returns the producer whose slice was taken, or null.
+static Operation *sliceInit(IRRewriter &rewriter, TilingInterface part) {
+  auto dps = cast<DestinationStyleOpInterface>(part.getOperation());
+  if (dps.getNumDpsInits() != 1)
+    return nullptr;
+  OpOperand &init = dps.getDpsInitsMutable()[0];
+  auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || slice.getType().getRank() != slice.getSourceType().getRank())
+    return nullptr;
+  // The remainder's accumulator is a slice of the whole part's insert,
+  // which it does not overlap.
+  Value source = slice.getSource();
+  while (auto insert = source.getDefiningOp<tensor::InsertSliceOp>())
+    source = insert.getDest();
+  Operation *producer = source.getDefiningOp();
+  if (!producer || producer->getNumResults() != 1 || !isFusable(producer))
+    return nullptr;
+  rewriter.setInsertionPoint(slice);
+  Value sliced;
+  // The slice starts from an empty tensor of its own, as the unsplit op's
+  // accumulator did: tiling makes it the part's destination, which
+  // empty-tensor elimination places in the joined result.
+  auto fresh =
+      tensor::EmptyOp::create(rewriter, slice.getLoc(), slice.getMixedSizes(),
+                              slice.getType().getElementType());
+  if (auto fill = dyn_cast<linalg::FillOp>(producer)) {
+    sliced = linalg::FillOp::create(rewriter, fill.getLoc(),
+                                    fill.getInputs()[0], fresh.getResult())
+                 .getResult(0);
+  } else {
+    // An elementwise producer reading the same accumulator would read the
+    // other part's values.
+    auto generic = cast<linalg::GenericOp>(producer);
+    if (llvm::any_of(generic.getDpsInitsMutable(), [&](OpOperand &out) {
+          return generic.payloadUsesValueFromOperand(&out);
+        }))
+      return nullptr;
+    auto moved = tensor::ExtractSliceOp::create(
+        rewriter, slice.getLoc(), slice.getType(), producer->getResult(0),
+        slice.getMixedOffsets(), slice.getMixedSizes(),
+        slice.getMixedStrides());
+    FailureOr<TilingResult> tiled =
+        tensor::replaceExtractSliceWithTiledProducer(rewriter, moved,
+                                                     producer->getOpResult(0));
+    if (failed(tiled) || tiled->tiledValues.size() != 1) {
+      rewriter.eraseOp(moved);
+      return nullptr;
+    }
+    rewriter.eraseOp(moved);
+    auto tiledOp = dyn_cast<DestinationStyleOpInterface>(
+        tiled->tiledValues[0].getDefiningOp());
+    if (!tiledOp || tiledOp.getNumDpsInits() != 1)
+      return nullptr;
+    rewriter.modifyOpInPlace(tiledOp, [&] {
+      tiledOp.getDpsInitsMutable()[0].set(fresh.getResult());
+    });
+    sliced = tiled->tiledValues[0];
+  }
+  rewriter.modifyOpInPlace(part, [&] { init.set(sliced); });
+  if (slice->use_empty())
+    rewriter.eraseOp(slice);
+  return producer;
+}
+
+/// The epilogue that read `result` before it was split into `parts` (their
+/// inserts, in order, make `result`'s replacement `joined`), split at the
+/// same point: each part of the epilogue reads its part of the result
+/// directly, so that each fuses into its part's tiles. `dim` is the split
+/// dimension of the result.
+static void splitEpilogue(IRRewriter &rewriter, Value joined,
+                          SmallVector<tensor::InsertSliceOp, 2> inserts,
+                          unsigned dim) {
+  if (!joined.hasOneUse())
+    return;
+  auto epilogue = dyn_cast<linalg::GenericOp>(*joined.getUsers().begin());
+  if (!epilogue || !epilogue->hasAttr(kEpilogueTileSizes) ||
+      epilogue.getNumDpsInits() != 1 || epilogue->getNumResults() != 1)
+    return;
+  AffineMap out =
+      epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0));
+  auto loop = dyn_cast<AffineDimExpr>(out.getResult(dim));
+  if (!loop)
+    return;
+  auto sizes = epilogue->getAttrOfType<DenseI64ArrayAttr>(kEpilogueTileSizes);
+  std::optional<int64_t> point =
+      getConstantIntValue(inserts[1].getMixedOffsets()[dim]);
+  if (!point)
+    return;
+  rewriter.setInsertionPoint(epilogue);
+  auto [first, second] =
+      linalg::splitOp(rewriter, cast<TilingInterface>(epilogue.getOperation()),
+                      loop.getPosition(), rewriter.getIndexAttr(*point));
+  if (!first || !second)
+    return;
+  // Each part's slice of `joined` is the part itself.
+  for (auto [part, insert] :
+       llvm::zip(SmallVector<Operation *>{first, second}, inserts)) {
+    part->setAttr(kEpilogueTileSizes, sizes);
+    // A part writing a slice of an empty tensor (the remainder's, through
+    // the whole part's insert, which it does not overlap) writes an empty
+    // tensor of its own, which empty-tensor elimination can then place
+    // where the joined result goes (a slice would stay in the unjoined
+    // buffer).
+    auto dps = cast<DestinationStyleOpInterface>(part);
+    OpOperand &init = dps.getDpsInitsMutable()[0];
+    auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+    Value base = slice ? slice.getSource() : Value();
+    while (base && base.getDefiningOp<tensor::InsertSliceOp>())
+      base = base.getDefiningOp<tensor::InsertSliceOp>().getDest();
+    if (slice && base.getDefiningOp<tensor::EmptyOp>() &&
+        slice.getType().getRank() == slice.getSourceType().getRank()) {
+      rewriter.setInsertionPoint(slice);
+      auto fresh = tensor::EmptyOp::create(rewriter, slice.getLoc(),
+                                           slice.getMixedSizes(),
+                                           slice.getType().getElementType());
+      rewriter.modifyOpInPlace(part, [&] { init.set(fresh.getResult()); });
+      if (slice->use_empty())
+        rewriter.eraseOp(slice);
+    }
+    for (OpOperand &operand : part->getOpOperands()) {
+      Value v = operand.get();
+      auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
+      if (!slice || slice.getSource() != joined ||
+          slice.getType() != insert.getSourceType() ||
+          !llvm::equal(slice.getMixedOffsets(), insert.getMixedOffsets(),
+                       [](OpFoldResult a, OpFoldResult b) {
+                         return isEqualConstantIntOrValue(a, b);
+                       }))
+        continue;
+      Value source = insert.getSource();
+      rewriter.modifyOpInPlace(part, [&] { operand.set(source); });
+      if (slice->use_empty())
+        rewriter.eraseOp(slice);
+    }
+  }
+  // The joined result is read no more; its inserts would count as other
+  // users of the parts.
+  for (tensor::InsertSliceOp insert : llvm::reverse(inserts))
+    if (insert->use_empty())
+      rewriter.eraseOp(insert);
+}
+
 /// Tiles need not divide their loop: an op whose parallel tile size leaves
 /// a remainder along a loop is split there (`linalg::splitOp`) into a part
 /// of whole tiles and a remainder tiled as one piece, so every tile stays
 /// static (a 197-row matmul is 24 tiles of 8 rows and one of 5, not 197
-/// tiles of one row). A fill that initializes the op is split with it.
-/// Returns true when `op` was split; both parts keep a config.
+/// tiles of one row). What initializes the op (a fill, a bias broadcast)
+/// and the epilogue that follows it are split with it, so that each part's
+/// tiles still start from their own slice of the initial value and end
+/// with their epilogue, instead of a pass over the whole output before and
+/// one after. Returns true when `op` was split; both parts keep a config.
 static bool splitRemainder(IRRewriter &rewriter, TilingInterface op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
   if (!linalgOp)
@@ -156,6 +306,12 @@ static bool splitRemainder(IRRewriter &rewriter, TilingInterface op) {
     int64_t point = ranges[d] / sizes[d] * sizes[d];
     SmallVector<int64_t> remainderSizes(sizes);
     remainderSizes[d] = ranges[d] - point;
+    // The result dimension that loop d runs along, if one does.
+    bool oneInit = linalgOp.getNumDpsInits() == 1;
+    std::optional<unsigned> resultDim;
+    if (oneInit)
+      resultDim = linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0))
+                      .getResultPosition(rewriter.getAffineDimExpr(d));
     rewriter.setInsertionPoint(op);
     auto [whole, remainder] =
         linalg::splitOp(rewriter, op, d, rewriter.getIndexAttr(point));
@@ -163,48 +319,39 @@ static bool splitRemainder(IRRewriter &rewriter, TilingInterface op) {
       return false;
     remainder->setAttr(kTileSizes,
                        rewriter.getDenseI64ArrayAttr(remainderSizes));
-    // Each part's accumulator is a slice of the original fill (the
-    // remainder's through the whole part's insert, which it does not
-    // overlap): fill that slice instead, so that tiling fuses the fill into
-    // each part's tiles, and insert the parts into the fill's destination.
-    linalg::FillOp fill;
-    for (TilingInterface part : {whole, remainder}) {
-      auto dps = cast<DestinationStyleOpInterface>(part.getOperation());
-      if (dps.getNumDpsInits() != 1)
-        return true;
-      OpOperand &init = dps.getDpsInitsMutable()[0];
-      auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
-      if (!slice)
-        return true;
-      Value source = slice.getSource();
-      while (auto insert = source.getDefiningOp<tensor::InsertSliceOp>())
-        source = insert.getDest();
-      fill = source.getDefiningOp<linalg::FillOp>();
-      if (!fill)
-        return true;
-      rewriter.setInsertionPoint(slice);
-      auto dest = tensor::ExtractSliceOp::create(
-          rewriter, slice.getLoc(), fill.getOutputs()[0],
-          slice.getMixedOffsets(), slice.getMixedSizes(),
-          slice.getMixedStrides());
-      auto sliceFill = linalg::FillOp::create(
-          rewriter, fill.getLoc(), fill.getInputs()[0], dest.getResult());
-      rewriter.modifyOpInPlace(part,
-                               [&] { init.set(sliceFill.getResult(0)); });
-      if (slice->use_empty())
-        rewriter.eraseOp(slice);
-    }
-    // The two parts cover the whole result: nothing of the fill remains.
+    // `op` is erased by the split.
+    if (!oneInit || whole->getNumResults() != 1)
+      return true;
+    // The inserts that join the parts: the remainder's into the whole
+    // part's, the whole part's into the original accumulator.
     Value wholeResult = whole->getResult(0);
-    if (wholeResult.hasOneUse())
-      if (auto insert =
-              dyn_cast<tensor::InsertSliceOp>(*wholeResult.getUsers().begin()))
-        if (insert.getDest() == fill.getResult(0))
-          rewriter.modifyOpInPlace(insert, [&] {
-            insert.getDestMutable().set(fill.getOutputs()[0]);
-          });
-    if (fill->use_empty())
-      rewriter.eraseOp(fill);
+    if (!wholeResult.hasOneUse())
+      return true;
+    auto wholeInsert =
+        dyn_cast<tensor::InsertSliceOp>(*wholeResult.getUsers().begin());
+    Value remainderResult = remainder->getResult(0);
+    if (!wholeInsert || !remainderResult.hasOneUse())
+      return true;
+    auto remainderInsert =
+        dyn_cast<tensor::InsertSliceOp>(*remainderResult.getUsers().begin());
+    if (!remainderInsert)
+      return true;
+    Operation *initWhole = sliceInit(rewriter, whole);
+    Operation *initRemainder = sliceInit(rewriter, remainder);
+    // The two parts cover the whole result: nothing of the initial value
+    // remains but its destination.
+    if (initWhole && initWhole == initRemainder &&
+        wholeInsert.getDest() == initWhole->getResult(0)) {
+      auto dps = cast<DestinationStyleOpInterface>(initWhole);
+      rewriter.modifyOpInPlace(wholeInsert, [&] {
+        wholeInsert.getDestMutable().set(dps.getDpsInits()[0]);
+      });
+      if (initWhole->use_empty())
+        rewriter.eraseOp(initWhole);
+    }
+    if (resultDim)
+      splitEpilogue(rewriter, remainderInsert.getResult(),
+                    {wholeInsert, remainderInsert}, *resultDim);
     return true;
   }
   return false;

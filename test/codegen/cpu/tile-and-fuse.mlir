@@ -266,6 +266,48 @@ func.func @matmul_remainder(%a: tensor<8x16xf32>, %b: tensor<16x40xf32>) -> tens
 
 // -----
 
+// A split convolution takes its bias broadcast and its epilogue (a ReLU)
+// with it: 24 filters are a 16-filter part and an 8-filter remainder, each
+// starting from its own slice of the bias and ending with its own ReLU in
+// one loop nest, instead of a pass over the whole output before and one
+// after. The parts' results are joined in the epilogue's destination.
+// CHECK-LABEL: func.func @conv_remainder_bias_relu
+// CHECK-NOT:     linalg.generic
+// CHECK:         %[[W:.+]]:2 = scf.forall ({{.+}}) = (0, 0, 0, 0) to (1, 16, 8, 8)
+// CHECK:           linalg.generic {{.+}} ins(%{{.+}} : tensor<16xf32>)
+// CHECK:           linalg.conv_2d_nchw_fchw
+// CHECK:           arith.maximumf
+// CHECK:         %[[WI:.+]] = tensor.insert_slice %[[W]]#1 into %{{.+}}[0, 0, 0, 0] [1, 16, 8, 8]
+// CHECK-NOT:     linalg.generic
+// CHECK:         %[[R:.+]]:2 = scf.forall ({{.+}}) = (0, 0, 0, 0) to (1, 8, 8, 8)
+// CHECK:           linalg.generic {{.+}} ins(%{{.+}} : tensor<8xf32>)
+// CHECK:           linalg.conv_2d_nchw_fchw
+// CHECK:           arith.maximumf
+// CHECK:         %[[RI:.+]] = tensor.insert_slice %[[R]]#1 into %[[WI]][0, 16, 0, 0] [1, 8, 8, 8]
+// CHECK:         return %[[RI]]
+func.func @conv_remainder_bias_relu(%x: tensor<1x8x8x8xf32>, %w: tensor<24x8x1x1xf32>, %b: tensor<24xf32>) -> tensor<1x24x8x8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x24x8x8xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<24xf32>) outs(%e : tensor<1x24x8x8xf32>) attrs = {dlc.tile_sizes = array<i64: 1, 1, 1, 8>} {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x24x8x8xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, dlc.tile_sizes = array<i64: 1, 16, 1, 8, 1, 1, 0>}
+       ins(%x, %w : tensor<1x8x8x8xf32>, tensor<24x8x1x1xf32>) outs(%init : tensor<1x24x8x8xf32>) -> tensor<1x24x8x8xf32>
+  %e2 = tensor.empty() : tensor<1x24x8x8xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"], dlc.epilogue_tile_sizes = array<i64: 1, 1, 1, 8>}
+      ins(%0 : tensor<1x24x8x8xf32>) outs(%e2 : tensor<1x24x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %cst : f32
+    linalg.yield %m : f32
+  } -> tensor<1x24x8x8xf32>
+  return %1 : tensor<1x24x8x8xf32>
+}
+
+// -----
+
 // An elementwise producer that two consumers read is computed once, in its
 // own loop nest, not again inside each consumer's tiles (a chain of them, an
 // LSTM's cell state, would be recomputed from its start by every step).
