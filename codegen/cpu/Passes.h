@@ -26,6 +26,10 @@ struct CpuPipelineOptions {
   int64_t vectorWidth = 16;
   /// Vector registers (32 for AVX-512, 16 for AVX2).
   int64_t vectorRegisters = 32;
+  /// Masked vector loads are fast (AVX and later).
+  bool maskedLoads = true;
+  /// Masked vector stores are fast (AVX-512).
+  bool maskedStores = true;
 };
 
 /// The whole CPU pipeline: dlc dialect -> LLVM dialect. Stops after the

@@ -24,7 +24,10 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     `dlc.reduction_order` when the window loops go outside an innermost
     channel loop and `dlc.unfused_inputs`; other ops tile their innermost
     parallel loop by the vector width, with at most 64 reduction elements
-    per tile. Loops of run-time size (symbolic dimensions) are sized as long
+    per tile (a depthwise convolution, an elementwise op over unit-stride
+    slices of one tensor at different rows, also several rows: a divisor
+    of the rows with up to a quarter of the registers as accumulators).
+    Loops of run-time size (symbolic dimensions) are sized as long
     loops that every tile divides; their partial last tiles are left to
     `dlc-cpu-version-partial-tiles`.
   }];
@@ -300,6 +303,31 @@ def InsertParts : Pass<"dlc-cpu-insert-parts", "mlir::func::FuncOp"> {
     otherwise keep a buffer of its own and be copied.
   }];
   let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
+def WidenPartialVectors : Pass<"dlc-cpu-widen-partial-vectors",
+                                "mlir::func::FuncOp"> {
+  let summary = "read and write vectors of an odd length as masked whole ones";
+  let description = [{
+    A contiguous in-bounds 1-D read or write of n elements, n not a power of
+    two (a row of 7, 14 or 28 columns), would be split by LLVM into pieces
+    of 4, 2 and 1 elements joined by inserts (about five instructions for a
+    row of 7, at every tap of a depthwise convolution). Such a read becomes
+    a masked load of the next power of two with the first n lanes enabled
+    (one `vmovups` with a mask register on AVX-512, one `vmaskmovps` on
+    AVX2), and, where the target's masked stores are fast (AVX-512), such a
+    write a masked store. Masked-off lanes are not accessed, so nothing past
+    the n elements is read or written.
+  }];
+  let options = [
+    Option<"maskedLoads", "masked-loads", "bool", /*default=*/"true",
+           "the target has fast masked vector loads (AVX and later)">,
+    Option<"maskedStores", "masked-stores", "bool", /*default=*/"true",
+           "the target has fast masked vector stores (AVX-512; AVX2's "
+           "vmaskmovps stores are microcoded on AMD cores)">
+  ];
+  let dependentDialects = ["mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def LowerVectors : Pass<"dlc-cpu-lower-vectors", "mlir::func::FuncOp"> {

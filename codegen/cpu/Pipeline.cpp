@@ -38,6 +38,7 @@ static const char *kToLLVM =
     "keep-contiguous=1},"
     "convert-linalg-to-"
     "loops,dlc-cpu-lower-vectors,convert-vector-to-scf{{full-unroll=1},"
+    "dlc-cpu-widen-partial-vectors{{masked-loads={2} masked-stores={3}},"
     "lower-affine,convert-scf-to-cf,dlc-dynamic-expand-shapes),"
     "expand-strided-metadata,lower-affine,convert-math-to-funcs,convert-math-"
     "to-llvm,"
@@ -55,7 +56,9 @@ void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
   if (untilLinalg)
     return;
   std::string text =
-      llvm::formatv(kToLLVM, opts.vectorWidth, opts.vectorRegisters).str();
+      llvm::formatv(kToLLVM, opts.vectorWidth, opts.vectorRegisters,
+                    int(opts.maskedLoads), int(opts.maskedStores))
+          .str();
   if (failed(parsePassPipeline(text, pm, llvm::errs())))
     llvm::report_fatal_error("dlc: invalid built-in CPU pipeline");
 }

@@ -144,6 +144,31 @@ static bool isEpilogueOf(linalg::LinalgOp op) {
   return false;
 }
 
+/// An elementwise op over a sliding window (a depthwise convolution lowered
+/// to one multiply-add per tap: its inputs are slices of one tensor at
+/// offsets that differ along the rows, the second innermost dimension).
+/// Unit strides only: a tile of several rows of a strided slice is not one
+/// strided read per row (dlc-cpu-vectorize's strided reads take one row).
+static bool readsRowShiftedSlices(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || generic.getNumReductionLoops() != 0)
+    return false;
+  llvm::SmallDenseMap<Value, int64_t> rowOffset;
+  for (Value in : generic.getDpsInputs()) {
+    auto slice = in.getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || slice.getSourceType().getRank() < 2)
+      continue;
+    if (!llvm::all_of(slice.getStaticStrides(),
+                      [](int64_t s) { return s == 1; }))
+      return false;
+    int64_t row = slice.getStaticOffsets()[slice.getSourceType().getRank() - 2];
+    auto [it, inserted] = rowOffset.try_emplace(slice.getSource(), row);
+    if (!inserted && !ShapedType::isDynamic(row) && it->second != row)
+      return true;
+  }
+  return false;
+}
+
 namespace {
 struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
   using Base::Base;
@@ -360,6 +385,18 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
                     static_cast<int64_t>(ranges.size()) - 1 &&
                 row % vectorWidth == 0 && row <= 4 * vectorWidth)
               sizes[parallel.back()] = row;
+          // A sliding window takes several rows per tile: the taps of
+          // adjacent rows read the same input rows (loaded once in the
+          // unrolled tile), and the rows' accumulations are independent
+          // chains. Up to a quarter of the registers hold accumulators.
+          if (parallel.size() >= 2 && readsRowShiftedSlices(op)) {
+            unsigned rowDim = parallel[parallel.size() - 2];
+            int64_t rowVectors =
+                llvm::divideCeil(sizes[parallel.back()], vectorWidth);
+            sizes[rowDim] = divisorAtMost(
+                ranges[rowDim],
+                std::max<int64_t>(1, vectorRegisters / 4 / rowVectors));
+          }
         }
         // Innermost reductions stay whole while the tile's reduction volume
         // fits kReductionBudget; outer ones are tiled so that a window of

@@ -64,6 +64,8 @@ Expected<dlc::CpuTarget> dlc::resolveCpuTarget(StringRef mcpu,
     bool avx = features.lookup("avx") || target.cpu == "x86-64-v3";
     target.vectorWidth = avx512 ? 16 : avx ? 8 : 4;
     target.vectorRegisters = avx512 ? 32 : 16;
+    target.maskedLoads = avx512 || avx;
+    target.maskedStores = avx512;
   }
   return target;
 }

@@ -20,6 +20,12 @@ struct CpuTarget {
   int64_t vectorWidth = 4;
   /// Vector registers (32 with AVX-512, else 16).
   int64_t vectorRegisters = 16;
+  /// Masked vector loads are single instructions (x86 with AVX: vmaskmovps,
+  /// AVX-512's mask registers).
+  bool maskedLoads = false;
+  /// Masked vector stores are fast (AVX-512; AVX2's vmaskmovps stores are
+  /// microcoded on AMD cores).
+  bool maskedStores = false;
 };
 
 /// The host target, or the given `mcpu`/`mtriple`. The CPU name is derived

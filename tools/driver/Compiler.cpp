@@ -483,6 +483,8 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     CpuPipelineOptions pipelineOptions;
     pipelineOptions.vectorWidth = target->vectorWidth;
     pipelineOptions.vectorRegisters = target->vectorRegisters;
+    pipelineOptions.maskedLoads = target->maskedLoads;
+    pipelineOptions.maskedStores = target->maskedStores;
     buildCpuPipeline(pm, pipelineOptions, stopAt == Stage::Linalg);
   }
   if (failed(pm.run(*module)))

@@ -68,6 +68,8 @@ dlc::evaluateConstantsOnCpu(ModuleOp module) {
   CpuPipelineOptions options;
   options.vectorWidth = target->vectorWidth;
   options.vectorRegisters = target->vectorRegisters;
+  options.maskedLoads = target->maskedLoads;
+  options.maskedStores = target->maskedStores;
   buildCpuPipeline(pm, options);
   if (failed(pm.run(module)))
     return failure();
