@@ -25,6 +25,14 @@ def main():
           f"({m.get('Core(s) per socket', '?')} cores, {m.get('Thread(s) per core', '?')} "
           f"thread(s) per core), AVX-512: {'yes' if m.get('avx512f') else 'no'}; "
           f"{m.get('system')}. Median of {r['iterations']} runs after a warm-up.\n")
+    if "cross_core" in r:
+        cc = r["cross_core"]
+        parts = [f"{when}: round trip {x['round_trip_ns']:.0f} ns, reading what the other "
+                 f"core wrote {x['read_written_by_other_gbs']:.1f} GB/s "
+                 f"(own {x['read_own_gbs']:.1f})"
+                 for when, x in cc.items()]
+        print("Cross-core hand-over (benchmarks/micro/cross_core.c), " + "; ".join(parts)
+              + ".\n")
     if "peak" in r:
         print(f"fp32 FMA peak, one thread ({r['peak']['isa']}): "
               f"**{r['peak']['peak_gflops']:.1f} GFLOP/s** (benchmarks/micro/fma_peak.c).\n")

@@ -14,6 +14,10 @@ reported as ratios (dlc / reference), because these machines are noisy:
 * matmul: C = A x B, fp32, square sizes and transformer shapes, dlc (a one-node
   ONNX MatMul model through `dlc bench`) against OpenBLAS `cblas_sgemm`
   (micro/sgemm_bench.c), as GFLOP/s and as a share of the FMA peak.
+* cross-core: the round trip of a cache line between two threads and the
+  rate of reading data the other thread just wrote (micro/cross_core.c),
+  before and after the runs: on a virtual machine they follow where the
+  host places the vCPUs, which moves the two-thread batch-1 figures.
 * conv: single Conv nodes with ResNet shapes, dlc against ONNX Runtime.
 * models: the real models of scripts/models/export_models.py at each batch
   size (exported as static-batch models), dlc against onnxruntime-node with
@@ -110,6 +114,20 @@ class Bench:
 
     def peak(self):
         return json_lines(sh([self.peak_exe]))[0]
+
+    def cross_core(self):
+        """Cache-line round trip between two threads and the rate of reading
+        data the other thread wrote (micro/cross_core.c): on a virtual
+        machine they follow the host's placement of the vCPUs, which moves
+        the two-thread figures."""
+        exe = os.path.join(self.work, "cross_core")
+        if not os.path.exists(exe):
+            sh(["cc", "-O3", "-march=native", "-pthread",
+                os.path.join(HERE, "micro", "cross_core.c"),
+                "-o", exe])
+        r = json_lines(sh([exe]))[0]
+        r.pop("check", None)
+        return r
 
     def inputs_for(self, model_path, tag):
         """Writes the same random inputs for dlc (.pb) and ORT (meta.json)."""
@@ -399,6 +417,8 @@ def main():
     print("machine: " + json.dumps(results["machine"]))
     with tempfile.TemporaryDirectory(prefix="dlc-bench-") as work:
         b = Bench(args, work)
+        results["cross_core"] = {"before": b.cross_core()}
+        print("cross-core hand-over before: " + json.dumps(results["cross_core"]["before"]))
         if not args.no_micro and not args.symbolic_only:
             run_micro(b, args, results)
         if not args.no_models and not args.symbolic_only:
@@ -406,6 +426,8 @@ def main():
         if not args.no_symbolic:
             run_symbolic(b, args, results)
             run_dynamic_batch(b, args, results)
+        results["cross_core"]["after"] = b.cross_core()
+        print("cross-core hand-over after: " + json.dumps(results["cross_core"]["after"]))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
