@@ -330,6 +330,31 @@ def WidenPartialVectors : Pass<"dlc-cpu-widen-partial-vectors",
                            "mlir::arith::ArithDialect"];
 }
 
+def ParallelCopies : Pass<"dlc-cpu-parallel-copies", "mlir::func::FuncOp"> {
+  let summary = "copy large activations with a parallel loop over their rows";
+  let description = [{
+    A copy left after bufferization outside any tile loop (an activation
+    into the interior of a padded buffer, when its producer could not write
+    there: a pointwise convolution computed on collapsed pixels) would run
+    on one thread while the others wait, reading the half of the data that
+    the other threads wrote, and leave the copy in that thread's cache for
+    the consumer's tiles on the other threads. Each such copy of a static
+    shape with at least `min-elements` elements whose rows (of at least 16
+    elements) are contiguous on both sides becomes an `scf.forall` over its rows (all dimensions but the
+    innermost), each iteration copying one row; dlc-cpu-openmp-threads then
+    decides whether the loop is worth the threads, as for any tile loop.
+    The rows are split between threads in the order of the outer
+    dimensions (the channels of an NCHW activation), as its producer's and
+    its consumer's channel tiles are.
+  }];
+  let options = [
+    Option<"minElements", "min-elements", "int64_t", /*default=*/"4096",
+           "the smallest copy made parallel">
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def LowerVectors : Pass<"dlc-cpu-lower-vectors", "mlir::func::FuncOp"> {
   let summary = "lower n-D vector ops to forms the LLVM conversion accepts";
   let description = [{
