@@ -1,4 +1,5 @@
 //===- CopyToLinalg.cpp - memref.copy -> linalg.copy ----------------------===//
+#include "codegen/common/CopyRows.h"
 #include "codegen/common/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -15,19 +16,6 @@ using namespace mlir;
 
 /// Rows shorter than this are not worth a memcpy each.
 static constexpr int64_t kMinCopiedRow = 8;
-
-/// Whether `t` is a static-shape memref whose innermost dimension is
-/// contiguous (unit stride) and at least kMinCopiedRow long.
-static bool hasContiguousRows(Type t) {
-  auto type = dyn_cast<MemRefType>(t);
-  if (!type || !type.hasStaticShape() || type.getRank() < 2 ||
-      type.getShape().back() < kMinCopiedRow)
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         strides.back() == 1;
-}
 
 /// A copy between views whose rows are contiguous (an activation into the
 /// interior of a padded buffer) as loops over the rows, each row a
@@ -46,20 +34,9 @@ static void copyByRows(PatternRewriter &rewriter, memref::CopyOp op) {
     ivs.push_back(loop.getInductionVar());
     rewriter.setInsertionPointToStart(loop.getBody());
   }
-  SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end()),
-      sizes(rank - 1, rewriter.getIndexAttr(1)),
-      strides(rank, rewriter.getIndexAttr(1));
-  offsets.push_back(rewriter.getIndexAttr(0));
-  sizes.push_back(rewriter.getIndexAttr(type.getShape().back()));
-  auto row = [&](Value v) -> Value {
-    auto rowType = memref::SubViewOp::inferRankReducedResultType(
-        {type.getShape().back()}, cast<MemRefType>(v.getType()), offsets, sizes,
-        strides);
-    return memref::SubViewOp::create(rewriter, loc, cast<MemRefType>(rowType),
-                                     v, offsets, sizes, strides);
-  };
-  memref::CopyOp::create(rewriter, loc, row(op.getSource()),
-                         row(op.getTarget()));
+  memref::CopyOp::create(rewriter, loc,
+                         dlc::rowOf(rewriter, loc, op.getSource(), ivs),
+                         dlc::rowOf(rewriter, loc, op.getTarget(), ivs));
 }
 
 namespace {
@@ -80,8 +57,9 @@ struct CopyToLinalgPattern : OpRewritePattern<memref::CopyOp> {
     if (keepContiguous && contiguous(op.getSource().getType()) &&
         contiguous(op.getTarget().getType()))
       return failure();
-    if (keepContiguous && hasContiguousRows(op.getSource().getType()) &&
-        hasContiguousRows(op.getTarget().getType())) {
+    if (keepContiguous &&
+        dlc::hasContiguousRows(op.getSource().getType(), kMinCopiedRow) &&
+        dlc::hasContiguousRows(op.getTarget().getType(), kMinCopiedRow)) {
       rewriter.setInsertionPoint(op);
       copyByRows(rewriter, op);
       rewriter.eraseOp(op);
