@@ -307,7 +307,8 @@ def InsertParts : Pass<"dlc-cpu-insert-parts", "mlir::func::FuncOp"> {
 
 def WidenPartialVectors : Pass<"dlc-cpu-widen-partial-vectors",
                                 "mlir::func::FuncOp"> {
-  let summary = "read and write vectors of an odd length as masked whole ones";
+  let summary = "access vectors of a length not a power of two as masked "
+                "whole ones";
   let description = [{
     A contiguous in-bounds 1-D read or write of n elements, n not a power of
     two (a row of 7, 14 or 28 columns), would be split by LLVM into pieces
@@ -317,7 +318,12 @@ def WidenPartialVectors : Pass<"dlc-cpu-widen-partial-vectors",
     (one `vmovups` with a mask register on AVX-512, one `vmaskmovps` on
     AVX2), and, where the target's masked stores are fast (AVX-512), such a
     write a masked store. Masked-off lanes are not accessed, so nothing past
-    the n elements is read or written.
+    the n elements is read or written. Left plain: accesses of a tile's
+    stack scratch (which LLVM promotes to registers), reads only split into
+    lanes (a row broadcast pixel by pixel, which LLVM turns into scalar
+    loads) or inside a loop carrying accumulators, and a view's write that
+    the same block reads back or read that follows a write of it in the
+    same block (which LLVM forwards).
   }];
   let options = [
     Option<"maskedLoads", "masked-loads", "bool", /*default=*/"true",
@@ -340,8 +346,9 @@ def ParallelCopies : Pass<"dlc-cpu-parallel-copies", "mlir::func::FuncOp"> {
     the other threads wrote, and leave the copy in that thread's cache for
     the consumer's tiles on the other threads. Each such copy of a static
     shape with at least `min-elements` elements whose rows (of at least 16
-    elements) are contiguous on both sides becomes an `scf.forall` over its rows (all dimensions but the
-    innermost), each iteration copying one row; dlc-cpu-openmp-threads then
+    elements) are contiguous on both sides becomes an `scf.forall` over its
+    rows (all dimensions but the innermost), each iteration copying one
+    row; dlc-cpu-openmp-threads then
     decides whether the loop is worth the threads, as for any tile loop.
     The rows are split between threads in the order of the outer
     dimensions (the channels of an NCHW activation), as its producer's and

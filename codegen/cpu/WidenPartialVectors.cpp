@@ -1,4 +1,4 @@
-//===- WidenPartialVectors.cpp - odd-length vectors as masked whole ones --===//
+//===- WidenPartialVectors.cpp - partial vectors as masked whole ones -----===//
 //
 // LLVM legalizes a load of <7 x float> by widening the value to <8 x float>
 // but cannot widen the access (the eighth element may not be addressable),
@@ -29,7 +29,7 @@ namespace dlc {
 using namespace mlir;
 
 namespace {
-/// Longest odd-length vector widened: tiles are at most a few vectors long.
+/// Longest vector widened: tiles are at most a few vectors long.
 constexpr int64_t kMaxElements = 64;
 
 /// The power of two a 1-D vector of `type` is widened to, or 0 when it is
