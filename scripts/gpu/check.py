@@ -19,7 +19,12 @@ speed comparison (skipped, and said so, without it). Steps:
     off in cuBLAS and cuDNN) on the same GPU, as ratios of throughput
     (dlc / PyTorch): MatMul 4096^3 (bar 0.6, against cuBLAS), ResNet-50
     batch 32 (bar 0.8), MobileNetV2 batch 32 (reported), the BERT-style
-    encoder batch 8 sequence 128 (bar 1.0).
+    encoder batch 8 sequence 128 (bar 1.0);
+ 5. kernels, where Nsight Compute (`ncu`) is there: one run of each timed
+    model under it (clocks and caches left alone), each kernel's time,
+    registers, grid and block, and its compute and memory throughput as
+    shares of the peak, so that the slow kernels are known between GPU
+    sessions (reported; within a time budget, skipped models say so).
 The report's "bars" says which hold.
 
 Writes REPORT_DIR/gpu-report.json and gpu-report.md. Exit 0 when it ran
@@ -31,6 +36,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -256,6 +262,108 @@ def torch_reference(name, torch, bundle):
     return None
 
 
+# Nsight Compute metrics per kernel (one replay pass or two for the
+# throughput shares; launch__* cost none).
+NCU_METRICS = ("gpu__time_duration.sum", "launch__registers_per_thread",
+               "launch__grid_size", "launch__block_size",
+               "launch__shared_mem_per_block_dynamic",
+               "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+               "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+               "sm__warps_active.avg.pct_of_peak_sustained_active")
+NCU_BUDGET_S = 180
+# When the whole check must end (time.time()), set from --budget: the
+# profile, the last and optional step, stops there.
+DEADLINE = [float("inf")]
+
+
+def parse_ncu_csv(text):
+    """Per-launch rows {kernel, metric: value} from `ncu --csv` output."""
+    import csv
+    import io
+    lines = [l for l in text.splitlines() if l.startswith('"')]
+    rows = list(csv.reader(io.StringIO("\n".join(lines))))
+    if not rows:
+        return []
+    head = rows[0]
+    try:
+        i_id = head.index("ID")
+        i_k = next(head.index(n) for n in ("Kernel Name", "Function Name", "Demangled Name")
+                   if n in head)
+        i_m, i_u, i_v = head.index("Metric Name"), head.index("Metric Unit"), head.index("Metric Value")
+    except (ValueError, StopIteration):
+        return []
+    scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6}
+    launches = {}
+    for r in rows[1:]:
+        if len(r) <= max(i_id, i_k, i_m, i_u, i_v):
+            continue
+        entry = launches.setdefault(r[i_id], {"kernel": r[i_k]})
+        value = r[i_v].replace(",", "")
+        try:
+            v = float(value)
+        except ValueError:
+            continue
+        if r[i_m] == "gpu__time_duration.sum":
+            entry["us"] = v * scale.get(r[i_u], 1.0)
+        else:
+            entry[r[i_m]] = v
+    return [launches[k] for k in sorted(launches, key=lambda x: int(x) if x.isdigit() else 0)]
+
+
+def kernels(runner, bundle, manifest, work, report):
+    import glob
+    ncu = shutil.which("ncu") or next(
+        iter(glob.glob("/usr/local/cuda/bin/ncu") + sorted(glob.glob("/opt/nvidia/nsight-compute/*/ncu"))
+             + sorted(glob.glob("/usr/local/cuda*/nsight-compute*/ncu"))), None)
+    if not ncu:
+        report["kernels"] = {"note": "no ncu on this machine: no per-kernel profile"}
+        log("kernels: no ncu")
+        return
+    report["kernels"] = {}
+    t0 = time.time()
+    for name in ("bert_b8", "resnet50_b32", "matmul4096", "mobilenet_v2_b32"):
+        entry = manifest["models"].get(name)
+        if not entry:
+            continue
+        left = min(NCU_BUDGET_S - (time.time() - t0), DEADLINE[0] - time.time())
+        if left < 30:
+            report["kernels"][name] = {"note": "skipped: the profile's time budget is spent"}
+            continue
+        base = os.path.join(bundle, "models", name)
+        path = os.path.join(work, f"{name}_ncu.manifest")
+        with open(path, "w") as f:
+            f.write("\n".join(model_lines(name, entry, base, work, 0, 1)) + "\n")
+        # Application replay: the model runs once per metric pass, so that
+        # no pass saves and restores its workspace (gigabytes at batch 32).
+        cmd = [ncu, "--clock-control", "none", "--cache-control", "none", "--csv",
+               "--replay-mode", "application",
+               "--metrics", ",".join(NCU_METRICS), runner, path, "--device-io"]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=left)
+            launches = parse_ncu_csv(p.stdout)
+            note = "" if launches else f"ncu exit {p.returncode}: {(p.stderr or p.stdout)[-300:]}"
+        except subprocess.TimeoutExpired:
+            launches, note = [], f"ncu timed out after {left:.0f} s"
+        total = sum(l.get("us", 0.0) for l in launches)
+        # One row per kernel (launches of one kernel summed), slowest first.
+        by_kernel = {}
+        for l in launches:
+            k = by_kernel.setdefault(l["kernel"], dict(l, us=0.0, launches=0))
+            k["us"] += l.get("us", 0.0)
+            k["launches"] += 1
+        table = sorted(by_kernel.values(), key=lambda k: -k["us"])
+        report["kernels"][name] = {"launches": len(launches), "kernel_us_total": total,
+                                   "kernels": table, "note": note}
+        log(f"kernels {name}: {len(launches)} launches, {total / 1e3:.2f} ms in kernels"
+            + (f" ({note})" if note else ""))
+        for k in table[:8]:
+            log(f"  {k['us']:9.1f} us  x{k['launches']:<3} {k['kernel'][:60]} "
+                f"regs {k.get('launch__registers_per_thread', '?')} "
+                f"grid {k.get('launch__grid_size', '?')} block {k.get('launch__block_size', '?')} "
+                f"sm {k.get('sm__throughput.avg.pct_of_peak_sustained_elapsed', '?')}% "
+                f"mem {k.get('gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed', '?')}%")
+
+
 BARS = {"matmul4096": 0.6, "resnet50_b32": 0.8, "bert_b8": 1.0}
 
 
@@ -361,6 +469,21 @@ def write_markdown(report, path):
         lines += [f"- {k}: {'holds' if v else 'does not hold'}"
                   for k, v in sorted(report["bars"].items())]
         lines.append("")
+    for name, row in sorted(report.get("kernels", {}).items()):
+        if not isinstance(row, dict) or "kernels" not in row:
+            continue
+        lines += [f"## Kernels of {name} (Nsight Compute, one run)", "",
+                  f"{row['launches']} launches, {row['kernel_us_total'] / 1e3:.3f} ms in kernels.", "",
+                  "| us | launches | kernel | regs | grid | block | sm % | mem % |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for k in row["kernels"][:15]:
+            lines.append(
+                f"| {k['us']:.1f} | {k['launches']} | {k['kernel'][:50]} | "
+                f"{k.get('launch__registers_per_thread', '-')} | {k.get('launch__grid_size', '-')} | "
+                f"{k.get('launch__block_size', '-')} | "
+                f"{k.get('sm__throughput.avg.pct_of_peak_sustained_elapsed', '-')} | "
+                f"{k.get('gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed', '-')} |")
+        lines.append("")
     if report.get("speed"):
         lines += ["## Speed against PyTorch (fp32, TF32 off)", "", "```",
                   json.dumps(report["speed"], indent=1), "```", ""]
@@ -373,7 +496,11 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("bundle")
     ap.add_argument("report_dir")
+    ap.add_argument("--budget", type=float, default=450,
+                    help="seconds the whole check may take: the kernel profile "
+                         "is cut to fit (default 450)")
     args = ap.parse_args()
+    DEADLINE[0] = time.time() + args.budget
     os.makedirs(args.report_dir, exist_ok=True)
     report = {"started": time.strftime("%Y-%m-%d %H:%M:%S")}
     # DLC_GPU_CHECK_DEVICE names the device instead of nvidia-smi (tests run
@@ -394,8 +521,9 @@ def main():
     log(f"device: {device}")
     with open(os.path.join(args.bundle, "manifest.json")) as f:
         manifest = json.load(f)
-    work = os.path.join(args.report_dir, "work")
-    os.makedirs(work, exist_ok=True)
+    # Outputs go to a scratch folder, not the report's: the device tool
+    # brings back only a few files from the report folder.
+    work = tempfile.mkdtemp(prefix="dlc-gpu-check-")
     runner = build_runner(args.bundle)
     for name, entry in manifest["models"].items():
         gen = entry.get("generate")
@@ -404,7 +532,7 @@ def main():
             for path, shape in zip(entry["inputs"], gen["shapes"]):
                 rng.standard_normal(shape, dtype=np.float32).tofile(
                     os.path.join(args.bundle, "models", name, path))
-    for step in (node_suite, models, speed, lambda *a: bars(report)):
+    for step in (node_suite, models, speed, lambda *a: bars(report), kernels):
         t0 = time.time()
         try:
             step(runner, args.bundle, manifest, work, report)
