@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Device side of scripts/gpu-check.sh: runs the prepared bundle on a GPU.
 
-    check.py BUNDLE_DIR REPORT_DIR [--budget SECONDS]
+    check.py BUNDLE_DIR REPORT_DIR [--budget SECONDS] [--only-node REGEX]
+             [--skip STEP ...]
 
 Needs python3 with numpy, a C compiler and an NVIDIA driver; PyTorch for the
 speed comparison (skipped, and said so, without it). Steps:
@@ -33,6 +34,7 @@ Writes REPORT_DIR/gpu-report.json and gpu-report.md. Exit 0 when it ran
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -95,6 +97,10 @@ def compare(got, want, rtol, atol):
     return f"{len(bad)}/{want.size} differ, first at {list(idx)}: {got[idx]!r} vs {want[idx]!r}"
 
 
+def bf16_values(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
 def differences(got, want):
     g, w = got.astype(np.float64), want.astype(np.float64)
     d = np.abs(g - w)
@@ -116,7 +122,7 @@ def model_lines(name, entry, base, work, warmup=0, iterations=1):
 
 
 def node_suite(runner, bundle, manifest, work, report):
-    tests = sorted(manifest["node"])
+    tests = sorted(t for t in manifest["node"] if re.search(ONLY_NODE[0], t))
     results, notes = {}, []
     chunk = 100  # a hung kernel loses one chunk, not the run
     for start in range(0, len(tests), chunk):
@@ -140,7 +146,14 @@ def node_suite(runner, bundle, manifest, work, report):
             if raw.size != want.size:
                 msg = f"output {j}: {raw.size} values, expected {want.size}"
                 break
-            msg = compare(raw.reshape(want.shape), want, NODE_RTOL, NODE_ATOL)
+            got, rtol = raw.reshape(want.shape), NODE_RTOL
+            if j in manifest["node"][t].get("bf16_outputs", []):
+                # bfloat16 bits: compared as values, one bfloat16 ulp apart
+                # (ONNX 1.12's expected values truncate, dlc rounds to
+                # nearest even, as the CPU's node suite allows).
+                got, want = (bf16_values(x) for x in (got, want))
+                rtol = max(NODE_RTOL, 2.0 ** -7)
+            msg = compare(got, want, rtol, NODE_ATOL)
             if msg:
                 msg = f"output {j}: {msg}"
                 break
@@ -153,6 +166,8 @@ def node_suite(runner, bundle, manifest, work, report):
                       "share": passed / total if total else 0.0,
                       "compile_failures": manifest.get("node_compile_failures", {}),
                       "failures": failures, "notes": notes}
+    if ONLY_NODE[0]:
+        report["node"]["only"] = ONLY_NODE[0]
     log(f"node suite on GPU: {passed}/{total} of the CPU-passing tests "
         f"({100.0 * passed / max(total, 1):.1f}%; bar 99%)")
 
@@ -274,6 +289,8 @@ NCU_BUDGET_S = 180
 # When the whole check must end (time.time()), set from --budget: the
 # profile, the last and optional step, stops there.
 DEADLINE = [float("inf")]
+# The node tests to run (--only-node; all by default).
+ONLY_NODE = [""]
 
 
 def parse_ncu_csv(text):
@@ -292,7 +309,9 @@ def parse_ncu_csv(text):
         i_m, i_u, i_v = head.index("Metric Name"), head.index("Metric Unit"), head.index("Metric Value")
     except (ValueError, StopIteration):
         return []
-    scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6}
+    # Nsight Compute 2025 prints "ns"; older ones "nsecond".
+    scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6,
+             "ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
     launches = {}
     for r in rows[1:]:
         if len(r) <= max(i_id, i_k, i_m, i_u, i_v):
@@ -304,7 +323,9 @@ def parse_ncu_csv(text):
         except ValueError:
             continue
         if r[i_m] == "gpu__time_duration.sum":
-            entry["us"] = v * scale.get(r[i_u], 1.0)
+            if r[i_u] not in scale:
+                continue  # an unknown unit: no time rather than a wrong one
+            entry["us"] = v * scale[r[i_u]]
         else:
             entry[r[i_m]] = v
     return [launches[k] for k in sorted(launches, key=lambda x: int(x) if x.isdigit() else 0)]
@@ -378,10 +399,16 @@ def speed(runner, bundle, manifest, work, report):
     except Exception as e:  # noqa: BLE001
         torch = None
         report["speed"]["note"] = f"PyTorch with CUDA unavailable ({e}): no comparison"
-    for name in ("matmul4096", "resnet50_b32", "mobilenet_v2_b32", "bert_b8"):
+    timed = ["matmul4096", "resnet50_b32", "mobilenet_v2_b32", "bert_b8"]
+    # Variants (prepare.py --variant): the same model compiled by another
+    # dlc build, timed against the same PyTorch reference.
+    timed += sorted(n for n, e in manifest["models"].items() if e.get("variant_of") in timed)
+    torch_ms_of = {}
+    for name in timed:
         entry = manifest["models"].get(name)
         if not entry:
             continue
+        of = entry.get("variant_of", name)
         base = os.path.join(bundle, "models", name)
         r, note = run_manifest(runner, model_lines(name, entry, base, work, 3, 10), work,
                                f"{name}_speed", timeout=300, device_io=True)
@@ -394,9 +421,11 @@ def speed(runner, bundle, manifest, work, report):
             continue
         dlc_ms = float(detail.split()[0])
         row["dlc_ms"] = dlc_ms
-        torch_ms = None
+        torch_ms = torch_ms_of.get(of)
         try:
-            if torch is not None and name == "matmul4096":
+            if torch_ms is not None:
+                pass
+            elif torch is not None and of == "matmul4096":
                 flops = 2 * 4096 ** 3
                 a = torch.from_numpy(np.fromfile(os.path.join(base, entry["inputs"][0]),
                                                  dtype=np.float32).reshape(4096, 4096)).cuda()
@@ -410,7 +439,7 @@ def speed(runner, bundle, manifest, work, report):
                 row["dlc_gflops"] = flops / dlc_ms / 1e6
                 row["torch_gflops"] = flops / torch_ms / 1e6
             elif torch is not None:
-                make_net, make_inputs, samples = torch_reference(name, torch, bundle)
+                make_net, make_inputs, samples = torch_reference(of, torch, bundle)
                 net = make_net().cuda().eval()
                 inputs = make_inputs()
                 with torch.no_grad():
@@ -420,9 +449,10 @@ def speed(runner, bundle, manifest, work, report):
         except Exception as e:  # noqa: BLE001 - report, keep going
             row["torch_error"] = repr(e)[:300]
         if torch_ms:
+            torch_ms_of[of] = torch_ms
             row["torch_ms"] = torch_ms
             row["throughput_ratio_dlc_over_torch"] = torch_ms / dlc_ms
-            if name in BARS:
+            if name in BARS:  # the bars are the default build's
                 row["bar"] = BARS[name]
                 row["bar_holds"] = torch_ms / dlc_ms >= BARS[name]
         report["speed"][name] = row
@@ -499,8 +529,14 @@ def main():
     ap.add_argument("--budget", type=float, default=450,
                     help="seconds the whole check may take: the kernel profile "
                          "is cut to fit (default 450)")
+    ap.add_argument("--only-node", default="", metavar="REGEX",
+                    help="run only the node tests matching REGEX (a rerun of failures)")
+    ap.add_argument("--skip", action="append", default=[],
+                    choices=["node_suite", "models", "speed", "kernels"],
+                    help="leave a step out (a short rerun)")
     args = ap.parse_args()
     DEADLINE[0] = time.time() + args.budget
+    ONLY_NODE[0] = args.only_node
     os.makedirs(args.report_dir, exist_ok=True)
     report = {"started": time.strftime("%Y-%m-%d %H:%M:%S")}
     # DLC_GPU_CHECK_DEVICE names the device instead of nvidia-smi (tests run
@@ -532,7 +568,8 @@ def main():
             for path, shape in zip(entry["inputs"], gen["shapes"]):
                 rng.standard_normal(shape, dtype=np.float32).tofile(
                     os.path.join(args.bundle, "models", name, path))
-    for step in (node_suite, models, speed, lambda *a: bars(report), kernels):
+    steps = [node_suite, models, speed, lambda *a: bars(report), kernels]
+    for step in [s for s in steps if s.__name__ not in args.skip]:
         t0 = time.time()
         try:
             step(runner, args.bundle, manifest, work, report)

@@ -19,6 +19,10 @@
  *                          run's elements first)
  *   run WARMUP ITERATIONS  create, run, write the outputs, destroy
  *
+ * Each output file holds the elements the run produced, at the shape
+ * model_output_run_shape gives (data-dependent sizes at their actual
+ * values), densely packed.
+ *
  * Prints one line per model: "NAME ok MEDIAN_MS MIN_MS" or "NAME error MSG".
  * With --device-io the tensors live in device memory allocated here (the
  * runtime's cuda_device_pointers mode), so timings exclude host transfers.
@@ -138,6 +142,8 @@ static void run_model(const model_spec *m, int warmup, int iterations,
   SYM(shape_fn, out_shape, "model_output_shape");
   SYM(size_fn, out_size, "model_output_size_bytes");
   SYM(shape_fn, out_max_shape, "model_output_max_shape");
+  typedef const int64_t *(*run_shape_fn)(const void *, size_t);
+  SYM(run_shape_fn, out_run_shape, "model_output_run_shape");
   typedef size_t (*dtype_size_fn)(dlc_dtype);
   SYM(dtype_size_fn, dtype_size, "dlc_dtype_size");
   /* The runtime is inside each library (RTLD_LOCAL): use its copy. */
@@ -233,9 +239,20 @@ static void run_model(const model_spec *m, int warmup, int iterations,
     for (size_t i = 0; i < no; ++i) {
       if (device_io)
         cu.dtoh(host_out[i], dev_out[i], out[i].size_bytes);
+      /* The run's elements only: a data-dependent or symbolic output
+       * fills the start of its buffer (sized at the bounds). */
+      size_t written = out[i].size_bytes;
+      const int64_t *run_shape = out_run_shape ? out_run_shape(model, i) : NULL;
+      if (run_shape && dtype_size) {
+        size_t bytes = dtype_size(out_dtype(i));
+        for (int32_t d = 0; d < out_rank(i); ++d)
+          bytes *= (size_t)run_shape[d];
+        if (bytes < written)
+          written = bytes;
+      }
       FILE *f = fopen(m->outputs[i], "wb");
       if (f) {
-        fwrite(host_out[i], 1, out[i].size_bytes, f);
+        fwrite(host_out[i], 1, written, f);
         fclose(f);
       }
     }
