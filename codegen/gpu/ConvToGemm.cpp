@@ -13,6 +13,13 @@
 // reshapes moved through the bias and the activations around the
 // convolution so that they fuse into its kernel.
 //
+// In a batch whose images have a number of pixels P that `image-pixel-tile`
+// does not divide (14 x 14, 7 x 7), tiles of one image's pixels would be
+// small and odd (49, 98): the batch's pixels are then one GEMM's columns,
+//   g[f, q] += W'[k, f] * col[k, q]   (q = n * P + p),
+// from zero, and one elementwise op writes y[n, f, p] = g[f, n * P + p] +
+// init[n, f, p], into which the bias and the epilogues are fused.
+//
 //===----------------------------------------------------------------------===//
 #include "codegen/common/ConstantData.h"
 #include "codegen/gpu/Passes.h"
@@ -64,7 +71,9 @@ static std::optional<PaddedInput> unpad(OpBuilder &b, Location loc,
 }
 
 struct ConvToGemm : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
-  using OpRewritePattern::OpRewritePattern;
+  ConvToGemm(MLIRContext *ctx, int64_t imagePixelTile)
+      : OpRewritePattern(ctx), imagePixelTile(imagePixelTile) {}
+  int64_t imagePixelTile;
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp conv,
                                 PatternRewriter &rewriter) const override {
@@ -116,31 +125,47 @@ struct ConvToGemm : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     }
 
     SmallVector<ReassociationIndices> pixels = {{0}, {1}, {2, 3}};
+    // A batch whose images' pixels no tile of `imagePixelTile` divides
+    // (ResNet's 14 x 14 and 7 x 7 stages) is one GEMM over all of them:
+    // columns q = n * P + p, so that the tiles are the MatMul's.
+    bool batched = n > 1 && imagePixelTile > 0 && p % imagePixelTile != 0;
+    bool direct = !batched && kh == 1 && kw == 1 && strides[0] == 1 &&
+                  strides[1] == 1 && input->top == 0 && input->left == 0 &&
+                  h == oh && w == ow;
     Value col;
-    bool direct = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
-                  input->top == 0 && input->left == 0 && h == oh && w == ow;
     if (direct) {
       col = tensor::CollapseShapeOp::create(rewriter, loc, input->source,
                                             pixels);
     } else {
-      // col[n, k, p] = x[n, c, oh*s + kh*d - top, ow*s + kw*d - left], or
-      // the pad value outside x.
-      auto colType = RankedTensorType::get({n, k, p}, f32);
-      Value empty = tensor::EmptyOp::create(rewriter, loc, colType.getShape(), f32);
-      AffineMap id = AffineMap::getMultiDimIdentityMap(3, ctx);
+      // col[n, k, p] (or col[k, n * P + p]) = x[n, c, oh*s + kh*d - top,
+      // ow*s + kw*d - left], or the pad value outside x.
+      SmallVector<int64_t> shape = batched ? SmallVector<int64_t>{k, n * p}
+                                           : SmallVector<int64_t>{n, k, p};
+      auto colType = RankedTensorType::get(shape, f32);
+      Value empty = tensor::EmptyOp::create(rewriter, loc, shape, f32);
+      unsigned rank = shape.size();
+      AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
       Value x = input->source, padValue = input->padValue;
       int64_t top = input->top, left = input->left;
       auto generic = linalg::GenericOp::create(
           rewriter, loc, TypeRange{colType}, ValueRange{}, ValueRange{empty},
           ArrayRef<AffineMap>{id},
-          SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
           [&](OpBuilder &b, Location l, ValueRange) {
             auto cst = [&](int64_t v) {
               return arith::ConstantIndexOp::create(b, l, v).getResult();
             };
-            Value in = linalg::IndexOp::create(b, l, 0);
-            Value ik = linalg::IndexOp::create(b, l, 1);
-            Value ip = linalg::IndexOp::create(b, l, 2);
+            Value in, ik, ip;
+            if (batched) {
+              ik = linalg::IndexOp::create(b, l, 0);
+              Value iq = linalg::IndexOp::create(b, l, 1);
+              in = arith::DivUIOp::create(b, l, iq, cst(p));
+              ip = arith::RemUIOp::create(b, l, iq, cst(p));
+            } else {
+              in = linalg::IndexOp::create(b, l, 0);
+              ik = linalg::IndexOp::create(b, l, 1);
+              ip = linalg::IndexOp::create(b, l, 2);
+            }
             Value ic = arith::DivUIOp::create(b, l, ik, cst(kh * kw));
             Value r = arith::RemUIOp::create(b, l, ik, cst(kh * kw));
             Value ikh = arith::DivUIOp::create(b, l, r, cst(kw));
@@ -175,36 +200,135 @@ struct ConvToGemm : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       col = generic.getResult(0);
     }
 
+    auto multiplyAdd = [](OpBuilder &b, Location l, ValueRange args) {
+      Value mul = arith::MulFOp::create(b, l, args[0], args[1]);
+      linalg::YieldOp::create(
+          b, l, arith::AddFOp::create(b, l, args[2], mul).getResult());
+    };
     Value init =
         tensor::CollapseShapeOp::create(rewriter, loc, conv.getOutputs()[0],
                                         pixels);
-    // Loops (n, f, p, k).
-    AffineExpr dn = getAffineDimExpr(0, ctx), df = getAffineDimExpr(1, ctx),
-               dp = getAffineDimExpr(2, ctx), dk = getAffineDimExpr(3, ctx);
-    SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {dk, df}, ctx),
-                                   AffineMap::get(4, 0, {dn, dk, dp}, ctx),
-                                   AffineMap::get(4, 0, {dn, df, dp}, ctx)};
-    SmallVector<utils::IteratorType> iters(3, utils::IteratorType::parallel);
+    SmallVector<utils::IteratorType> iters(batched ? 2 : 3,
+                                           utils::IteratorType::parallel);
     iters.push_back(utils::IteratorType::reduction);
+    if (!batched) {
+      // Loops (n, f, p, k).
+      AffineExpr dn = getAffineDimExpr(0, ctx), df = getAffineDimExpr(1, ctx),
+                 dp = getAffineDimExpr(2, ctx), dk = getAffineDimExpr(3, ctx);
+      SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {dk, df}, ctx),
+                                     AffineMap::get(4, 0, {dn, dk, dp}, ctx),
+                                     AffineMap::get(4, 0, {dn, df, dp}, ctx)};
+      auto gemm = linalg::GenericOp::create(
+          rewriter, loc, TypeRange{init.getType()}, ValueRange{wt, col},
+          ValueRange{init}, maps, iters, multiplyAdd);
+      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+          conv, yType, gemm.getResult(0), pixels);
+      return success();
+    }
+    // Loops (f, q, k) from zero; then one elementwise op adds the
+    // convolution's init (its bias) while writing [N, F, P] from [F, N, P].
+    AffineExpr df = getAffineDimExpr(0, ctx), dq = getAffineDimExpr(1, ctx),
+               dk = getAffineDimExpr(2, ctx);
+    SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {dk, df}, ctx),
+                                   AffineMap::get(3, 0, {dk, dq}, ctx),
+                                   AffineMap::get(3, 0, {df, dq}, ctx)};
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(f32));
+    Value acc = linalg::FillOp::create(
+                    rewriter, loc, zero,
+                    ValueRange{tensor::EmptyOp::create(
+                        rewriter, loc, ArrayRef<int64_t>{f, n * p}, f32)})
+                    .getResult(0);
     auto gemm = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{init.getType()}, ValueRange{wt, col},
-        ValueRange{init}, maps, iters,
+        rewriter, loc, TypeRange{acc.getType()}, ValueRange{wt, col},
+        ValueRange{acc}, maps, iters, multiplyAdd);
+    Value fnp = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({f, n, p}, f32), gemm.getResult(0),
+        SmallVector<ReassociationIndices>{{0}, {1, 2}});
+    AffineExpr en = getAffineDimExpr(0, ctx), ef = getAffineDimExpr(1, ctx),
+               ep = getAffineDimExpr(2, ctx);
+    AffineMap nfp = AffineMap::getMultiDimIdentityMap(3, ctx);
+    Value out =
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{n, f, p}, f32);
+    auto transposed = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{out.getType()}, ValueRange{fnp, init},
+        ValueRange{out},
+        SmallVector<AffineMap>{AffineMap::get(3, 0, {ef, en, ep}, ctx), nfp,
+                               nfp},
+        SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
         [](OpBuilder &b, Location l, ValueRange args) {
-          Value mul = arith::MulFOp::create(b, l, args[0], args[1]);
           linalg::YieldOp::create(
-              b, l, arith::AddFOp::create(b, l, args[2], mul).getResult());
+              b, l, arith::AddFOp::create(b, l, args[0], args[1]).getResult());
         });
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-        conv, yType, gemm.getResult(0), pixels);
+        conv, yType, transposed.getResult(0), pixels);
     return success();
   }
 };
 
+/// Whether `op` (static) reads a batched GEMM's result as built above:
+/// [F, N * P] from a fill, expanded to [F, N, P], read as [N, F, P].
+static bool readsBatchedGemm(linalg::GenericOp op) {
+  if (!llvm::all_of(op->getOperandTypes(), [](Type t) {
+        auto shaped = dyn_cast<ShapedType>(t);
+        return !shaped || shaped.hasStaticShape();
+      }))
+    return false;
+  AffineMap transposed = AffineMap::getPermutationMap(
+      ArrayRef<unsigned>{1, 0, 2}, op.getContext());
+  return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+    auto expand = in->get().getDefiningOp<tensor::ExpandShapeOp>();
+    if (!expand || op.getMatchingIndexingMap(in) != transposed ||
+        expand.getReassociationIndices() !=
+            SmallVector<ReassociationIndices>{{0}, {1, 2}})
+      return false;
+    auto gemm = expand.getSrc().getDefiningOp<linalg::GenericOp>();
+    return gemm && gemm.getNumLoops() == 3 &&
+           gemm.getNumReductionLoops() == 1 && gemm.getNumDpsInits() == 1 &&
+           gemm.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  });
+}
+
+/// Fuses an elementwise producer into its single consumer (upstream's
+/// elementwise fusion) where either reads a batched GEMM's result.
+struct FuseIntoBatchedGemmOutput : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand *in : consumer.getDpsInputOperands()) {
+      auto producer = in->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || !producer->hasOneUse() ||
+          producer.getNumReductionLoops() != 0 ||
+          !(readsBatchedGemm(producer) || readsBatchedGemm(consumer)) ||
+          !consumer.getMatchingIndexingMap(in).isPermutation() ||
+          !llvm::all_of(
+              producer.getIndexingMapsArray(),
+              [](AffineMap m) { return m.isProjectedPermutation(); }) ||
+          !linalg::areElementwiseOpsFusable(in))
+        continue;
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, in);
+      if (failed(fused))
+        continue;
+      // The consumer's results, and the producer's for users that remain
+      // (none: it had one), come from the fused op; the producer is dead.
+      for (auto [from, to] : fused->replacements)
+        rewriter.replaceUsesWithIf(from, to, [&](OpOperand &use) {
+          return use.getOwner() != producer;
+        });
+      rewriter.eraseOp(consumer);
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct ConvToGemmPass : dlc::impl::GpuConvToGemmBase<ConvToGemmPass> {
+  using Base::Base;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<ConvToGemm>(ctx);
+    patterns.add<ConvToGemm>(ctx, imagePixelTile);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     // The flattened pixels' reshapes move through the elementwise ops
@@ -226,7 +350,15 @@ struct ConvToGemmPass : dlc::impl::GpuConvToGemmBase<ConvToGemmPass> {
     tensor::populateReassociativeReshapeFoldingPatterns(reshapes);
     linalg::FillOp::getCanonicalizationPatterns(reshapes, ctx);
     if (failed(applyPatternsGreedily(getOperation(), std::move(reshapes))))
+      return signalPassFailure();
+    // The elementwise op that writes a batched GEMM's result back to NCHW
+    // takes the bias broadcast it adds and the epilogues after it (single
+    // uses, read element for element), so that they are one kernel.
+    RewritePatternSet fusion(ctx);
+    fusion.add<FuseIntoBatchedGemmOutput>(ctx);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(fusion))))
       signalPassFailure();
   }
 };
+
 } // namespace

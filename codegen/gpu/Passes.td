@@ -33,7 +33,20 @@ def GpuConvToGemm : Pass<"dlc-gpu-conv-to-gemm", "mlir::func::FuncOp"> {
     pixels' reshapes are moved through the elementwise ops around the
     convolution (bias, activations, residual adds) so that they fuse into
     its kernel.
+
+    In a batch (N > 1) whose images' output pixels P are not a multiple of
+    `image-pixel-tile`, the batch's pixels are the GEMM's columns instead:
+    `g[f, n * P + p] += W'[k, f] * col[k, n * P + p]` from zero (an im2col
+    for 1x1 convolutions too), and one elementwise op writes
+    `y[n, f, p] = g[f, n * P + p] + init[n, f, p]`; the bias broadcast and
+    the elementwise epilogues (single uses) are fused into it. The tiles are then those of a plain MatMul rather
+    than divisors of P.
   }];
+  let options = [
+    Option<"imagePixelTile", "image-pixel-tile", "int64_t", /*default=*/"64",
+           "a batched convolution whose pixels per image this does not divide "
+           "takes the batch's pixels as the GEMM's columns (0: never)">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect"];
 }

@@ -1,4 +1,5 @@
 // RUN: dlc-opt %s -split-input-file --dlc-gpu-conv-to-gemm --canonicalize --cse | FileCheck %s
+// RUN: dlc-opt %s -split-input-file --dlc-gpu-conv-to-gemm="image-pixel-tile=0" --canonicalize --cse | FileCheck %s --check-prefix=NOFLAT
 
 // A padded 3x3 convolution: the weights become [C*KH*KW, F] = [72, 16], the
 // input an im2col generic over the unpadded input (the zero border folded
@@ -69,4 +70,65 @@ func.func @relaid(%x: tensor<1x2x4x5xf32>) -> tensor<1x2x2x2xf32> {
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x2x4x5xf32>, tensor<2x2x2x3xf32>) outs(%f : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
   return %y : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// A batch of 2 images of 7 x 7 output pixels (49, which 64 does not
+// divide): one GEMM over the batch's 98 pixel columns, from zero (the
+// im2col is [K, N * P]); one elementwise op writes [N, F, P] from the
+// GEMM's [F, N, P], with the bias broadcast and the ReLU fused into it.
+// CHECK-LABEL: func.func @batched
+// CHECK:         %[[COL:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<72x98xf32>)
+// CHECK:           arith.divui %{{.+}}, %c49
+// CHECK:           arith.remui %{{.+}}, %c49
+// CHECK:           tensor.extract %arg0
+// CHECK:         %[[ZERO:.+]] = linalg.fill {{.*}} -> tensor<16x98xf32>
+// CHECK:         %[[GEMM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.+}}, %[[COL]] : tensor<72x16xf32>, tensor<72x98xf32>) outs(%[[ZERO]] : tensor<16x98xf32>)
+// CHECK:         %[[FNP:.+]] = tensor.expand_shape %[[GEMM]] {{\[\[}}0], [1, 2]] output_shape [16, 2, 49]
+// CHECK:         %[[Y:.+]] = linalg.generic {{.*}} ins(%[[FNP]], %arg1 : tensor<16x2x49xf32>, tensor<16xf32>) outs(%{{.+}} : tensor<2x16x49xf32>)
+// CHECK:           arith.addf
+// CHECK:           arith.maximumf
+// CHECK-NOT:     linalg.generic
+// CHECK:         tensor.expand_shape %[[Y]] {{\[\[}}0], [1], [2, 3]] output_shape [2, 16, 7, 7]
+// NOFLAT-LABEL: func.func @batched
+// NOFLAT:         linalg.generic {{.*}} outs(%{{.+}} : tensor<2x72x49xf32>)
+// NOFLAT-NOT:     linalg.fill
+func.func @batched(%x: tensor<2x8x7x7xf32>, %b: tensor<16xf32>) -> tensor<2x16x7x7xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x8x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %padded = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<2x8x7x7xf32> to tensor<2x8x9x9xf32>
+  %e = tensor.empty() : tensor<2x16x7x7xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<16xf32>) outs(%e : tensor<2x16x7x7xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x16x7x7xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%padded, %w : tensor<2x8x9x9xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<2x16x7x7xf32>) -> tensor<2x16x7x7xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y : tensor<2x16x7x7xf32>) outs(%e : tensor<2x16x7x7xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<2x16x7x7xf32>
+  return %r : tensor<2x16x7x7xf32>
+}
+
+// -----
+
+// A batch of 2 images of 8 x 8 pixels (64: tiles of 64 divide them) keeps
+// the per-image form, and its 1x1 convolution reads the input directly.
+// CHECK-LABEL: func.func @batched_whole_tiles
+// NOFLAT-LABEL: func.func @batched_whole_tiles
+// CHECK:         %[[X:.+]] = tensor.collapse_shape %arg0 {{\[\[}}0], [1], [2, 3]] : tensor<2x8x8x8xf32> into tensor<2x8x64xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.+}}, %[[X]] : tensor<8x16xf32>, tensor<2x8x64xf32>)
+// CHECK-NOT:     linalg.fill
+func.func @batched_whole_tiles(%x: tensor<2x8x8x8xf32>) -> tensor<2x16x8x8xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x8x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x16x8x8xf32>) -> tensor<2x16x8x8xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<2x8x8x8xf32>, tensor<16x8x1x1xf32>) outs(%f : tensor<2x16x8x8xf32>) -> tensor<2x16x8x8xf32>
+  return %y : tensor<2x16x8x8xf32>
 }

@@ -99,6 +99,13 @@ def models():
          helper.make_node("Relu", ["s"], ["y"], name="relu3")],
         {"x": x}, {"W1": w1, "B1": b1, "W2": w2, "B2": b2, "W3": w3, "B3": b3},
         [("y", [1, 24, 7, 7])], conv_ref)
+    # The same chain on a batch of 4, whose 14 x 14 and 7 x 7 images' pixels
+    # (196, 49) no tile of 64 divides: each convolution is one GEMM over
+    # the batch's pixels, then an elementwise kernel back to NCHW with the
+    # bias and the epilogues.
+    nodes, _, weights, _, _ = m["conv_chain"]
+    m["conv_batch"] = (nodes, {"x": rand(4, 16, 14, 14)}, weights,
+                       [("y", [4, 24, 7, 7])], conv_ref)
     # Row reductions, one warp per row combined by shuffles: a softmax over
     # 128 columns, a layer norm over 96, a global average pool over 7x7, a
     # ReduceMax over 200 (not a multiple of 32).
