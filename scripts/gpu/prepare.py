@@ -219,8 +219,9 @@ def main():
                     help="no models, only node tests (for tests)")
     ap.add_argument("--variant", action="append", default=[], metavar="LABEL=DLC",
                     help="also compile the timed models with another dlc build "
-                         "(a strategy under trial); check.py checks and times each "
-                         "as NAME@LABEL against the same references")
+                         "(a strategy under trial); check.py runs each as NAME@LABEL, "
+                         "checked against the same CPU outputs (MatMul: timed only) "
+                         "and timed against the same PyTorch reference")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     args = ap.parse_args()
 
