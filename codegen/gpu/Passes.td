@@ -65,7 +65,11 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
     (`contraction`): blocks of BM x BN outputs (divisors of the loops up to
     128 x 128: the largest that still give `min-blocks` / 2 blocks), TM x TN
     per thread (up to 8 x 8, in registers, 32 to 256 threads), K steps of
-    16 staged in shared memory, 4 rows at a time per thread.
+    16 staged in shared memory (two in flight where there are two or more,
+    each thread taking 2 rows of a step at a time; else 4).
+    Where an operand is gathered (an im2col, staged through registers), at
+    most 128 threads if that still gives tiles of 128 x 64 or at most
+    `min-blocks` blocks; otherwise the wider tile with one K step in flight.
     Reductions of at least 32 elements per output over the innermost loop,
     with one combiner that has a neutral element (`reduction`: sums, maxima,
     the rows of a softmax or layer norm, a global average pool): one warp

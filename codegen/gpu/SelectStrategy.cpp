@@ -9,9 +9,10 @@
 #include "codegen/gpu/RowKernels.h"
 #include "ir/DlcAttrs.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
-#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_GPUSELECTSTRATEGY
@@ -58,6 +59,19 @@ static bool innermostIsContiguous(linalg::LinalgOp op, unsigned loop) {
       return false;
   }
   return true;
+}
+
+/// Whether `v` is computed by a generic that reads another tensor at
+/// computed indices (an im2col): its tile of each K step is loaded element
+/// by element into registers and then stored into shared memory, not copied
+/// asynchronously.
+static bool isGathered(Value v) {
+  auto generic = v.getDefiningOp<linalg::GenericOp>();
+  if (!generic)
+    return false;
+  return generic.getBody()
+      ->walk([](tensor::ExtractOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
 }
 
 namespace {
@@ -138,8 +152,8 @@ struct SelectStrategyPass
         outer *= r;
     // Blocks of bm x bn outputs, each thread tm x tn of them: bm and bn
     // divisors of M and N from 8 to 128 (24 filters, 49 pixels of a 7x7
-    // image), tm and tn up to 8, 32 to 256 threads. The best fills the GPU
-    // once (`minBlocks` / 2 blocks) first, then has the largest tile
+    // image), tm and tn up to 8, 32 to `limit` threads. The best fills the
+    // GPU once (`minBlocks` / 2 blocks) first, then has the largest tile
     // (fewest global reads per output), then the largest per-thread block
     // (fewest shared reads per FMA), then whole warps.
     auto divisors = [](int64_t n) {
@@ -152,29 +166,55 @@ struct SelectStrategyPass
     struct Tile {
       int64_t bm, bn, tm, tn;
     };
-    std::optional<Tile> best;
-    std::tuple<int64_t, int64_t, int64_t, bool> bestKey{};
-    for (int64_t bm : divisors(M))
-      for (int64_t tm = std::min<int64_t>(bm, 8); tm >= 1; --tm) {
-        if (bm % tm != 0)
-          continue;
-        for (int64_t bn : divisors(N))
-          for (int64_t tn = std::min<int64_t>(bn, 8); tn >= 1; --tn) {
-            if (bn % tn != 0)
-              continue;
-            int64_t threads = (bm / tm) * (bn / tn);
-            if (threads < 32 || threads > 256)
-              continue;
-            int64_t blocks = outer * (M / bm) * (N / bn);
-            std::tuple<int64_t, int64_t, int64_t, bool> key{
-                std::min(blocks, minBlocks / 2), bm * bn, tm * tn,
-                threads % 32 == 0};
-            if (!best || key > bestKey) {
-              best = Tile{bm, bn, tm, tn};
-              bestKey = key;
+    auto pick = [&](int64_t limit) {
+      std::optional<Tile> best;
+      std::tuple<int64_t, int64_t, int64_t, bool> bestKey{};
+      for (int64_t bm : divisors(M))
+        for (int64_t tm = std::min<int64_t>(bm, 8); tm >= 1; --tm) {
+          if (bm % tm != 0)
+            continue;
+          for (int64_t bn : divisors(N))
+            for (int64_t tn = std::min<int64_t>(bn, 8); tn >= 1; --tn) {
+              if (bn % tn != 0)
+                continue;
+              int64_t threads = (bm / tm) * (bn / tn);
+              if (threads < 32 || threads > limit)
+                continue;
+              int64_t blocks = outer * (M / bm) * (N / bn);
+              std::tuple<int64_t, int64_t, int64_t, bool> key{
+                  std::min(blocks, minBlocks / 2), bm * bn, tm * tn,
+                  threads % 32 == 0};
+              if (!best || key > bestKey) {
+                best = Tile{bm, bn, tm, tn};
+                bestKey = key;
+              }
             }
-          }
-      }
+        }
+      return best;
+    };
+    // At two blocks per SM, ptxas keeps a block of more than 128 threads
+    // within 128 registers per thread (7 or 8 warps over 4 schedulers):
+    // 8 x 8 accumulators with asynchronously copied operands fit, but the
+    // values and indices of a gathered operand's staging do not always.
+    // Such a kernel takes at most 128 threads (255 registers) when that
+    // still gives tiles of 128 x 64, or smaller tiles that fit on the GPU
+    // at once (`minBlocks` blocks); otherwise (the 1568 pixels of a batch
+    // of 32 7x7 images, which no tile of 64 to 128 divides, in 448 blocks:
+    // two waves) its wider tile loads each K step before multiplying it
+    // (no staged values in flight).
+    bool gathered = llvm::any_of(op.getDpsInputs(), isGathered);
+    std::optional<Tile> best = pick(gathered ? 128 : 256);
+    auto blocksOf = [&](const Tile &t) {
+      return outer * (M / t.bm) * (N / t.bn);
+    };
+    bool unstaged = false;
+    if (gathered && (!best || (best->bm * best->bn < 128 * 64 &&
+                               blocksOf(*best) > minBlocks))) {
+      std::optional<Tile> wide = pick(256);
+      unstaged = wide && (wide->bm / wide->tm) * (wide->bn / wide->tn) > 128;
+      if (wide)
+        best = wide;
+    }
     if (!best)
       return std::nullopt;
     int64_t bk = K % 16 == 0 ? 16 : K % 8 == 0 ? 8 : divisorAtMost(K, 16);
@@ -195,11 +235,11 @@ struct SelectStrategyPass
     // step's tiles load while this one's are multiplied) once the
     // innermost K loop has two steps; the tiles of two steps are at most
     // 32 KB.
-    int64_t depth = K / bk >= 2 ? 2 : 1;
+    int64_t depth = K / bk >= 2 && !unstaged ? 2 : 1;
     // Each thread's K step `sub` rows at a time: sub x (tm + tn) operand
     // registers live beside the tm x tn accumulators (and, pipelined, the
-    // next step's staged values): 4 rows, 2 when pipelined.
-    int64_t sub = depth > 1 ? 2 : 4;
+    // next step's staged values): 4 rows, 2 when pipelined or unstaged.
+    int64_t sub = depth > 1 || unstaged ? 2 : 4;
     thread[k] = bk % sub == 0 ? sub : 1;
     return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,
                               workgroup, thread, reduction, depth,

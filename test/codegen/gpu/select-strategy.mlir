@@ -1,4 +1,5 @@
 // RUN: dlc-opt %s --dlc-gpu-select-strategy | FileCheck %s
+// RUN: dlc-opt %s --dlc-gpu-select-strategy=min-blocks=8 | FileCheck %s --check-prefix=GATHER
 
 // An elementwise op over [64, 112, 112]: 4 contiguous elements per thread
 // (16-byte accesses), 256 threads per block grown from the innermost loop
@@ -113,4 +114,87 @@ func.func @one_step(%a: tensor<256x16xf32>, %b: tensor<16x256xf32>) -> tensor<25
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
   %0 = linalg.matmul ins(%a, %b : tensor<256x16xf32>, tensor<16x256xf32>) outs(%f : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %0 : tensor<256x256xf32>
+}
+
+// A contraction whose operand is gathered (an im2col: tensor.extract at
+// computed indices) stages it through registers: at most 128 threads per
+// block (255 registers each at two blocks per SM) where the same GEMM from
+// plain operands takes 256 (128 x 128 outputs, 8 x 8 per thread; with
+// min-blocks=8 the largest tiles give enough blocks). Where 128 threads
+// would give neither tiles of 128 x 64 nor at most min-blocks blocks (1568
+// columns, the pixels of 32 7x7 images: 224 blocks of 128 x 56), the wider
+// tile stays but each K step is loaded before it is multiplied (pipeline
+// depth 1); where the smaller tiles' blocks fit (392 columns: 7 blocks),
+// they are taken.
+// GATHER-LABEL: func.func @plain_operands
+// GATHER:       linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, workgroup = [128, 128, 0], thread = [8, 8, 2]
+func.func @plain_operands(%a: tensor<1024x64xf32>, %b: tensor<64x1024xf32>) -> tensor<1024x1024xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x1024xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<1024x64xf32>, tensor<64x1024xf32>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+}
+
+// GATHER-LABEL: func.func @gathered_operand
+// GATHER:       linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, workgroup = [128, 64, 0], thread = [8, 8, 2]
+func.func @gathered_operand(%a: tensor<1024x64xf32>, %x: tensor<4x64x256xf32>) -> tensor<1024x1024xf32> {
+  %c256 = arith.constant 256 : index
+  %eb = tensor.empty() : tensor<64x1024xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%eb : tensor<64x1024xf32>) {
+  ^bb0(%out: f32):
+    %k = linalg.index 0 : index
+    %q = linalg.index 1 : index
+    %n = arith.divui %q, %c256 : index
+    %p = arith.remui %q, %c256 : index
+    %v = tensor.extract %x[%n, %k, %p] : tensor<4x64x256xf32>
+    linalg.yield %v : f32
+  } -> tensor<64x1024xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x1024xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<1024x64xf32>, tensor<64x1024xf32>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+}
+
+// GATHER-LABEL: func.func @gathered_wide
+// GATHER:       linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, workgroup = [128, 112, 0], thread = [8, 8, 2], reduction = [0, 0, 16], pipeline_depth = 1
+func.func @gathered_wide(%a: tensor<1024x64xf32>, %x: tensor<32x64x49xf32>) -> tensor<1024x1568xf32> {
+  %c49 = arith.constant 49 : index
+  %eb = tensor.empty() : tensor<64x1568xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%eb : tensor<64x1568xf32>) {
+  ^bb0(%out: f32):
+    %k = linalg.index 0 : index
+    %q = linalg.index 1 : index
+    %n = arith.divui %q, %c49 : index
+    %p = arith.remui %q, %c49 : index
+    %v = tensor.extract %x[%n, %k, %p] : tensor<32x64x49xf32>
+    linalg.yield %v : f32
+  } -> tensor<64x1568xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x1568xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1024x1568xf32>) -> tensor<1024x1568xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<1024x64xf32>, tensor<64x1568xf32>) outs(%f : tensor<1024x1568xf32>) -> tensor<1024x1568xf32>
+  return %0 : tensor<1024x1568xf32>
+}
+
+// GATHER-LABEL: func.func @gathered_fits
+// GATHER:       linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, workgroup = [128, 56, 0], thread = [8, 8, 2], reduction = [0, 0, 16], pipeline_depth = 2
+func.func @gathered_fits(%a: tensor<128x64xf32>, %x: tensor<8x64x49xf32>) -> tensor<128x392xf32> {
+  %c49 = arith.constant 49 : index
+  %eb = tensor.empty() : tensor<64x392xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%eb : tensor<64x392xf32>) {
+  ^bb0(%out: f32):
+    %k = linalg.index 0 : index
+    %q = linalg.index 1 : index
+    %n = arith.divui %q, %c49 : index
+    %p = arith.remui %q, %c49 : index
+    %v = tensor.extract %x[%n, %k, %p] : tensor<8x64x49xf32>
+    linalg.yield %v : f32
+  } -> tensor<64x392xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x392xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x392xf32>) -> tensor<128x392xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x392xf32>) outs(%f : tensor<128x392xf32>) -> tensor<128x392xf32>
+  return %0 : tensor<128x392xf32>
 }
