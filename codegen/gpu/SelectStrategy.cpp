@@ -166,6 +166,9 @@ struct SelectStrategyPass
     struct Tile {
       int64_t bm, bn, tm, tn;
     };
+    auto blocksOf = [&](const Tile &t) {
+      return outer * (M / t.bm) * (N / t.bn);
+    };
     auto pick = [&](int64_t limit) {
       std::optional<Tile> best;
       std::tuple<int64_t, int64_t, int64_t, bool> bestKey{};
@@ -180,12 +183,12 @@ struct SelectStrategyPass
               int64_t threads = (bm / tm) * (bn / tn);
               if (threads < 32 || threads > limit)
                 continue;
-              int64_t blocks = outer * (M / bm) * (N / bn);
+              Tile tile{bm, bn, tm, tn};
               std::tuple<int64_t, int64_t, int64_t, bool> key{
-                  std::min(blocks, minBlocks / 2), bm * bn, tm * tn,
+                  std::min(blocksOf(tile), minBlocks / 2), bm * bn, tm * tn,
                   threads % 32 == 0};
               if (!best || key > bestKey) {
-                best = Tile{bm, bn, tm, tn};
+                best = tile;
                 bestKey = key;
               }
             }
@@ -193,7 +196,7 @@ struct SelectStrategyPass
       return best;
     };
     // At two blocks per SM, ptxas keeps a block of more than 128 threads
-    // within 128 registers per thread (7 or 8 warps over 4 schedulers):
+    // within 128 registers per thread (over 4 warps, 2 per scheduler):
     // 8 x 8 accumulators with asynchronously copied operands fit, but the
     // values and indices of a gathered operand's staging do not always.
     // Such a kernel takes at most 128 threads (255 registers) when that
@@ -204,9 +207,6 @@ struct SelectStrategyPass
     // (no staged values in flight).
     bool gathered = llvm::any_of(op.getDpsInputs(), isGathered);
     std::optional<Tile> best = pick(gathered ? 128 : 256);
-    auto blocksOf = [&](const Tile &t) {
-      return outer * (M / t.bm) * (N / t.bn);
-    };
     bool unstaged = false;
     if (gathered && (!best || (best->bm * best->bn < 128 * 64 &&
                                blocksOf(*best) > minBlocks))) {
