@@ -22,6 +22,8 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
 
 enum {
   kAttrComputeCapabilityMajor = 75,
@@ -32,6 +34,14 @@ enum {
   kFuncAttrMaxDynamicSharedSizeBytes = 8,
   /* Dynamic shared memory a kernel may use without opting in. */
   kDefaultSharedBytes = 48 * 1024,
+  /* CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: other threads' unsafe calls do not
+   * invalidate this thread's capture. */
+  kCaptureModeThreadLocal = 1,
+  /* Graphs kept per instance (one per set of device tensor addresses). */
+  kMaxGraphs = 4,
+  /* dlcrt_cuda.failed_kernel: reading a value back, or a graph's replay. */
+  kHostRead = -1,
+  kGraphLaunch = -2,
 };
 
 /* Driver entry points, by their exported (versioned) names. */
@@ -67,12 +77,32 @@ enum {
     (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,   \
      unsigned, CUstream, void **, void **))
 
+/* The graph API (CUDA 11.4 and newer): optional, a driver without it runs
+ * every kernel launch by launch. */
+#define DLC_CUDA_GRAPH_FUNCTIONS(X)                                            \
+  X(cuStreamBeginCapture, "cuStreamBeginCapture_v2", (CUstream, int))          \
+  X(cuStreamEndCapture, "cuStreamEndCapture", (CUstream, CUgraph *))           \
+  X(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags",                \
+    (CUgraphExec *, CUgraph, unsigned long long))                              \
+  X(cuGraphLaunch, "cuGraphLaunch", (CUgraphExec, CUstream))                   \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy", (CUgraphExec))                   \
+  X(cuGraphDestroy, "cuGraphDestroy", (CUgraph))
+
 typedef struct dlcrt_cuda_driver {
   void *library;
 #define DLC_DECLARE(field, symbol, params) CUresult(*field) params;
   DLC_CUDA_FUNCTIONS(DLC_DECLARE)
+  DLC_CUDA_GRAPH_FUNCTIONS(DLC_DECLARE)
 #undef DLC_DECLARE
+  int has_graphs;
 } dlcrt_cuda_driver;
+
+/* Where an instance stands with CUDA graphs (dlc_options.cuda_graphs). */
+typedef enum graph_state {
+  kGraphsOff,      /* plain launches on every run */
+  kGraphsFirstRun, /* the next run launches plainly and is watched */
+  kGraphsOn,       /* runs replay (or record) a graph */
+} graph_state;
 
 struct dlcrt_cuda {
   dlcrt_cuda_driver driver;
@@ -92,6 +122,14 @@ struct dlcrt_cuda {
   /* First launch failure of the current run. */
   CUresult launch_error;
   int32_t failed_kernel;
+  /* CUDA graphs: the state, whether the run in progress read a value back
+   * (dlcrt_cuda_read) or is being recorded, and the graphs recorded. */
+  graph_state graphs;
+  int host_read, capturing;
+  size_t num_args;
+  CUgraphExec recorded[kMaxGraphs];
+  void **recorded_args; /* num_args tensor addresses per recorded graph */
+  uint32_t num_recorded;
 };
 
 static const char *error_name(const dlcrt_cuda_driver *d, CUresult r) {
@@ -142,6 +180,12 @@ static dlc_status *load_driver(dlcrt_cuda_driver *d) {
                                path, symbol);
   DLC_CUDA_FUNCTIONS(DLC_RESOLVE)
 #undef DLC_RESOLVE
+  d->has_graphs = 1;
+#define DLC_RESOLVE_OPTIONAL(field, symbol, params)                            \
+  *(void **)(&d->field) = dlsym(d->library, symbol);                           \
+  d->has_graphs &= d->field != NULL;
+  DLC_CUDA_GRAPH_FUNCTIONS(DLC_RESOLVE_OPTIONAL)
+#undef DLC_RESOLVE_OPTIONAL
   return NULL;
 }
 
@@ -314,7 +358,27 @@ dlc_status *dlcrt_cuda_create(const dlc_model_desc *desc,
   if (!cuda)
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
   cuda->device_pointers = options->cuda_device_pointers != 0;
+  if (options->cuda_graphs > DLC_CUDA_GRAPHS_OFF) {
+    free(cuda);
+    return dlcrt_status_create(DLC_INVALID_ARGUMENT,
+                               "create: options.cuda_graphs is %u; it must be "
+                               "DLC_CUDA_GRAPHS_AUTO (0) or "
+                               "DLC_CUDA_GRAPHS_OFF (1)",
+                               (unsigned)options->cuda_graphs);
+  }
   dlc_status *s = load_driver(&cuda->driver);
+  /* A graph replays fixed launches: none where sizes change from run to run
+   * (their grids and the host code's reads depend on them). */
+  if (!s && options->cuda_graphs == DLC_CUDA_GRAPHS_AUTO &&
+      cuda->driver.has_graphs && desc->cuda->num_kernels > 0 &&
+      desc->num_dynamic_dims == 0 && desc->num_input_dynamic_dims == 0) {
+    cuda->num_args = desc->num_inputs + desc->num_outputs;
+    cuda->recorded_args = calloc(
+        kMaxGraphs * (cuda->num_args ? cuda->num_args : 1), sizeof(void *));
+    if (!cuda->recorded_args)
+      s = dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+    cuda->graphs = kGraphsFirstRun;
+  }
   if (!s)
     s = open_device(cuda, options->cuda_device);
   if (!s) {
@@ -346,6 +410,8 @@ void dlcrt_cuda_destroy(dlcrt_cuda *cuda) {
     return;
   dlcrt_cuda_driver *d = &cuda->driver;
   if (cuda->context && d->cuCtxPushCurrent(cuda->context) == 0) {
+    for (uint32_t g = 0; g < cuda->num_recorded; ++g)
+      d->cuGraphExecDestroy(cuda->recorded[g]);
     if (cuda->stream)
       d->cuStreamDestroy(cuda->stream);
     for (size_t i = 0; cuda->io && i < cuda->num_io; ++i)
@@ -362,6 +428,7 @@ void dlcrt_cuda_destroy(dlcrt_cuda *cuda) {
     d->cuDevicePrimaryCtxRelease(cuda->device);
   }
   free(cuda->io);
+  free(cuda->recorded_args);
   free(cuda->functions);
   if (d->library)
     dlclose(d->library);
@@ -390,6 +457,81 @@ void dlcrt_cuda_launch(void *ctx, int32_t kernel, int64_t grid_x,
   }
 }
 
+/* Index of the graph recorded for the tensor addresses `args`, or -1. */
+static int find_graph(const dlcrt_cuda *cuda, void **args) {
+  for (uint32_t g = 0; g < cuda->num_recorded; ++g)
+    if (memcmp(cuda->recorded_args + g * cuda->num_args, args,
+               cuda->num_args * sizeof(void *)) == 0)
+      return (int)g;
+  return -1;
+}
+
+/* Records the entry's launches on `args` as a graph. Returns NULL where
+ * the driver cannot record them, a launch fails, or the entry reads a
+ * value back from the device. */
+static CUgraphExec record_graph(dlcrt_cuda *cuda, const dlc_model_desc *desc,
+                                void **args) {
+  dlcrt_cuda_driver *d = &cuda->driver;
+  if (d->cuStreamBeginCapture(cuda->stream, kCaptureModeThreadLocal) != 0)
+    return NULL;
+  cuda->capturing = 1;
+  cuda->host_read = 0;
+  cuda->launch_error = 0;
+  desc->entry(args);
+  cuda->capturing = 0;
+  CUgraph graph = NULL;
+  CUgraphExec exec = NULL;
+  if (d->cuStreamEndCapture(cuda->stream, &graph) == 0 && graph &&
+      !cuda->host_read && cuda->launch_error == 0 &&
+      d->cuGraphInstantiateWithFlags(&exec, graph, 0) != 0)
+    exec = NULL;
+  if (graph)
+    d->cuGraphDestroy(graph);
+  cuda->launch_error = 0;
+  return exec;
+}
+
+/* Queues the entry's kernels on `args`: a graph's replay (recorded first
+ * where there is none for these addresses) or the launches one by one
+ * (dlc_options.cuda_graphs). Failures are left in launch_error. */
+static void launch_run(dlcrt_cuda *cuda, const dlc_model_desc *desc,
+                       void **args) {
+  dlcrt_cuda_driver *d = &cuda->driver;
+  if (cuda->graphs == kGraphsOn) {
+    int g = find_graph(cuda, args);
+    if (g < 0 && cuda->num_recorded < kMaxGraphs) {
+      CUgraphExec exec = record_graph(cuda, desc, args);
+      if (exec) {
+        g = (int)cuda->num_recorded++;
+        cuda->recorded[g] = exec;
+        memcpy(cuda->recorded_args + (size_t)g * cuda->num_args, args,
+               cuda->num_args * sizeof(void *));
+      }
+    }
+    cuda->launch_error = 0;
+    if (g >= 0) {
+      CUresult r = d->cuGraphLaunch(cuda->recorded[g], cuda->stream);
+      if (r != 0) {
+        cuda->launch_error = r;
+        cuda->failed_kernel = kGraphLaunch;
+      }
+      return;
+    }
+    /* Recording failed, or a fifth set of addresses: launch by launch from
+     * now on. */
+    for (uint32_t i = 0; i < cuda->num_recorded; ++i)
+      d->cuGraphExecDestroy(cuda->recorded[i]);
+    cuda->num_recorded = 0;
+    cuda->graphs = kGraphsOff;
+  }
+  cuda->launch_error = 0;
+  cuda->host_read = 0;
+  desc->entry(args);
+  if (cuda->graphs == kGraphsFirstRun)
+    cuda->graphs =
+        cuda->host_read || cuda->launch_error ? kGraphsOff : kGraphsOn;
+}
+
 /* The bytes of output i as the run wrote it: its shape with the dynamic
  * dimensions' sizes taken in order from `*next` of `dims`. */
 static uint64_t run_bytes(const dlc_tensor_desc *t, const int64_t *dims,
@@ -409,7 +551,10 @@ void dlcrt_cuda_read(void *ctx, uintptr_t dst, uintptr_t src, int64_t bytes) {
     memcpy((void *)dst, (const void *)src, (size_t)bytes);
     return;
   }
-  if (cuda->launch_error == 0) {
+  cuda->host_read = 1;
+  /* A recording cannot wait for the device: the recording is dropped and
+   * the run launches plainly (launch_run). */
+  if (!cuda->capturing && cuda->launch_error == 0) {
     CUresult r = cuda->driver.cuMemcpyDtoHAsync((void *)dst, (uint64_t)src,
                                                 (size_t)bytes, cuda->stream);
     if (r == 0)
@@ -417,7 +562,7 @@ void dlcrt_cuda_read(void *ctx, uintptr_t dst, uintptr_t src, int64_t bytes) {
     if (r == 0)
       return;
     cuda->launch_error = r;
-    cuda->failed_kernel = -1;
+    cuda->failed_kernel = kHostRead;
   }
   memset((void *)dst, 0, (size_t)bytes);
 }
@@ -470,8 +615,13 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
   args[at] = (void *)(uintptr_t)cuda->workspace;
   args[at + 1] = (void *)(uintptr_t)cuda->constants;
   args[at + 2] = cuda;
-  cuda->launch_error = 0;
-  desc->entry(args);
+  launch_run(cuda, desc, args);
+  if (cuda->launch_error != 0 && cuda->failed_kernel == kGraphLaunch)
+    return dlcrt_status_create(DLC_INTERNAL,
+                               "run: launching the recorded CUDA graph "
+                               "failed: %s (%d)",
+                               error_name(d, cuda->launch_error),
+                               cuda->launch_error);
   if (cuda->launch_error != 0 && cuda->failed_kernel < 0)
     return dlcrt_status_create(
         DLC_INTERNAL,

@@ -61,12 +61,13 @@ def build_runner(bundle):
     sys.exit("check: no C compiler (cc, gcc, clang) to build the runner")
 
 
-def run_manifest(runner, lines, work, name, timeout, device_io=False):
+def run_manifest(runner, lines, work, name, timeout, device_io=False, graphs=True):
     """Runs the runner on `lines`; returns {model: (status, fields)}."""
     path = os.path.join(work, f"{name}.manifest")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
-    cmd = [runner, path] + (["--device-io"] if device_io else [])
+    cmd = ([runner, path] + (["--device-io"] if device_io else [])
+           + ([] if graphs else ["--no-graphs"]))
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         out, note = p.stdout, (f"runner exit {p.returncode}: {p.stderr.strip()[:200]}"
@@ -266,14 +267,15 @@ def torch_reference(name, torch, bundle):
             import torchvision
             return torchvision.models.mobilenet_v2(weights=None)
         return net, lambda: (torch.randn(32, 3, 224, 224, device="cuda"),), 32
-    if name == "bert_b8":
+    if name in ("bert", "bert_b8"):
         def net():
             sys.path.insert(0, bundle)
             import models_def
             torch.manual_seed(0)
             return models_def.BertEncoder()
-        return net, lambda: (torch.randint(0, 1000, (8, 128), device="cuda"),
-                             torch.ones(8, 128, dtype=torch.bool, device="cuda")), 8
+        n = 8 if name == "bert_b8" else 1
+        return net, lambda: (torch.randint(0, 1000, (n, 128), device="cuda"),
+                             torch.ones(n, 128, dtype=torch.bool, device="cuda")), n
     return None
 
 
@@ -385,7 +387,7 @@ def kernels(runner, bundle, manifest, work, report):
                 f"mem {k.get('gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed', '?')}%")
 
 
-BARS = {"matmul4096": 0.6, "resnet50_b32": 0.8, "bert_b8": 1.0}
+BARS = {"matmul4096": 0.6, "resnet50_b32": 0.8, "bert": 1.5, "bert_b8": 1.0}
 
 
 def speed(runner, bundle, manifest, work, report):
@@ -399,7 +401,7 @@ def speed(runner, bundle, manifest, work, report):
     except Exception as e:  # noqa: BLE001
         torch = None
         report["speed"]["note"] = f"PyTorch with CUDA unavailable ({e}): no comparison"
-    timed = ["matmul4096", "resnet50_b32", "mobilenet_v2_b32", "bert_b8"]
+    timed = ["matmul4096", "resnet50_b32", "mobilenet_v2_b32", "bert", "bert_b8"]
     # Variants (prepare.py --variant): the same model compiled by another
     # dlc build, timed against the same PyTorch reference.
     timed += sorted(n for n, e in manifest["models"].items() if e.get("variant_of") in timed)
@@ -421,6 +423,17 @@ def speed(runner, bundle, manifest, work, report):
             continue
         dlc_ms = float(detail.split()[0])
         row["dlc_ms"] = dlc_ms
+        # The same runs launch by launch (dlc_options.cuda_graphs off): what
+        # the CUDA graph saves.
+        r, note = run_manifest(runner, model_lines(name, entry, base, work, 3, 10), work,
+                               f"{name}_speed_nographs", timeout=300, device_io=True,
+                               graphs=False)
+        status, detail = r.get(name, ("missing", note or "no result"))
+        if status == "ok":
+            row["dlc_ms_without_graph"] = float(detail.split()[0])
+            row["graph_speedup"] = row["dlc_ms_without_graph"] / dlc_ms
+        else:
+            row["without_graph"] = f"{status}: {detail}"[:300]
         torch_ms = torch_ms_of.get(of)
         try:
             if torch_ms is not None:

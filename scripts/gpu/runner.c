@@ -121,7 +121,7 @@ static size_t at_batch(const int64_t *shape, int32_t rank, long batch,
 }
 
 static void run_model(const model_spec *m, int warmup, int iterations,
-                      int device_io) {
+                      int device_io, int no_graphs) {
   void *lib = dlopen(m->lib, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     printf("%s error cannot load %s: %s\n", m->name, m->lib, dlerror());
@@ -222,6 +222,7 @@ static void run_model(const model_spec *m, int warmup, int iterations,
   dlc_options options;
   memset(&options, 0, sizeof options); /* = dlc_options_init */
   options.cuda_device_pointers = device_io;
+  options.cuda_graphs = no_graphs ? DLC_CUDA_GRAPHS_OFF : DLC_CUDA_GRAPHS_AUTO;
   void *model = NULL;
   dlc_status *s = create(&options, &model);
   double *times = calloc((size_t)iterations + 1, sizeof(double));
@@ -275,10 +276,20 @@ static void run_model(const model_spec *m, int warmup, int iterations,
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: runner MANIFEST [--device-io]\n");
+    fprintf(stderr, "usage: runner MANIFEST [--device-io] [--no-graphs]\n");
     return 2;
   }
-  int device_io = argc > 2 && strcmp(argv[2], "--device-io") == 0;
+  int device_io = 0, no_graphs = 0;
+  for (int i = 2; i < argc; ++i) {
+    if (strcmp(argv[i], "--device-io") == 0)
+      device_io = 1;
+    else if (strcmp(argv[i], "--no-graphs") == 0)
+      no_graphs = 1;
+    else {
+      fprintf(stderr, "runner: unknown option %s\n", argv[i]);
+      return 2;
+    }
+  }
   if (device_io && init_device_io() != 0) {
     fprintf(stderr, "runner: --device-io needs a CUDA driver and device\n");
     return 1;
@@ -318,7 +329,7 @@ int main(int argc, char **argv) {
                m.num_outputs < MAX_IO) {
       snprintf(m.outputs[m.num_outputs++], 1024, "%s", a);
     } else if (n >= 3 && strcmp(kind, "run") == 0) {
-      run_model(&m, atoi(a), atoi(b) > 0 ? atoi(b) : 1, device_io);
+      run_model(&m, atoi(a), atoi(b) > 0 ? atoi(b) : 1, device_io, no_graphs);
     }
   }
   fclose(f);

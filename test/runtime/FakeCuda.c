@@ -10,8 +10,16 @@
  * Dynamic shared memory above 48 KB needs the kernel's attribute set, as on
  * a GPU (227 KB at most).
  *
- * Environment: DLC_FAKE_CUDA_LOG=1 prints every module load and launch to
- * stderr; DLC_FAKE_CUDA_FREE_BYTES sets the free device memory reported.
+ * Stream capture and graphs: between cuStreamBeginCapture and
+ * cuStreamEndCapture a launch is checked as above and recorded, not run; a
+ * copy or a synchronization of the capturing stream fails and invalidates
+ * the capture, as on a GPU; cuGraphLaunch checks the recorded launches
+ * again.
+ *
+ * Environment: DLC_FAKE_CUDA_LOG=1 prints every module load, launch,
+ * capture and graph launch to stderr; DLC_FAKE_CUDA_FREE_BYTES sets the
+ * free device memory reported; DLC_FAKE_CUDA_NO_GRAPHS=1 makes capture
+ * unsupported (as a driver or device without it).
  *
  *===----------------------------------------------------------------------===*/
 #include <stdint.h>
@@ -20,8 +28,17 @@
 #include <string.h>
 
 typedef int CUresult;
-enum { kOk = 0, kInvalidValue = 1, kOutOfMemory = 2, kNotFound = 500,
-       kInvalidImage = 200, kLaunchOutOfResources = 701 };
+enum {
+  kOk = 0,
+  kInvalidValue = 1,
+  kOutOfMemory = 2,
+  kNotFound = 500,
+  kInvalidImage = 200,
+  kLaunchOutOfResources = 701,
+  kNotSupported = 801,
+  kCaptureUnsupported = 900,
+  kCaptureInvalidated = 901
+};
 
 typedef struct fake_function {
   char name[256];
@@ -41,12 +58,15 @@ static int logging(void) {
 
 CUresult cuInit(unsigned flags) { return flags == 0 ? kOk : kInvalidValue; }
 CUresult cuGetErrorName(CUresult r, const char **name) {
-  *name = r == kOk ? "CUDA_SUCCESS"
-          : r == kInvalidValue ? "CUDA_ERROR_INVALID_VALUE"
-          : r == kOutOfMemory ? "CUDA_ERROR_OUT_OF_MEMORY"
-          : r == kNotFound ? "CUDA_ERROR_NOT_FOUND"
-          : r == kInvalidImage ? "CUDA_ERROR_INVALID_IMAGE"
-                               : "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
+  *name = r == kOk                   ? "CUDA_SUCCESS"
+          : r == kInvalidValue       ? "CUDA_ERROR_INVALID_VALUE"
+          : r == kOutOfMemory        ? "CUDA_ERROR_OUT_OF_MEMORY"
+          : r == kNotFound           ? "CUDA_ERROR_NOT_FOUND"
+          : r == kInvalidImage       ? "CUDA_ERROR_INVALID_IMAGE"
+          : r == kNotSupported       ? "CUDA_ERROR_NOT_SUPPORTED"
+          : r == kCaptureUnsupported ? "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"
+          : r == kCaptureInvalidated ? "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"
+                                     : "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
   return kOk;
 }
 CUresult cuDeviceGetCount(int *count) { *count = 1; return kOk; }
@@ -81,12 +101,37 @@ CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
   return p ? kOk : kOutOfMemory;
 }
 CUresult cuMemFree_v2(uint64_t ptr) { free((void *)(uintptr_t)ptr); return kOk; }
+/* A launch as recorded by a capture. */
+typedef struct fake_launch {
+  void *function;
+  unsigned grid[3], block[3], shared;
+} fake_launch;
+
+typedef struct fake_graph {
+  fake_launch *launches;
+  int count;
+} fake_graph;
+
+/* The stream's capture: 1 while capturing, -1 once invalidated. */
+static int capturing;
+static fake_graph *captured;
+
+/* A copy or synchronization of a capturing stream: not allowed. */
+static int capture_breaks(void) {
+  if (!capturing)
+    return 0;
+  capturing = -1;
+  return 1;
+}
+
 CUresult cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) {
   memcpy((void *)(uintptr_t)dst, src, n);
   return kOk;
 }
 CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *s) {
   (void)s;
+  if (capture_breaks())
+    return kCaptureUnsupported;
   return cuMemcpyHtoD_v2(dst, src, n);
 }
 CUresult cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) {
@@ -95,6 +140,8 @@ CUresult cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) {
 }
 CUresult cuMemcpyDtoHAsync_v2(void *dst, uint64_t src, size_t n, void *s) {
   (void)s;
+  if (capture_breaks())
+    return kCaptureUnsupported;
   return cuMemcpyDtoH_v2(dst, src, n);
 }
 static int stream_token;
@@ -104,7 +151,11 @@ CUresult cuStreamCreate(void **stream, unsigned flags) {
   return kOk;
 }
 CUresult cuStreamDestroy_v2(void *stream) { return stream ? kOk : kInvalidValue; }
-CUresult cuStreamSynchronize(void *stream) { return stream ? kOk : kInvalidValue; }
+CUresult cuStreamSynchronize(void *stream) {
+  if (capture_breaks())
+    return kCaptureUnsupported;
+  return stream ? kOk : kInvalidValue;
+}
 
 /* Parses the `.entry NAME(` declarations and counts their `.param`s. */
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
@@ -155,25 +206,129 @@ CUresult cuFuncSetAttribute(void *function, int attribute, int value) {
             f->name, value);
   return kOk;
 }
+/* Checks a launch's sizes and shared memory. */
+static CUresult check_launch(const fake_function *f, unsigned gx, unsigned gy,
+                             unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                             unsigned smem) {
+  if (!f || !gx || !gy || !gz || !bx || !by || !bz ||
+      (uint64_t)bx * by * bz > 1024)
+    return kInvalidValue;
+  if (smem > 48 * 1024 && (int)smem > f->max_dynamic_shared)
+    return kInvalidValue;
+  return kOk;
+}
+
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
                         void *stream, void **params, void **extra) {
   fake_function *f = function;
   (void)stream;
-  if (!f || !gx || !gy || !gz || !bx || !by || !bz || extra ||
-      (uint64_t)bx * by * bz > 1024)
-    return kInvalidValue;
-  if (smem > 48 * 1024 && (int)smem > f->max_dynamic_shared)
-    return kInvalidValue;
-  for (int i = 0; i < f->num_params; ++i)
+  CUresult r = check_launch(f, gx, gy, gz, bx, by, bz, smem);
+  if (r == kOk && extra)
+    r = kInvalidValue;
+  for (int i = 0; r == kOk && i < f->num_params; ++i)
     if (!params || !params[i])
-      return kInvalidValue;
+      r = kInvalidValue;
+  if (r != kOk) {
+    if (capturing)
+      capturing = -1;
+    return r;
+  }
+  if (capturing > 0) {
+    fake_launch *grown = realloc(captured->launches,
+                                 (size_t)(captured->count + 1) * sizeof *grown);
+    if (!grown)
+      return kOutOfMemory;
+    captured->launches = grown;
+    captured->launches[captured->count++] =
+        (fake_launch){f, {gx, gy, gz}, {bx, by, bz}, smem};
+  }
   if (logging()) {
-    fprintf(stderr, "fake-cuda: launch %s grid %ux%ux%u block %ux%ux%u params %d",
-            f->name, gx, gy, gz, bx, by, bz, f->num_params);
+    fprintf(stderr, "fake-cuda: %s %s grid %ux%ux%u block %ux%ux%u params %d",
+            capturing ? "capture" : "launch", f->name, gx, gy, gz, bx, by, bz,
+            f->num_params);
     if (smem)
       fprintf(stderr, " shared %u", smem);
     fprintf(stderr, "\n");
   }
+  return kOk;
+}
+
+CUresult cuStreamBeginCapture_v2(void *stream, int mode) {
+  const char *off = getenv("DLC_FAKE_CUDA_NO_GRAPHS");
+  if (off && *off && *off != '0')
+    return kNotSupported;
+  if (!stream || capturing || mode < 0 || mode > 2)
+    return kInvalidValue;
+  captured = calloc(1, sizeof *captured);
+  if (!captured)
+    return kOutOfMemory;
+  capturing = 1;
+  return kOk;
+}
+
+CUresult cuStreamEndCapture(void *stream, void **graph) {
+  if (!stream || !capturing)
+    return kInvalidValue;
+  int valid = capturing > 0;
+  capturing = 0;
+  *graph = captured;
+  captured = NULL;
+  if (logging())
+    fprintf(stderr, "fake-cuda: captured %d launches%s\n",
+            ((fake_graph *)*graph)->count, valid ? "" : " (invalidated)");
+  if (!valid) {
+    fake_graph *g = *graph;
+    free(g->launches);
+    free(g);
+    *graph = NULL;
+    return kCaptureInvalidated;
+  }
+  return kOk;
+}
+
+CUresult cuGraphDestroy(void *graph) {
+  fake_graph *g = graph;
+  if (!g)
+    return kInvalidValue;
+  free(g->launches);
+  free(g);
+  return kOk;
+}
+
+/* An executable graph: a copy of the captured launches. */
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph,
+                                     unsigned long long flags) {
+  fake_graph *g = graph, *e = calloc(1, sizeof *e);
+  if (!g || flags)
+    return kInvalidValue;
+  if (!e)
+    return kOutOfMemory;
+  e->launches = malloc((size_t)(g->count ? g->count : 1) * sizeof *e->launches);
+  if (!e->launches) {
+    free(e);
+    return kOutOfMemory;
+  }
+  memcpy(e->launches, g->launches, (size_t)g->count * sizeof *e->launches);
+  e->count = g->count;
+  *exec = e;
+  return kOk;
+}
+
+CUresult cuGraphExecDestroy(void *exec) { return cuGraphDestroy(exec); }
+
+CUresult cuGraphLaunch(void *exec, void *stream) {
+  fake_graph *e = exec;
+  if (!e || !stream || capturing)
+    return kInvalidValue;
+  for (int i = 0; i < e->count; ++i) {
+    const fake_launch *l = &e->launches[i];
+    CUresult r = check_launch(l->function, l->grid[0], l->grid[1], l->grid[2],
+                              l->block[0], l->block[1], l->block[2], l->shared);
+    if (r != kOk)
+      return r;
+  }
+  if (logging())
+    fprintf(stderr, "fake-cuda: graph launch of %d kernels\n", e->count);
   return kOk;
 }

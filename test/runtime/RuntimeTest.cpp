@@ -769,6 +769,142 @@ TEST(Cuda, DevicePointersMustBeAligned) {
       << msg;
   dlcrt_model_destroy(model);
 }
+// CUDA graphs against the stand-in, which logs launches, captures and
+// graph launches (DLC_FAKE_CUDA_LOG): counts of each in one test's log.
+struct FakeCudaLog {
+  int launches = 0, captures = 0, graphLaunches = 0;
+};
+FakeCudaLog countLog(const std::string &log) {
+  FakeCudaLog c;
+  auto count = [&](const char *what) {
+    int n = 0;
+    for (size_t at = log.find(what); at != std::string::npos;
+         at = log.find(what, at + 1))
+      ++n;
+    return n;
+  };
+  c.launches = count("fake-cuda: launch main_kernel");
+  c.captures = count("fake-cuda: capture main_kernel");
+  c.graphLaunches = count("fake-cuda: graph launch of 1 kernels");
+  return c;
+}
+
+/// Creates kFakeCudaModel-like `desc` with `options` and runs it `runs`
+/// times on host buffers (or on `devIn`/`devOut` pairs, one per run, with
+/// cuda_device_pointers); returns the stand-in's log.
+std::string runLogged(const dlc_model_desc *desc, dlc_options options, int runs,
+                      float *const *devIn = nullptr,
+                      float *const *devOut = nullptr) {
+  DriverOverride d(DLC_FAKE_CUDA_PATH);
+  setenv("DLC_FAKE_CUDA_LOG", "1", 1);
+  dlcrt_model *model = nullptr;
+  testing::internal::CaptureStderr();
+  dlc_status *s = dlcrt_model_create(desc, &options, &model);
+  alignas(16) float x[8] = {}, y[8] = {};
+  for (int i = 0; !s && i < runs; ++i) {
+    dlc_tensor in = tensor(devIn ? devIn[i] : x, 24, DLC_DTYPE_F32, 2, kShape);
+    dlc_tensor out =
+        tensor(devOut ? devOut[i] : y, 24, DLC_DTYPE_F32, 2, kShape);
+    s = dlcrt_model_run(model, &in, 1, &out, 1);
+  }
+  std::string log = testing::internal::GetCapturedStderr();
+  unsetenv("DLC_FAKE_CUDA_LOG");
+  EXPECT_EQ(s, nullptr) << takeMessage(s);
+  dlcrt_model_destroy(model);
+  return log;
+}
+
+TEST(Cuda, GraphsReplayFixedLaunches) {
+  dlc_options options;
+  dlc_options_init(&options);
+  // The first run launches, the second records and replays, the others
+  // replay.
+  FakeCudaLog c = countLog(runLogged(&kFakeCudaModel, options, 4));
+  EXPECT_EQ(c.launches, 1);
+  EXPECT_EQ(c.captures, 1);
+  EXPECT_EQ(c.graphLaunches, 3);
+  // Off: every run launches.
+  options.cuda_graphs = DLC_CUDA_GRAPHS_OFF;
+  c = countLog(runLogged(&kFakeCudaModel, options, 4));
+  EXPECT_EQ(c.launches, 4);
+  EXPECT_EQ(c.captures + c.graphLaunches, 0);
+}
+
+TEST(Cuda, GraphsFallBackWithoutCapture) {
+  // A driver that cannot capture: plain launches, no error.
+  setenv("DLC_FAKE_CUDA_NO_GRAPHS", "1", 1);
+  dlc_options options;
+  dlc_options_init(&options);
+  FakeCudaLog c = countLog(runLogged(&kFakeCudaModel, options, 3));
+  unsetenv("DLC_FAKE_CUDA_NO_GRAPHS");
+  EXPECT_EQ(c.launches, 3);
+  EXPECT_EQ(c.captures + c.graphLaunches, 0);
+}
+
+TEST(Cuda, GraphsOptionIsChecked) {
+  DriverOverride d(DLC_FAKE_CUDA_PATH);
+  dlc_options options;
+  dlc_options_init(&options);
+  options.cuda_graphs = 2;
+  dlcrt_model *model = nullptr;
+  dlc_status *s = dlcrt_model_create(&kFakeCudaModel, &options, &model);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(dlc_status_code_of(s), DLC_INVALID_ARGUMENT);
+  EXPECT_EQ(takeMessage(s), "create: options.cuda_graphs is 2; it must be "
+                            "DLC_CUDA_GRAPHS_AUTO (0) or DLC_CUDA_GRAPHS_OFF "
+                            "(1)");
+  EXPECT_EQ(model, nullptr);
+}
+
+TEST(Cuda, GraphsPerDeviceAddresses) {
+  // Caller-owned device tensors: a graph per set of addresses, up to four;
+  // the fifth set turns graphs off. Runs on sets 0, 0, 1, 0, 2, 3, 4, 0.
+  alignas(16) static float in[5][8], out[5][8];
+  const int order[] = {0, 0, 1, 0, 2, 3, 4, 0};
+  float *ins[8], *outs[8];
+  for (int i = 0; i < 8; ++i) {
+    ins[i] = in[order[i]];
+    outs[i] = out[order[i]];
+  }
+  dlc_options options;
+  dlc_options_init(&options);
+  options.cuda_device_pointers = 1;
+  FakeCudaLog c = countLog(runLogged(&kFakeCudaModel, options, 8, ins, outs));
+  // Run 1 launches; runs 2, 3, 5, 6 record sets 0, 1, 2, 3 and replay them,
+  // run 4 replays set 0; runs 7 (set 4) and 8 launch.
+  EXPECT_EQ(c.captures, 4);
+  EXPECT_EQ(c.graphLaunches, 5);
+  EXPECT_EQ(c.launches, 3);
+}
+
+// An entry that reads a value back from the device before its launch (as
+// the host code of data-dependent shapes does) cannot be replayed.
+void readThenLaunch(void **args) {
+  float value = 0;
+  dlcrt_cuda_read(args[4], reinterpret_cast<uintptr_t>(&value),
+                  reinterpret_cast<uintptr_t>(args[0]), sizeof value);
+  launchOnce(args);
+}
+const dlc_model_desc kReadingCudaModel = {DLC_MODEL_ABI_VERSION,
+                                          1,
+                                          1,
+                                          0,
+                                          "reads",
+                                          kInputs,
+                                          kOutputs,
+                                          24,
+                                          readThenLaunch,
+                                          &kFakeCudaDesc,
+                                          0};
+
+TEST(Cuda, GraphsNotForHostReads) {
+  dlc_options options;
+  dlc_options_init(&options);
+  FakeCudaLog c = countLog(runLogged(&kReadingCudaModel, options, 3));
+  EXPECT_EQ(c.launches, 3);
+  EXPECT_EQ(c.captures + c.graphLaunches, 0);
+}
+
 // An output of data-dependent shape [2, <=4]: the entry (after the input
 // and the output) writes its actual size to the sizes array, here the
 // number of positive inputs (hand-counted below), and the elements densely.

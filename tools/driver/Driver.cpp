@@ -44,12 +44,13 @@ const char *kUsage = R"(usage:
                      [--target cpu|cuda|cuda-emulator]
                      [--threads T] [--compare cpu [--per-node]]
                      [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
-                     [--batch-chunk auto|S]
+                     [--batch-chunk auto|S] [--cuda-graphs auto|off]
   dlc check MODEL.onnx [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
                        [--data DIR] [--target cpu|cuda] [--batch N]
                        [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
                        [--batch-chunk auto|S] [--mcpu CPU]
+                       [--cuda-graphs auto|off]
 
 --dim NAME=MIN..MAX keeps a symbolic input dimension symbolic: the library
 is compiled once and runs at any size in that range (every symbolic
@@ -66,6 +67,11 @@ as K sub-batches of B/K when dlc proves the samples independent: with 2 or
 more threads, sub-batches run at once on separate threads. --batch-split K
 fixes K (1 keeps the batch whole); auto (the default) takes the smallest
 sub-batch whose intermediate tensors outweigh the weights. CPU target only.
+
+--cuda-graphs auto (the default) records a CUDA model's kernel launches as
+a CUDA graph on its second run and replays it on later ones (one launch
+per run) where every run launches the same kernels; off launches each
+kernel on every run.
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -456,6 +462,8 @@ struct Session {
   /// compiled ones for static models).
   int64_t batch = 1;
   std::vector<dlc::TensorInfo> inInfo, outInfo;
+  /// dlc_options.cuda_graphs of the instances (--cuda-graphs).
+  uint32_t cudaGraphs = DLC_CUDA_GRAPHS_AUTO;
 
   ~Session() { dlcrt_model_destroy(model); }
 
@@ -533,6 +541,7 @@ int recreateModel(Session &session, unsigned threads) {
   dlc_options options;
   dlc_options_init(&options);
   options.num_threads = threads;
+  options.cuda_graphs = session.cudaGraphs;
   if (dlc_status *s = dlcrt_model_create(session.loaded->desc(), &options,
                                          &session.model)) {
     errs() << "dlc: error: " << dlc_status_message(s) << "\n";
@@ -552,6 +561,12 @@ int openSession(const Args &args, Session &session, double *compileSeconds,
   if (!parseTarget(args, opts) || !parseDims(args, opts) ||
       !parseBatchOptions(args, opts))
     return kExitFailure;
+  if (auto graphs = args.get("--cuda-graphs")) {
+    if (*graphs != "auto" && *graphs != "off")
+      return usageError("--cuda-graphs takes auto or off");
+    session.cudaGraphs =
+        *graphs == "off" ? DLC_CUDA_GRAPHS_OFF : DLC_CUDA_GRAPHS_AUTO;
+  }
   if (target)
     opts.target = *target;
   opts.exposeNodeOutputs = exposeNodeOutputs;
@@ -985,16 +1000,18 @@ int dlc::driverMain(int argc, char **argv) {
   else if (command == "run")
     args = parseArgs(argc, argv,
                      {"--data", "--out", "--target", "--threads", "--compare",
-                      "--gpu-arch", "--dim", "--batch-split", "--batch-chunk"},
+                      "--gpu-arch", "--dim", "--batch-split", "--batch-chunk",
+                      "--cuda-graphs"},
                      {"--per-node"});
   else if (command == "check")
     args = parseArgs(argc, argv, {"--dim"}, {});
   else if (command == "bench")
-    args = parseArgs(argc, argv,
-                     {"--iterations", "--warmup", "--threads", "--data",
-                      "--target", "--gpu-arch", "--dim", "--batch",
-                      "--batch-split", "--batch-chunk", "--mcpu"},
-                     {});
+    args =
+        parseArgs(argc, argv,
+                  {"--iterations", "--warmup", "--threads", "--data",
+                   "--target", "--gpu-arch", "--dim", "--batch",
+                   "--batch-split", "--batch-chunk", "--mcpu", "--cuda-graphs"},
+                  {});
   else
     return usageError(command.empty() ? "missing command"
                                       : "unknown command '" + command.str() + "'");

@@ -107,7 +107,25 @@ typedef struct dlc_options {
    * the kernels access 16 bytes at a time); run copies nothing and returns
    * once the work is queued on the model's stream and finished. */
   uint32_t cuda_device_pointers;
+  /* CUDA models only. How run launches the kernels: DLC_CUDA_GRAPHS_AUTO
+   * (0, the default) records a run's launches once as a CUDA graph and
+   * replays it, so that each later run costs one launch instead of one per
+   * kernel; DLC_CUDA_GRAPHS_OFF launches every kernel on every run. Under
+   * AUTO, the first run launches plainly; a graph is recorded from the
+   * second run on when the launches are the same on every run: a model
+   * without symbolic dimensions whose first run read nothing back from the
+   * device. With cuda_device_pointers, a graph is kept per set of tensor
+   * addresses, up to 4; a fifth set turns graphs off for the instance. A
+   * driver without graph support, or a capture that fails, falls back to
+   * plain launches. */
+  uint32_t cuda_graphs;
 } dlc_options;
+
+/* Values of dlc_options.cuda_graphs. */
+enum {
+  DLC_CUDA_GRAPHS_AUTO = 0,
+  DLC_CUDA_GRAPHS_OFF = 1,
+};
 
 void dlc_options_init(dlc_options *options);
 
