@@ -91,22 +91,32 @@ std::string dlc::generateHeader(const ModelInfo &info) {
     for (auto &[sm, ptx] : cuda->ptx)
       archs += (archs.empty() ? "sm_" : ", sm_") + std::to_string(sm);
     os << " * Target: CUDA. " << cuda->kernels.size() << " kernels as PTX for "
-       << archs << "; create\n"
-          " * loads the newest one the GPU runs.\n"
-          " * Device memory: "
-       << info.workspaceSize << " bytes of workspace (one static plan; the most\n"
+       << archs
+       << (cuda->cubins.empty()
+               ? "; create\n * loads the newest one the GPU runs.\n"
+               : " and cubins\n * assembled from it; create loads the cubin "
+                 "of the GPU's major version, else\n * the newest PTX the "
+                 "GPU runs.\n");
+    os << " * Device memory: " << info.workspaceSize
+       << " bytes of workspace (one static plan; the most\n"
           " * bytes alive at once is "
        << info.workspaceLiveSet << "), " << cuda->constantsSize
        << " bytes of constants (uploaded once at\n"
           " * create) and a device copy of each input and output unless\n"
-          " * dlc_options.cuda_device_pointers is set. Create checks this against\n"
-          " * the device's free memory. Run allocates nothing and synchronizes\n"
+          " * dlc_options.cuda_device_pointers is set. Create checks this "
+          "against\n"
+          " * the device's free memory. Run allocates nothing and "
+          "synchronizes\n"
           " * once.\n"
           " *\n"
-          " * Link with lib" << n << ".a (or lib" << n << ".so) and -ldl. The\n"
-          " * CUDA driver is opened at create with dlopen(\"libcuda.so.1\"); no\n"
+          " * Link with lib"
+       << n << ".a (or lib" << n
+       << ".so) and -ldl. The\n"
+          " * CUDA driver is opened at create with dlopen(\"libcuda.so.1\"); "
+          "no\n"
           " * CUDA library is linked, so programs start on machines without a\n"
-          " * GPU, where create returns DLC_UNAVAILABLE (\"no CUDA driver...\" or\n"
+          " * GPU, where create returns DLC_UNAVAILABLE (\"no CUDA driver...\" "
+          "or\n"
           " * \"no CUDA device...\").\n"
           " * Thread safety: one thread at a time per model handle; separate\n"
           " * handles are independent.\n"

@@ -86,7 +86,7 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
 
 /// DLC_MODEL_ABI_VERSION of runtime/include/dlc/dlc_model_abi.h, whose
 /// structs this file lays out (the runtime refuses any other version).
-static constexpr uint32_t kModelAbiVersion = 9;
+static constexpr uint32_t kModelAbiVersion = 10;
 
 /// dlc_cuda_desc { u32 num_images, num_kernels; const dlc_cuda_image *images;
 ///                 const char *const *kernel_names;
@@ -97,12 +97,28 @@ static Constant *cudaDescriptor(Module &m, const dlc::CudaImages &images,
   LLVMContext &ctx = m.getContext();
   Type *i32 = Type::getInt32Ty(ctx), *i64 = Type::getInt64Ty(ctx);
   Type *ptr = PointerType::getUnqual(ctx);
-  auto *imageTy = StructType::create(ctx, {i32, i32, ptr}, "dlc_cuda_image");
+  auto *imageTy =
+      StructType::create(ctx, {i32, i32, ptr, ptr}, "dlc_cuda_image");
   SmallVector<Constant *> imageElems, kernelElems;
-  for (auto [i, image] : llvm::enumerate(images.ptx))
+  for (auto [i, image] : llvm::enumerate(images.ptx)) {
+    Constant *cubin = ConstantPointerNull::get(PointerType::getUnqual(ctx));
+    uint32_t cubinSize = 0;
+    if (i < images.cubins.size() && !images.cubins[i].empty()) {
+      const std::string &bytes = images.cubins[i];
+      auto *gv = new GlobalVariable(
+          m, ArrayType::get(Type::getInt8Ty(ctx), bytes.size()), true,
+          GlobalValue::PrivateLinkage,
+          ConstantDataArray::getRaw(bytes, bytes.size(), Type::getInt8Ty(ctx)),
+          name + "_cubin_" + Twine(i));
+      gv->setAlignment(Align(16));
+      cubin = gv;
+      cubinSize = static_cast<uint32_t>(bytes.size());
+    }
     imageElems.push_back(ConstantStruct::get(
-        imageTy, {ConstantInt::get(i32, image.first), ConstantInt::get(i32, 0),
-                  cString(m, image.second, name + "_ptx_" + Twine(i))}));
+        imageTy,
+        {ConstantInt::get(i32, image.first), ConstantInt::get(i32, cubinSize),
+         cString(m, image.second, name + "_ptx_" + Twine(i)), cubin}));
+  }
   for (auto [i, kernel] : llvm::enumerate(images.kernels))
     kernelElems.push_back(cString(m, kernel, name + "_kernel_" + Twine(i)));
   auto *imagesTy = ArrayType::get(imageTy, imageElems.size());

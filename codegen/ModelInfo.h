@@ -37,6 +37,9 @@ struct TensorInfo {
 /// What a CUDA model carries besides host code (see dlc_cuda_desc).
 struct CudaImages {
   std::vector<std::pair<int, std::string>> ptx; // (sm number, PTX text)
+  /// Parallel to ptx where `dlc compile` assembled them (ptxas): each
+  /// architecture's machine code; empty: PTX only.
+  std::vector<std::string> cubins;
   std::vector<std::string> kernels;             // launch index -> name
   std::vector<uint32_t> kernelShared; // launch index -> dynamic shared bytes
   uint64_t constantsSize = 0; // bytes of the device constants arena

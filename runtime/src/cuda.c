@@ -119,6 +119,7 @@ struct dlcrt_cuda {
   size_t num_io;
   int device_pointers;
   int sm;
+  int loaded_cubin; /* the kernels came from a cubin, not the PTX */
   /* First launch failure of the current run. */
   CUresult launch_error;
   int32_t failed_kernel;
@@ -255,8 +256,15 @@ static dlc_status *load_kernels(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
   char log[4096] = "";
   int options[2] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
   void *values[2] = {log, (void *)(uintptr_t)sizeof log};
-  CUresult r = d->cuModuleLoadDataEx(&cuda->module, image->ptx, 2, options,
-                                     values);
+  /* The cubin where the device can run it (the same major version: an
+   * sm_80 cubin runs on sm_86, not on sm_90); else, or where the driver
+   * refuses it, the PTX, compiled by the driver's JIT. */
+  CUresult r = 1;
+  if (image->cubin_size && image->sm / 10 == cuda->sm / 10)
+    r = d->cuModuleLoadDataEx(&cuda->module, image->cubin, 0, NULL, NULL);
+  cuda->loaded_cubin = r == 0;
+  if (r != 0)
+    r = d->cuModuleLoadDataEx(&cuda->module, image->ptx, 2, options, values);
   if (r != 0)
     return dlcrt_status_create(DLC_INTERNAL,
                                "create: loading the sm_%d PTX of '%s' failed: "

@@ -423,6 +423,8 @@ def speed(runner, bundle, manifest, work, report):
             continue
         dlc_ms = float(detail.split()[0])
         row["dlc_ms"] = dlc_ms
+        if len(detail.split()) > 2:  # create: loading the cubin or JIT-compiling the PTX
+            row["create_ms"] = float(detail.split()[2])
         # The same runs launch by launch (dlc_options.cuda_graphs off): what
         # the CUDA graph saves.
         r, note = run_manifest(runner, model_lines(name, entry, base, work, 3, 10), work,

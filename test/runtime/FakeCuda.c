@@ -16,6 +16,8 @@
  * the capture, as on a GPU; cuGraphLaunch checks the recorded launches
  * again.
  *
+ * A cubin is accepted only with DLC_FAKE_CUDA_CUBIN=1 (see load_cubin).
+ *
  * Environment: DLC_FAKE_CUDA_LOG=1 prints every module load, launch,
  * capture and graph launch to stderr; DLC_FAKE_CUDA_FREE_BYTES sets the
  * free device memory reported; DLC_FAKE_CUDA_NO_GRAPHS=1 makes capture
@@ -34,6 +36,7 @@ enum {
   kOutOfMemory = 2,
   kNotFound = 500,
   kInvalidImage = 200,
+  kNoBinaryForGpu = 209,
   kLaunchOutOfResources = 701,
   kNotSupported = 801,
   kCaptureUnsupported = 900,
@@ -49,6 +52,9 @@ typedef struct fake_function {
 typedef struct fake_module {
   fake_function functions[4096];
   int count;
+  /* A module loaded from a cubin: its image, searched for function names. */
+  const unsigned char *cubin;
+  size_t cubin_size;
 } fake_module;
 
 static int logging(void) {
@@ -157,10 +163,42 @@ CUresult cuStreamSynchronize(void *stream) {
   return stream ? kOk : kInvalidValue;
 }
 
+/* A cubin (an ELF image) is refused unless DLC_FAKE_CUDA_CUBIN=1, as a GPU
+ * of another architecture would, so that the runtime falls back to the
+ * PTX; accepted, its functions are found by name in the image and their
+ * parameters are not counted (-1). */
+static CUresult load_cubin(void **module, const unsigned char *elf) {
+  const char *v = getenv("DLC_FAKE_CUDA_CUBIN");
+  if (!v || !*v || *v == '0')
+    return kNoBinaryForGpu;
+  if (elf[4] != 2) /* ELFCLASS64 */
+    return kInvalidImage;
+  uint64_t shoff;
+  uint16_t shentsize, shnum;
+  memcpy(&shoff, elf + 0x28, sizeof shoff);
+  memcpy(&shentsize, elf + 0x3a, sizeof shentsize);
+  memcpy(&shnum, elf + 0x3c, sizeof shnum);
+  fake_module *m = calloc(1, sizeof *m);
+  if (!m)
+    return kOutOfMemory;
+  m->cubin = elf;
+  m->cubin_size = (size_t)(shoff + (uint64_t)shentsize * shnum);
+  if (logging())
+    fprintf(stderr, "fake-cuda: module from a cubin of %zu bytes\n",
+            m->cubin_size);
+  *module = m;
+  return kOk;
+}
+
 /* Parses the `.entry NAME(` declarations and counts their `.param`s. */
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
                             int *options, void **values) {
   (void)n; (void)options; (void)values;
+  if (memcmp(image,
+             "\x7f"
+             "ELF",
+             4) == 0)
+    return load_cubin(module, image);
   const char *ptx = image;
   if (!strstr(ptx, ".version") || !strstr(ptx, ".target"))
     return kInvalidImage;
@@ -191,6 +229,18 @@ CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
   for (int i = 0; i < m->count; ++i)
     if (strcmp(m->functions[i].name, name) == 0) {
       *function = &m->functions[i];
+      return kOk;
+    }
+  /* A cubin's symbol names: NUL-terminated strings in the image. */
+  size_t len = strlen(name) + 1;
+  for (size_t at = 0; m->cubin && m->count < 4096 && at + len <= m->cubin_size;
+       ++at)
+    if ((at == 0 || m->cubin[at - 1] == 0) &&
+        memcmp(m->cubin + at, name, len) == 0) {
+      fake_function *f = &m->functions[m->count++];
+      snprintf(f->name, sizeof f->name, "%s", name);
+      f->num_params = -1;
+      *function = f;
       return kOk;
     }
   return kNotFound;

@@ -1,6 +1,7 @@
 //===- Compiler.cpp - ONNX file -> generated model, end to end ------------===//
 #include "tools/driver/Compiler.h"
 #include "tools/driver/ConstantEvaluator.h"
+#include "tools/driver/Cubins.h"
 
 #include "codegen/ModelAbi.h"
 #include "codegen/common/Passes.h"
@@ -515,6 +516,19 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
             << " kernels\n"
             << ptx << "\n";
       return success();
+    }
+    // Machine code for each architecture, where the toolkit is here; the
+    // PTX stays for newer GPUs (and drivers that refuse the cubin).
+    if (options.gpuCubins && !images->kernels.empty()) {
+      std::string ptxas = findPtxas();
+      if (!ptxas.empty()) {
+        if (llvm::Error err = assembleCubins(*images, ptxas))
+          return emitError(fileLoc)
+                 << "assembling the CUDA kernels into cubins failed: "
+                 << toString(std::move(err))
+                 << " (--gpu-cubin off embeds the PTX alone)";
+        info->cuda = *images;
+      }
     }
   }
   info->cudaEmulated = emulated;

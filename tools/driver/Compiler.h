@@ -31,6 +31,11 @@ struct CompileOptions {
   Target target = Target::Cpu;
   /// --target cuda: the PTX architectures embedded.
   std::vector<std::string> gpuArchs = {"sm_80", "sm_90"};
+  /// --target cuda, objects and libraries: assemble each architecture's
+  /// PTX into a cubin with ptxas where it is found (`--gpu-cubin auto`), so
+  /// that create loads machine code instead of JIT-compiling the PTX; off:
+  /// PTX only.
+  bool gpuCubins = true;
   bool apiWrappers = true; // the public <name>_* functions
   bool timePasses = false;
   /// Input values known at compile time (see ImportOptions::knownInputs).

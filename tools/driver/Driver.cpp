@@ -37,7 +37,7 @@ const char *kUsage = R"(usage:
   dlc compile MODEL.onnx -o OUTDIR [--name NAME] [--shared]
               [--emit=mlir|linalg|ptx|llvm|asm|obj|lib] [--mcpu CPU]
               [--mtriple T] [--target cpu|cuda|cuda-emulator]
-              [--gpu-arch sm_80,sm_90]
+              [--gpu-arch sm_80,sm_90] [--gpu-cubin auto|off]
               [--time-passes] [--data DIR] [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
               [--batch-split auto|K] [--batch-chunk auto|S]
   dlc run MODEL.onnx --data DIR --out OUTDIR [--data DIR2 --out OUTDIR2 ...]
@@ -45,12 +45,13 @@ const char *kUsage = R"(usage:
                      [--threads T] [--compare cpu [--per-node]]
                      [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
                      [--batch-chunk auto|S] [--cuda-graphs auto|off]
+                     [--gpu-cubin auto|off]
   dlc check MODEL.onnx [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
                        [--data DIR] [--target cpu|cuda] [--batch N]
                        [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
                        [--batch-chunk auto|S] [--mcpu CPU]
-                       [--cuda-graphs auto|off]
+                       [--cuda-graphs auto|off] [--gpu-cubin auto|off]
 
 --dim NAME=MIN..MAX keeps a symbolic input dimension symbolic: the library
 is compiled once and runs at any size in that range (every symbolic
@@ -72,6 +73,12 @@ sub-batch whose intermediate tensors outweigh the weights. CPU target only.
 a CUDA graph on its second run and replays it on later ones (one launch
 per run) where every run launches the same kernels; off launches each
 kernel on every run.
+
+--gpu-cubin auto (the default) assembles each --gpu-arch's PTX into a cubin
+with the CUDA toolkit's ptxas where one is found ($CUDA_HOME/bin,
+/usr/local/cuda/bin, PATH) and embeds both: create loads the cubin on a GPU
+of that architecture's major version (no JIT compilation), the PTX on newer
+ones. off embeds the PTX alone.
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -191,6 +198,17 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
       }
       opts.gpuArchs.push_back(arch.str());
     }
+  }
+  if (auto cubins = args.get("--gpu-cubin")) {
+    if (opts.target != dlc::Target::Cuda) {
+      errs() << "dlc: error: --gpu-cubin needs --target cuda\n";
+      return false;
+    }
+    if (*cubins != "auto" && *cubins != "off") {
+      errs() << "dlc: error: --gpu-cubin takes auto or off\n";
+      return false;
+    }
+    opts.gpuCubins = *cubins == "auto";
   }
   return true;
 }
@@ -441,7 +459,9 @@ int runCompile(const Args &args, const char *argv0) {
     for (auto &[sm, ptx] : cuda->ptx)
       archs += (archs.empty() ? "sm_" : ", sm_") + std::to_string(sm);
     outs() << "dlc: cuda: " << cuda->kernels.size() << " kernels, PTX for "
-           << archs << "; device memory " << result.info.workspaceSize
+           << archs
+           << (cuda->cubins.empty() ? " (no cubins)" : " and their cubins")
+           << "; device memory " << result.info.workspaceSize
            << " bytes workspace + " << cuda->constantsSize
            << " bytes constants; 0 nodes fall back to the CPU; " << io
            << " bytes cross the bus per "
@@ -994,24 +1014,24 @@ int dlc::driverMain(int argc, char **argv) {
   if (command == "compile")
     args = parseArgs(argc, argv,
                      {"-o", "--name", "--emit", "--mcpu", "--mtriple",
-                      "--target", "--gpu-arch", "--data", "--dim",
-                      "--batch-split", "--batch-chunk"},
+                      "--target", "--gpu-arch", "--gpu-cubin", "--data",
+                      "--dim", "--batch-split", "--batch-chunk"},
                      {"--shared", "--time-passes"});
   else if (command == "run")
     args = parseArgs(argc, argv,
                      {"--data", "--out", "--target", "--threads", "--compare",
                       "--gpu-arch", "--dim", "--batch-split", "--batch-chunk",
-                      "--cuda-graphs"},
+                      "--cuda-graphs", "--gpu-cubin"},
                      {"--per-node"});
   else if (command == "check")
     args = parseArgs(argc, argv, {"--dim"}, {});
   else if (command == "bench")
-    args =
-        parseArgs(argc, argv,
-                  {"--iterations", "--warmup", "--threads", "--data",
-                   "--target", "--gpu-arch", "--dim", "--batch",
-                   "--batch-split", "--batch-chunk", "--mcpu", "--cuda-graphs"},
-                  {});
+    args = parseArgs(argc, argv,
+                     {"--iterations", "--warmup", "--threads", "--data",
+                      "--target", "--gpu-arch", "--dim", "--batch",
+                      "--batch-split", "--batch-chunk", "--mcpu",
+                      "--cuda-graphs", "--gpu-cubin"},
+                     {});
   else
     return usageError(command.empty() ? "missing command"
                                       : "unknown command '" + command.str() + "'");

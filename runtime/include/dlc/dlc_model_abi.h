@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 9
+#define DLC_MODEL_ABI_VERSION 10
 
 /* One input or output of a model. For a model with a dynamic batch, a
  * batched tensor has shape[batch_axis] == DLC_DIM_DYNAMIC and size_bytes is
@@ -66,11 +66,15 @@ typedef struct dlc_tensor_desc {
  * host memory (the entry's host code reads and writes them). */
 typedef void (*dlc_entry_fn)(void **args);
 
-/* PTX for one GPU architecture (sm = 10 * major + minor). */
+/* The kernels for one GPU architecture (sm = 10 * major + minor): PTX, and
+ * where `dlc compile` found ptxas, the cubin it assembled from that PTX
+ * (machine code for GPUs of the same major version and at least this
+ * minor one, loaded without JIT compilation). */
 typedef struct dlc_cuda_image {
   int32_t sm;
-  uint32_t reserved;
-  const char *ptx; /* NUL-terminated */
+  uint32_t cubin_size; /* bytes at `cubin`; 0: PTX only */
+  const char *ptx;     /* NUL-terminated */
+  const void *cubin;
 } dlc_cuda_image;
 
 /* What a CUDA model carries besides its host code. */
