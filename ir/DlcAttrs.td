@@ -24,7 +24,10 @@ def Dlc_GpuKernelKind : I32EnumAttr<"GpuKernelKind",
 
 def Dlc_GpuPrecision : I32EnumAttr<"GpuPrecision",
     "the arithmetic a GPU kernel's contractions use", [
-  I32EnumAttrCase<"F32", 0, "f32">
+  I32EnumAttrCase<"F32", 0, "f32">,
+  I32EnumAttrCase<"TF32", 1, "tf32">,
+  I32EnumAttrCase<"F16", 2, "f16">,
+  I32EnumAttrCase<"BF16", 3, "bf16">
 ]> {
   let cppNamespace = "::dlc";
   let genSpecializedAttr = 0;
@@ -56,8 +59,10 @@ def Dlc_GpuConfigAttr : Dlc_Attr<"GpuConfig", "gpu_config"> {
       tile);
     - `pipeline_depth`: how many K steps' operand tiles are in flight
       (1: load then compute; 2: double buffered);
-    - `precision`: the arithmetic of contractions (strict `f32` on CUDA
-      cores).
+    - `precision`: the arithmetic of contractions: strict `f32`, or
+      operands rounded to `tf32`, `f16` or `bf16` (round to nearest; ties
+      away from zero for tf32 as `cvt.rna.tf32.f32`, to even otherwise) and
+      multiplied and accumulated in f32, as tensor cores do.
 
     ```mlir
     linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction,

@@ -32,6 +32,9 @@ struct CudaPipelineOptions {
   std::vector<std::string> archs = {"sm_80", "sm_90"};
   /// Threads per block of the elementwise grids.
   int64_t blockSize = 256;
+  /// Contractions' precision (dlc-gpu-select-strategy): "f32", "tf32",
+  /// "f16" or "bf16".
+  std::string precision = "f32";
   /// cuda-emulator: compile the kernels for the host instead (see
   /// dlc-gpu-emulate-kernels); the result is a CPU model.
   bool emulate = false;

@@ -78,6 +78,8 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
     Other ops with reductions (`window`: pooling, depthwise
     convolutions, short reductions): the same over the parallel loops, each
     thread reducing its outputs' windows sequentially.
+    Contraction configs take `precision` (the `--gpu-precision` of dlc);
+    other kinds stay f32.
   }];
   let options = [
     Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
@@ -86,7 +88,10 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
            "elements per thread along a contiguous innermost loop">,
     Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"264",
            "blocks a contraction's tiles should give at least (two per SM of "
-           "a 132-SM H200)">
+           "a 132-SM H200)">,
+    Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
+           "the precision of contraction kernels: f32, tf32, f16 or bf16 "
+           "(operands rounded, f32 accumulation)">
   ];
   let dependentDialects = ["::dlc::DlcDialect"];
 }
@@ -135,6 +140,24 @@ def GpuVectorize : Pass<"dlc-gpu-vectorize", "mlir::func::FuncOp"> {
            "largest K step of a thread (TM x TN x BK) that is vectorized">
   ];
   let dependentDialects = ["mlir::vector::VectorDialect"];
+}
+
+def GpuRoundOperands : Pass<"dlc-gpu-round-operands", "mlir::func::FuncOp"> {
+  let summary = "round contraction operands to the kernel's precision";
+  let description = [{
+    In a contraction kernel whose `#dlc.gpu_config` (on its K loop) has a
+    precision below f32, the operands of each K step's compute (a thread's
+    `vector.contract`, or the body of a K-step linalg op left unvectorized)
+    are rounded to that precision and kept in f32, so that the multiply-adds
+    (in f32, accumulating in f32) see the values a tensor core would:
+    `tf32` rounds to 10 mantissa bits to nearest with ties away from zero
+    (`cvt.rna.tf32.f32`: add 2^12 to the bits, clear the low 13), `bf16` to
+    7 bits with ties to even, `f16` through `arith.truncf` (range and
+    subnormals of f16: overflow gives infinities). NaNs stay NaNs. Ops
+    outside contraction K loops (bias, epilogues, reductions) stay in f32.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 def GpuMapForall : Pass<"dlc-gpu-map-forall", "mlir::func::FuncOp"> {

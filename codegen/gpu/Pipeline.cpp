@@ -19,8 +19,8 @@ using namespace mlir;
 static const char *kToKernels =
     "func.func(dlc-gpu-conv-to-gemm,canonicalize,cse,dlc-gpu-fold-row-"
     "broadcasts,"
-    "canonicalize,cse,dlc-gpu-select-strategy,"
-    "dlc-gpu-tile-and-fuse,dlc-gpu-vectorize,"
+    "canonicalize,cse,dlc-gpu-select-strategy{{precision={1}},"
+    "dlc-gpu-tile-and-fuse,dlc-gpu-vectorize,dlc-gpu-round-operands,"
     "canonicalize,cse),"
     "func.func(dlc-carry-loop-values-in-place,dlc-resolve-carried-dims),"
     "eliminate-empty-tensors,"
@@ -96,7 +96,8 @@ void dlc::buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &opts,
   buildGraphToLinalgPipeline(pm);
   if (untilLinalg)
     return;
-  std::string kernels = llvm::formatv(kToKernels, opts.blockSize).str();
+  std::string kernels =
+      llvm::formatv(kToKernels, opts.blockSize, opts.precision).str();
   if (opts.emulate) {
     if (failed(parsePassPipeline(kernels + "," + kEmulate, pm, llvm::errs())))
       llvm::report_fatal_error("dlc: invalid built-in CUDA emulator pipeline");

@@ -243,7 +243,7 @@ struct SelectStrategyPass
     thread[k] = bk % sub == 0 ? sub : 1;
     return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,
                               workgroup, thread, reduction, depth,
-                              GpuPrecision::F32);
+                              contractionPrecision);
   }
 
   /// A reduction of at least 32 elements per output whose innermost loop
@@ -334,6 +334,13 @@ struct SelectStrategyPass
   }
 
   void runOnOperation() override {
+    std::optional<GpuPrecision> p = symbolizeGpuPrecision(precision);
+    if (!p) {
+      getOperation().emitError("dlc-gpu-select-strategy: unknown precision '")
+          << precision << "' (f32, tf32, f16 or bf16)";
+      return signalPassFailure();
+    }
+    contractionPrecision = *p;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::FillOp>(op) || op.getNumLoops() == 0 ||
           op->getParentOfType<scf::ForallOp>())
@@ -366,5 +373,7 @@ struct SelectStrategyPass
       op->setAttr(kGpuConfigAttrName, parallelConfig(op, kind));
     });
   }
+
+  GpuPrecision contractionPrecision = GpuPrecision::F32;
 };
 } // namespace

@@ -479,6 +479,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     CudaPipelineOptions cudaOptions;
     cudaOptions.archs = options.gpuArchs;
     cudaOptions.emulate = emulated;
+    cudaOptions.precision = options.gpuPrecision;
     buildCudaPipeline(pm, cudaOptions, stopAt == Stage::Linalg);
   } else {
     CpuPipelineOptions pipelineOptions;

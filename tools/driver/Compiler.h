@@ -36,6 +36,9 @@ struct CompileOptions {
   /// that create loads machine code instead of JIT-compiling the PTX; off:
   /// PTX only.
   bool gpuCubins = true;
+  /// --target cuda-emulator: the precision of contraction kernels ("f32",
+  /// "tf32", "f16", "bf16": operands rounded, f32 accumulation).
+  std::string gpuPrecision = "f32";
   bool apiWrappers = true; // the public <name>_* functions
   bool timePasses = false;
   /// Input values known at compile time (see ImportOptions::knownInputs).

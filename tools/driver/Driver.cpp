@@ -38,6 +38,7 @@ const char *kUsage = R"(usage:
               [--emit=mlir|linalg|ptx|llvm|asm|obj|lib] [--mcpu CPU]
               [--mtriple T] [--target cpu|cuda|cuda-emulator]
               [--gpu-arch sm_80,sm_90] [--gpu-cubin auto|off]
+              [--gpu-precision fp32|tf32|fp16|bf16]
               [--time-passes] [--data DIR] [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
               [--batch-split auto|K] [--batch-chunk auto|S]
   dlc run MODEL.onnx --data DIR --out OUTDIR [--data DIR2 --out OUTDIR2 ...]
@@ -79,6 +80,11 @@ with the CUDA toolkit's ptxas where one is found ($CUDA_HOME/bin,
 /usr/local/cuda/bin, PATH) and embeds both: create loads the cubin on a GPU
 of that architecture's major version (no JIT compilation), the PTX on newer
 ones. off embeds the PTX alone.
+
+--gpu-precision (compile, run, bench; --target cuda-emulator for now): the
+precision of the contraction kernels (MatMul, Gemm, convolutions): fp32
+(the default), or operands rounded to tf32, fp16 or bf16 and multiplied and
+accumulated in fp32, as tensor cores do; other ops stay fp32.
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -198,6 +204,29 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
       }
       opts.gpuArchs.push_back(arch.str());
     }
+  }
+  if (auto precision = args.get("--gpu-precision")) {
+    static const std::map<std::string, std::string> kPrecisions = {
+        {"fp32", "f32"}, {"tf32", "tf32"}, {"fp16", "f16"}, {"bf16", "bf16"}};
+    auto it = kPrecisions.find(*precision);
+    if (it == kPrecisions.end()) {
+      errs() << "dlc: error: --gpu-precision takes fp32, tf32, fp16 or bf16\n";
+      return false;
+    }
+    if (opts.target == dlc::Target::Cpu) {
+      errs() << "dlc: error: --gpu-precision needs --target cuda-emulator\n";
+      return false;
+    }
+    if (opts.target == dlc::Target::Cuda && it->second != "f32") {
+      errs() << "dlc: error: --gpu-precision " << *precision
+             << " is not available with --target cuda yet: the tensor-core "
+                "kernels it needs (mma.sync, wgmma) are not built; "
+                "--target cuda-emulator runs the CUDA kernels with their "
+                "operands rounded to "
+             << *precision << " (its numerics)\n";
+      return false;
+    }
+    opts.gpuPrecision = it->second;
   }
   if (auto cubins = args.get("--gpu-cubin")) {
     if (opts.target != dlc::Target::Cuda) {
@@ -1012,16 +1041,17 @@ int dlc::driverMain(int argc, char **argv) {
   Args args;
   StringRef command = argc >= 2 ? argv[1] : "";
   if (command == "compile")
-    args = parseArgs(argc, argv,
-                     {"-o", "--name", "--emit", "--mcpu", "--mtriple",
-                      "--target", "--gpu-arch", "--gpu-cubin", "--data",
-                      "--dim", "--batch-split", "--batch-chunk"},
-                     {"--shared", "--time-passes"});
+    args =
+        parseArgs(argc, argv,
+                  {"-o", "--name", "--emit", "--mcpu", "--mtriple", "--target",
+                   "--gpu-arch", "--gpu-cubin", "--gpu-precision", "--data",
+                   "--dim", "--batch-split", "--batch-chunk"},
+                  {"--shared", "--time-passes"});
   else if (command == "run")
     args = parseArgs(argc, argv,
                      {"--data", "--out", "--target", "--threads", "--compare",
                       "--gpu-arch", "--dim", "--batch-split", "--batch-chunk",
-                      "--cuda-graphs", "--gpu-cubin"},
+                      "--cuda-graphs", "--gpu-cubin", "--gpu-precision"},
                      {"--per-node"});
   else if (command == "check")
     args = parseArgs(argc, argv, {"--dim"}, {});
@@ -1030,7 +1060,7 @@ int dlc::driverMain(int argc, char **argv) {
                      {"--iterations", "--warmup", "--threads", "--data",
                       "--target", "--gpu-arch", "--dim", "--batch",
                       "--batch-split", "--batch-chunk", "--mcpu",
-                      "--cuda-graphs", "--gpu-cubin"},
+                      "--cuda-graphs", "--gpu-cubin", "--gpu-precision"},
                      {});
   else
     return usageError(command.empty() ? "missing command"

@@ -1,5 +1,16 @@
 // RUN: dlc-opt %s --dlc-gpu-select-strategy | FileCheck %s
 // RUN: dlc-opt %s --dlc-gpu-select-strategy=min-blocks=8 | FileCheck %s --check-prefix=GATHER
+// precision= (dlc --gpu-precision) goes to contraction configs alone.
+// RUN: dlc-opt %s --dlc-gpu-select-strategy=precision=tf32 | FileCheck %s --check-prefix=TF32
+// TF32-LABEL: func.func @elementwise
+// TF32: kind = elementwise, {{.*}} precision = f32>
+// TF32-LABEL: func.func @matmul
+// TF32: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, {{.*}}, precision = tf32>}
+// RUN: dlc-opt %s --dlc-gpu-select-strategy=precision=bf16 | FileCheck %s --check-prefix=BF16
+// BF16-LABEL: func.func @matmul
+// BF16: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, {{.*}}, precision = bf16>}
+// RUN: not dlc-opt %s --dlc-gpu-select-strategy=precision=fp8 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: dlc-gpu-select-strategy: unknown precision 'fp8' (f32, tf32, f16 or bf16)
 
 // An elementwise op over [64, 112, 112]: 4 contiguous elements per thread
 // (16-byte accesses), 256 threads per block grown from the innermost loop

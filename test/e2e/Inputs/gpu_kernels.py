@@ -5,10 +5,21 @@ with warp shuffles, softmax and layer norm), with inputs and numpy (float64)
 references.
 
 usage: gpu_kernels.py build DIR          writes DIR/NAME/{model.onnx,data/}
-       gpu_kernels.py check DIR NAME     compares DIR/NAME/out with numpy
+       gpu_kernels.py check DIR NAME [PRECISION]
+                                         compares DIR/NAME/out with numpy
 
 check prints "OK: NAME (max abs error E)" or the first mismatch and exits 1.
 Tolerance: rtol 1e-4, atol 1e-4 (fp32 sums over up to a few hundred terms).
+With PRECISION (tf32, fp16 or bf16; the contractions' models only) the
+reference rounds the operands of every matmul and convolution to it, as
+--gpu-precision does (tf32: to nearest, ties away from zero; bf16: ties to
+even; fp16: numpy's float16), and sums in float64, within rtol = atol =
+1e-3 (tf32, fp16) or 8e-3 (bf16): an operand computed by an earlier op (a
+ReLU's output, a softmax's) may round to the neighbouring value of the
+precision where dlc's float32 and the reference's float64 differ in the
+last bit. The output must then also differ from the unrounded reference by
+more than that somewhere, so that the test fails when the operands are not
+rounded.
 """
 import os
 import sys
@@ -18,6 +29,34 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 RNG = np.random.default_rng(17)
+
+
+# The precision the contractions' operands are rounded to (check PRECISION),
+# and the tolerance (rtol = atol) of each.
+PRECISION = ["fp32"]
+TOLERANCE = {"fp32": 1e-4, "tf32": 1e-3, "fp16": 1e-3, "bf16": 8e-3}
+
+
+def rounded(x):
+    """x (any float array) as float64 after rounding to PRECISION."""
+    x = np.asarray(x, dtype=np.float32)
+    p = PRECISION[0]
+    if p == "fp16":
+        return x.astype(np.float16).astype(np.float64)
+    bits = x.view(np.uint32).astype(np.uint64)
+    if p == "tf32":
+        bits = (bits + 0x1000) & 0xFFFFE000
+    elif p == "bf16":
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    else:
+        return x.astype(np.float64)
+    out = (bits & 0xFFFFFFFF).astype(np.uint32).view(np.float32)
+    return np.where(np.isnan(x), x, out).astype(np.float64)
+
+
+def mm(a, b):
+    """A contraction at PRECISION: operands rounded, float64 sums."""
+    return rounded(a) @ rounded(b)
 
 
 def rand(*shape, scale=1.0):
@@ -35,7 +74,8 @@ def softmax(x, axis=-1):
 
 def conv2d(x, w, b, stride, pad):
     """NCHW x, FCHW w, float64."""
-    x = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    x = np.pad(rounded(x), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    w = rounded(w)
     n, c, h, wd = x.shape
     f, _, kh, kw = w.shape
     oh = (h - kh) // stride + 1
@@ -59,14 +99,14 @@ def models():
          helper.make_node("Add", ["h", "B"], ["a"], name="bias"),
          helper.make_node("Relu", ["a"], ["y"], name="relu")],
         {"x": x}, {"W": w, "B": b}, [("y", [96, 112])],
-        lambda i, w=w, b=b: [relu(i["x"].astype(np.float64) @ w + b)])
+        lambda i, w=w, b=b: [relu(mm(i["x"], w) + b)])
     # Gemm with transB (the weights read transposed) and beta.
     x, w, b = rand(64, 48), rand(128, 48), rand(128)
     m["gemm_trans_b"] = (
         [helper.make_node("Gemm", ["x", "W", "B"], ["y"], name="fc",
                           alpha=0.5, beta=2.0, transB=1)],
         {"x": x}, {"W": w, "B": b}, [("y", [64, 128])],
-        lambda i, w=w, b=b: [0.5 * (i["x"].astype(np.float64) @ w.T) + 2.0 * b])
+        lambda i, w=w, b=b: [0.5 * mm(i["x"], w.T) + 2.0 * b])
     # Batched matmuls of attention: scores, softmax, context.
     q, k, v = rand(4, 64, 32), rand(4, 32, 64), rand(4, 64, 32)
     m["attention"] = (
@@ -74,7 +114,7 @@ def models():
          helper.make_node("Softmax", ["s"], ["p"], name="softmax", axis=-1),
          helper.make_node("MatMul", ["p", "v"], ["y"], name="context")],
         {"q": q, "k": k, "v": v}, {}, [("y", [4, 64, 32])],
-        lambda i: [softmax(i["q"].astype(np.float64) @ i["k"]) @ i["v"]])
+        lambda i: [mm(softmax(mm(i["q"], i["k"])), i["v"])])
     # Convolutions as implicit GEMM: a padded 3x3 with bias and ReLU, a
     # strided 3x3 with a non-power-of-two channel count, a 1x1 with a
     # residual add.
@@ -167,10 +207,14 @@ def build(root):
                 f.write(numpy_helper.from_array(a, n).SerializeToString())
 
 
-def check(root, name):
+def check(root, name, precision="fp32"):
     nodes, inputs, inits, outputs, reference = models()[name]
+    exact = reference(inputs)
+    PRECISION[0] = precision
     expected = reference(inputs)
+    PRECISION[0] = "fp32"
     worst = 0.0
+    visible = precision == "fp32"
     for i, want in enumerate(expected):
         t = onnx.TensorProto()
         with open(os.path.join(root, name, "out", f"output_{i}.pb"), "rb") as f:
@@ -179,14 +223,20 @@ def check(root, name):
         if got.shape != want.shape:
             print(f"FAIL: {name} output {i}: shape {got.shape}, expected {want.shape}")
             return 1
+        tol = TOLERANCE[precision]
         err = np.abs(got - want)
-        bad = err > 1e-4 + 1e-4 * np.abs(want)
+        bad = err > tol + tol * np.abs(want)
+        visible |= bool((np.abs(got - exact[i]) > tol + tol * np.abs(exact[i])).any())
         if bad.any():
             at = tuple(int(v) for v in np.argwhere(bad)[0])
             print(f"FAIL: {name} output {i}: {int(bad.sum())} values differ, "
                   f"first at {list(at)}: got {got[at]}, expected {want[at]}")
             return 1
         worst = max(worst, float(err.max()))
+    if not visible:
+        print(f"FAIL: {name} matches the unrounded reference: its operands "
+              f"were not rounded to {precision}")
+        return 1
     print(f"OK: {name} (max abs error {worst:.2e})")
     return 0
 
@@ -195,4 +245,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "build":
         build(sys.argv[2])
         sys.exit(0)
-    sys.exit(check(sys.argv[2], sys.argv[3]))
+    sys.exit(check(*sys.argv[2:5]))
