@@ -25,6 +25,28 @@ using namespace mlir;
 
 using dlc::GraphImporter;
 
+std::optional<std::string> dlc::tensorSizeProblem(RankedTensorType type) {
+  uint64_t elements = 1;
+  for (int64_t d : type.getShape()) {
+    if (ShapedType::isDynamic(d))
+      continue;
+    if (d < 0)
+      return "has the negative dimension " + std::to_string(d);
+    if (__builtin_mul_overflow(elements, static_cast<uint64_t>(d), &elements))
+      return std::string("has more elements than 2^64");
+  }
+  uint64_t bits = type.getElementType().isIntOrFloat()
+                      ? type.getElementType().getIntOrFloatBitWidth()
+                      : 64;
+  uint64_t bytes = 0;
+  if (__builtin_mul_overflow(elements, (bits + 7) / 8, &bytes) ||
+      bytes > kMaxTensorBytes)
+    return "needs more than 2^48 bytes (256 TiB), dlc's limit for one "
+           "tensor (" +
+           std::to_string(elements) + " elements)";
+  return std::nullopt;
+}
+
 FailureOr<RankedTensorType>
 GraphImporter::valueType(const onnx::ValueInfoProto &info) {
   if (!info.type().has_tensor_type()) {
@@ -50,7 +72,20 @@ GraphImporter::valueType(const onnx::ValueInfoProto &info) {
   for (const auto &dim : tt.shape().dim())
     shape.push_back(dim.has_dim_value() ? dim.dim_value()
                                         : ShapedType::kDynamic);
-  return RankedTensorType::get(shape, et);
+  // Sizes are checked before anything is built or allocated from them.
+  for (int64_t d : shape)
+    if (d < 0 && !ShapedType::isDynamic(d)) {
+      emitError(fileLoc) << "graph value '" << info.name()
+                         << "' has the negative dimension " << d;
+      return failure();
+    }
+  auto type = RankedTensorType::get(shape, et);
+  if (std::optional<std::string> problem = dlc::tensorSizeProblem(type)) {
+    emitError(fileLoc) << "graph value '" << info.name() << "' of type " << type
+                       << " " << *problem;
+    return failure();
+  }
+  return type;
 }
 
 /// Notes the constants (other than the node's outputs) and clamped slices
@@ -276,6 +311,11 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
       shapeResults ? *shapeResults : importFn(nc);
   if (failed(results))
     return failure();
+  for (auto [i, v] : llvm::enumerate(*results))
+    if (auto type = dyn_cast<RankedTensorType>(v.getType()))
+      if (std::optional<std::string> problem = dlc::tensorSizeProblem(type))
+        return emitError(loc) << node.op_type() << ": output " << i
+                              << " of type " << type << " " << *problem;
   symbolicDims.recordNode(node, operands, *results);
   if (!plan.dim.empty())
     for (Value v : *results)

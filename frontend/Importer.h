@@ -6,8 +6,11 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include "mlir/IR/BuiltinTypes.h"
+
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,16 @@ class TensorProto;
 } // namespace onnx
 
 namespace dlc {
+
+/// The most bytes one tensor may have (2^48, 256 TiB): larger declared or
+/// inferred sizes are refused at import, before anything is sized from
+/// them, so that sums and products of sizes stay within 64 bits.
+inline constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 48;
+
+/// Why a tensor of `type` cannot be compiled (a negative dimension, an
+/// element count or byte size past 64 bits or past kMaxTensorBytes), or
+/// none. Dynamic dimensions count as 1.
+std::optional<std::string> tensorSizeProblem(mlir::RankedTensorType type);
 
 /// Runs `module`'s `@main`, a function without arguments over dlc ops whose
 /// results have static shapes, and returns each result's row-major bytes

@@ -376,9 +376,18 @@ static LogicalResult applyBatchSplit(const BatchSplit &split, ModelInfo &info,
       return emitError(loc)
              << "batch split: '" << t.name
              << "' has no dimension of the sub-batch at axis " << axis;
+    // The whole batch's size, checked as the importer checks one tensor's.
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(t.sizeBytes, static_cast<uint64_t>(split.parts),
+                               &bytes) ||
+        bytes > kMaxTensorBytes)
+      return emitError(loc)
+             << "'" << t.name << "' at the batch of " << split.batch
+             << " needs more than 2^48 bytes (256 TiB), dlc's "
+                "limit for one tensor";
     t.splitAxis = axis;
     t.shape[axis] *= split.parts;
-    t.sizeBytes *= split.parts;
+    t.sizeBytes = bytes;
     return success();
   };
   if (failed(forEachBatchAxis(info, split.axes, "batch split", loc, apply)))

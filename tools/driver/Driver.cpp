@@ -21,11 +21,12 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <random>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -516,18 +517,41 @@ struct Session {
 
   ~Session() { dlcrt_model_destroy(model); }
 
-  /// Sizes the output buffers for batch size `n`.
-  void setBatch(int64_t n) {
+  /// Sizes the output buffers for batch size `n`. Prints the error and
+  /// returns false when the inputs and outputs would not fit in this
+  /// machine's memory (checked before anything is allocated).
+  [[nodiscard]] bool setBatch(int64_t n) {
     batch = n;
     inInfo.clear();
     outInfo.clear();
-    for (const auto &t : compiled.info.inputs)
+    uint64_t bytes = 0;
+    bool overflow = false;
+    for (const auto &t : compiled.info.inputs) {
       inInfo.push_back(atBatch(t, n));
-    outputs.clear();
+      overflow |=
+          __builtin_add_overflow(bytes, inInfo.back().sizeBytes, &bytes);
+    }
     for (const auto &t : compiled.info.outputs) {
       outInfo.push_back(atBatch(t, n));
-      outputs.emplace_back(outInfo.back().sizeBytes, '\0');
+      overflow |=
+          __builtin_add_overflow(bytes, outInfo.back().sizeBytes, &bytes);
     }
+    uint64_t memory = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                      static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+    if (overflow || bytes > memory) {
+      errs() << "dlc: error: the model's inputs and outputs need "
+             << (overflow ? std::string("more than 2^64")
+                          : std::to_string(bytes))
+             << " bytes";
+      if (batch > 1)
+        errs() << " at batch " << batch;
+      errs() << ", more than this machine's " << memory << " bytes of memory\n";
+      return false;
+    }
+    outputs.clear();
+    for (const auto &t : outInfo)
+      outputs.emplace_back(t.sizeBytes, '\0');
+    return true;
   }
 
   void bind() {
@@ -642,7 +666,8 @@ int openSession(const Args &args, Session &session, double *compileSeconds,
   session.loaded = std::move(*loaded);
   if (int rc = recreateModel(session, threads))
     return rc;
-  session.setBatch(1);
+  if (!session.setBatch(1))
+    return kExitFailure;
   return kExitOk;
 }
 
@@ -669,7 +694,8 @@ int readInputs(const std::string &dir, Session &session) {
                << "); a dynamic batch must be at least 1\n";
         return kExitFailure;
       }
-      session.setBatch(n);
+      if (!session.setBatch(n))
+        return kExitFailure;
     }
     break;
   }
@@ -810,7 +836,8 @@ int runRun(const Args &args) {
                        exposeNodeOutputs);
   };
   auto runAlso = [&](Session &s) {
-    s.setBatch(session.batch);
+    if (!s.setBatch(session.batch))
+      return false;
     s.inputs = session.inputs;
     s.bind();
     return s.runReporting();
@@ -946,7 +973,8 @@ int runBench(const Args &args) {
               "symbolic input dimension); this one is static\n";
     return kExitFailure;
   }
-  session.setBatch(batch);
+  if (!session.setBatch(batch))
+    return kExitFailure;
   if (auto data = args.get("--data")) {
     if (int rc = readInputs(*data, session))
       return rc;
