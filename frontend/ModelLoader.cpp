@@ -55,13 +55,28 @@ static bool loadExternalData(onnx::TensorProto &tensor, const fs::path &baseDir,
   std::string location;
   uint64_t offset = 0, length = 0;
   bool hasLength = false;
+  // A decimal count of bytes; anything else is refused (not thrown).
+  auto parseCount = [&](const std::string &key, const std::string &text,
+                        uint64_t &value) {
+    value = 0;
+    bool ok = !text.empty() && text.size() <= 19 &&
+              text.find_first_not_of("0123456789") == std::string::npos;
+    for (char c : ok ? text : std::string())
+      value = value * 10 + static_cast<uint64_t>(c - '0');
+    if (!ok)
+      error = "tensor '" + tensor.name() + "': external data " + key + " '" +
+              text + "' is not a count of bytes";
+    return ok;
+  };
   for (const auto &entry : tensor.external_data()) {
     if (entry.key() == "location")
       location = entry.value();
-    else if (entry.key() == "offset")
-      offset = std::stoull(entry.value());
-    else if (entry.key() == "length") {
-      length = std::stoull(entry.value());
+    else if (entry.key() == "offset") {
+      if (!parseCount("offset", entry.value(), offset))
+        return false;
+    } else if (entry.key() == "length") {
+      if (!parseCount("length", entry.value(), length))
+        return false;
       hasLength = true;
     }
   }
@@ -71,7 +86,11 @@ static bool loadExternalData(onnx::TensorProto &tensor, const fs::path &baseDir,
   }
   fs::path rel(location);
   std::error_code ec;
-  fs::path base = fs::weakly_canonical(baseDir, ec);
+  // The model's directory, absolute (a model named without a directory is
+  // in the current one), symbolic links resolved, as is the data's path:
+  // neither `..` nor a link may lead out of it.
+  fs::path base = fs::weakly_canonical(
+      fs::absolute(baseDir.empty() ? fs::path(".") : baseDir, ec), ec);
   fs::path full = fs::weakly_canonical(base / rel, ec);
   auto [baseEnd, fullIt] =
       std::mismatch(base.begin(), base.end(), full.begin(), full.end());
@@ -90,10 +109,11 @@ static bool loadExternalData(onnx::TensorProto &tensor, const fs::path &baseDir,
   uint64_t size = in.tellg();
   if (!hasLength)
     length = size >= offset ? size - offset : 0;
-  if (offset + length > size) {
-    error = "tensor '" + tensor.name() + "': external data file '" +
-            location + "' is too short (" + std::to_string(size) +
-            " bytes, needs " + std::to_string(offset + length) + ")";
+  if (offset > size || length > size - offset) {
+    error = "tensor '" + tensor.name() + "': external data file '" + location +
+            "' is too short (" + std::to_string(size) +
+            " bytes; the data is at offset " + std::to_string(offset) +
+            (hasLength ? ", " + std::to_string(length) + " bytes long)" : ")");
     return false;
   }
   std::string bytes(length, '\0');
