@@ -15,12 +15,21 @@ using namespace mlir;
 namespace {
 struct FuseElementwisePass
     : dlc::impl::FuseElementwiseBase<FuseElementwisePass> {
+  using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    linalg::ControlFusionFn control = [](OpOperand *fused) {
+    int64_t limit = maxBodyOps;
+    linalg::ControlFusionFn control = [limit](OpOperand *fused) {
       auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
       auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
       if (!producer || !consumer)
+        return false;
+      // Each fusion copies the producer's body into the consumer's: a chain
+      // of n ops fused whole would copy n^2 / 2 ops.
+      auto bodyOps = [](linalg::GenericOp op) {
+        return static_cast<int64_t>(op.getBody()->getOperations().size());
+      };
+      if (bodyOps(producer) + bodyOps(consumer) > limit)
         return false;
       // Fusing a producer with other users duplicates its computation into
       // every consumer: residual chains then recompute quadratically.

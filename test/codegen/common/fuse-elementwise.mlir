@@ -117,3 +117,47 @@ func.func @no_fusion_into_contraction(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>
   } -> tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
 }
+
+// -----
+
+// A fusion is not made past max-body-ops (here 4; a body counts its yield):
+// the ReLU and the negation fuse (2 + 2 ops), the addition then cannot join
+// them (2 + 3).
+// RUN: dlc-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(dlc-fuse-elementwise{max-body-ops=4}))' | FileCheck %s --check-prefix=LIMIT
+// LIMIT-LABEL: func.func @chain
+// LIMIT:         linalg.generic
+// LIMIT:           arith.addf
+// LIMIT:         linalg.generic
+// LIMIT:           arith.maximumf
+// LIMIT-NEXT:      arith.negf
+// LIMIT-NOT:     linalg.generic
+// CHECK-LABEL: func.func @chain
+// CHECK:         linalg.generic
+// CHECK:           arith.addf
+// CHECK-NEXT:      arith.maximumf
+// CHECK-NEXT:      arith.negf
+// CHECK-NOT:     linalg.generic
+#id = affine_map<(d0) -> (d0)>
+func.func @chain(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%a, %b : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%0 : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%1 : tensor<64xf32>) outs(%e : tensor<64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<64xf32>
+  return %2 : tensor<64xf32>
+}
