@@ -4,9 +4,8 @@
 
 #include "frontend/DynamicBatch.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/OwningOpRef.h"
-
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include <functional>
 #include <map>

@@ -119,7 +119,6 @@ struct dlcrt_cuda {
   size_t num_io;
   int device_pointers;
   int sm;
-  int loaded_cubin; /* the kernels came from a cubin, not the PTX */
   /* First launch failure of the current run. */
   CUresult launch_error;
   int32_t failed_kernel;
@@ -262,7 +261,6 @@ static dlc_status *load_kernels(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
   CUresult r = 1;
   if (image->cubin_size && image->sm / 10 == cuda->sm / 10)
     r = d->cuModuleLoadDataEx(&cuda->module, image->cubin, 0, NULL, NULL);
-  cuda->loaded_cubin = r == 0;
   if (r != 0)
     r = d->cuModuleLoadDataEx(&cuda->module, image->ptx, 2, options, values);
   if (r != 0)

@@ -885,17 +885,12 @@ void readThenLaunch(void **args) {
                   reinterpret_cast<uintptr_t>(args[0]), sizeof value);
   launchOnce(args);
 }
-const dlc_model_desc kReadingCudaModel = {DLC_MODEL_ABI_VERSION,
-                                          1,
-                                          1,
-                                          0,
-                                          "reads",
-                                          kInputs,
-                                          kOutputs,
-                                          24,
-                                          readThenLaunch,
-                                          &kFakeCudaDesc,
-                                          0};
+const dlc_model_desc kReadingCudaModel = [] {
+  dlc_model_desc desc = kFakeCudaModel;
+  desc.model_name = "reads";
+  desc.entry = readThenLaunch;
+  return desc;
+}();
 
 TEST(Cuda, GraphsNotForHostReads) {
   dlc_options options;

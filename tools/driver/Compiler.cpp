@@ -532,12 +532,11 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     if (options.gpuCubins && !images->kernels.empty()) {
       std::string ptxas = findPtxas();
       if (!ptxas.empty()) {
-        if (llvm::Error err = assembleCubins(*images, ptxas))
+        if (llvm::Error err = assembleCubins(*info->cuda, ptxas))
           return emitError(fileLoc)
                  << "assembling the CUDA kernels into cubins failed: "
                  << toString(std::move(err))
                  << " (--gpu-cubin off embeds the PTX alone)";
-        info->cuda = *images;
       }
     }
   }

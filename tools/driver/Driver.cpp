@@ -47,13 +47,14 @@ const char *kUsage = R"(usage:
                      [--threads T] [--compare cpu [--per-node]]
                      [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
                      [--batch-chunk auto|S] [--cuda-graphs auto|off]
-                     [--gpu-cubin auto|off]
+                     [--gpu-cubin auto|off] [--gpu-precision P]
   dlc check MODEL.onnx [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
                        [--data DIR] [--target cpu|cuda] [--batch N]
                        [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
                        [--batch-chunk auto|S] [--mcpu CPU]
                        [--cuda-graphs auto|off] [--gpu-cubin auto|off]
+                       [--gpu-precision P]
 
 --dim NAME=MIN..MAX keeps a symbolic input dimension symbolic: the library
 is compiled once and runs at any size in that range (every symbolic
