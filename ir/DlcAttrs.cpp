@@ -16,7 +16,8 @@ LogicalResult
 GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       GpuKernelKind kind, ArrayRef<int64_t> workgroup,
                       ArrayRef<int64_t> thread, ArrayRef<int64_t> reduction,
-                      int64_t pipelineDepth, GpuPrecision precision) {
+                      int64_t pipelineDepth, GpuPrecision precision,
+                      ArrayRef<int64_t> mma) {
   if (thread.size() != workgroup.size() ||
       (!reduction.empty() && reduction.size() != workgroup.size()))
     return emitError() << "workgroup, thread and reduction tiles must have one "
@@ -30,6 +31,16 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   }
   if (pipelineDepth < 1)
     return emitError() << "pipeline_depth must be at least 1";
+  if (!mma.empty()) {
+    if (kind != GpuKernelKind::Contraction || mma.size() != workgroup.size())
+      return emitError() << "mma needs a contraction and one size per loop";
+    if (precision == GpuPrecision::F32)
+      return emitError() << "mma needs a precision below f32";
+    for (auto [t, i] : llvm::zip(thread, mma))
+      if (i < 0 || (i > 0 && (t <= 0 || t % i != 0)))
+        return emitError() << "an instruction tile of " << i
+                           << " does not divide the warp tile of " << t;
+  }
   return success();
 }
 
@@ -43,6 +54,9 @@ int64_t GpuConfigAttr::getNumThreads() const {
     for (int64_t lanes : getReduction())
       if (lanes > 0)
         threads *= lanes;
+  // A tensor-core contraction's thread tiles are warps.
+  if (usesMma())
+    threads *= 32;
   return threads;
 }
 

@@ -62,7 +62,13 @@ def Dlc_GpuConfigAttr : Dlc_Attr<"GpuConfig", "gpu_config"> {
     - `precision`: the arithmetic of contractions: strict `f32`, or
       operands rounded to `tf32`, `f16` or `bf16` (round to nearest; ties
       away from zero for tf32 as `cvt.rna.tf32.f32`, to even otherwise) and
-      multiplied and accumulated in f32, as tensor cores do.
+      multiplied and accumulated in f32, as tensor cores do;
+    - `mma` (optional, contractions only): the shape of the tensor-core
+      instruction per loop (m16n8k8 for tf32: 16 on the innermost m loop,
+      8 on n, 8 on k, 0 elsewhere). With it, `thread` is the tile of one
+      warp (each warp issues `mma.sync` over its tile; the block has 32
+      threads per warp) and `thread` over the reduction loop is the
+      instruction's k.
 
     ```mlir
     linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction,
@@ -76,17 +82,22 @@ def Dlc_GpuConfigAttr : Dlc_Attr<"GpuConfig", "gpu_config"> {
     ArrayRefParameter<"int64_t">:$thread,
     ArrayRefParameter<"int64_t">:$reduction,
     "int64_t":$pipeline_depth,
-    EnumParameter<Dlc_GpuPrecision>:$precision
+    EnumParameter<Dlc_GpuPrecision>:$precision,
+    OptionalArrayRefParameter<"int64_t">:$mma
   );
   let assemblyFormat = [{
     `<` `kind` `=` $kind `,` `workgroup` `=` `[` $workgroup `]` `,`
     `thread` `=` `[` $thread `]` `,` `reduction` `=` `[` $reduction `]` `,`
-    `pipeline_depth` `=` $pipeline_depth `,` `precision` `=` $precision `>`
+    `pipeline_depth` `=` $pipeline_depth `,` `precision` `=` $precision
+    (`,` `mma` `=` `[` $mma^ `]`)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Threads per block: the number of thread tiles in a block's tile.
+    /// Threads per block: the number of thread tiles in a block's tile
+    /// (32 per warp tile with `mma`).
     int64_t getNumThreads() const;
+    /// Whether the contraction runs on tensor cores (`mma` is set).
+    bool usesMma() const { return !getMma().empty(); }
   }];
 }
 

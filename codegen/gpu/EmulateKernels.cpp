@@ -26,6 +26,9 @@ static constexpr StringLiteral kBarrierFn = "dlcrt_emu_barrier";
 static constexpr StringLiteral kShuffleFn = "dlcrt_emu_shuffle";
 static constexpr StringLiteral kAsyncCopyFn = "dlcrt_emu_async_copy";
 static constexpr StringLiteral kAsyncWaitFn = "dlcrt_emu_async_wait";
+static constexpr StringLiteral kMmaSyncFn = "dlcrt_emu_mma_sync";
+/// DLC_EMU_MMA_M16N8K8_TF32 in dlc_model_abi.h.
+static constexpr int64_t kMmaM16N8K8Tf32 = 0;
 
 /// The byte address of `memref[indices]`, as an i64.
 static Value addressOf(OpBuilder &b, Location loc, Value memref,
@@ -172,6 +175,56 @@ struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
       func::CallOp::create(b, loc, f, ValueRange{info, dst, src, n});
       op->erase();
       return success();
+    }
+    if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+      // The lane's fragments go through a buffer in its frame (allocated
+      // once, at the kernel's entry) to the warp-level instruction.
+      auto f32 = b.getF32Type();
+      auto isF32 = [&](Value v, ArrayRef<int64_t> shape) {
+        auto t = dyn_cast<VectorType>(v.getType());
+        return t && t.getElementType() == f32 && t.getShape() == shape;
+      };
+      if (mma.getMmaShapeAsArray() != std::array<int64_t, 3>{16, 8, 8} ||
+          !mma.getTf32Enabled() || !isF32(mma.getMatrixA(), {4, 1}) ||
+          !isF32(mma.getMatrixB(), {2, 1}) || !isF32(mma.getMatrixC(), {2, 2}))
+        return op->emitError("cannot emulate this mma.sync (m16n8k8 tf32 "
+                             "with f32 accumulators only)");
+      sync = true;
+      auto func = op->getParentOfType<func::FuncOp>();
+      Value frame;
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&func.getBody().front());
+        frame = memref::AllocaOp::create(b, loc, MemRefType::get({14}, f32));
+      }
+      int64_t slot = 0;
+      for (Value v : {mma.getMatrixA(), mma.getMatrixB(), mma.getMatrixC()}) {
+        auto type = cast<VectorType>(v.getType());
+        for (int64_t i = 0; i < type.getDimSize(0); ++i)
+          for (int64_t j = 0; j < type.getDimSize(1); ++j) {
+            Value e =
+                vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{i, j});
+            memref::StoreOp::create(
+                b, loc, e, frame,
+                ValueRange{arith::ConstantIndexOp::create(b, loc, slot++)});
+          }
+      }
+      Type i64 = b.getI64Type(), i32 = b.getI32Type();
+      func::FuncOp fn =
+          declare(b, module, kMmaSyncFn,
+                  b.getFunctionType({info.getType(), i64, i32}, {}));
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      func::CallOp::create(b, loc, fn,
+                           ValueRange{info, addressOf(b, loc, frame, zero),
+                                      arith::ConstantIntOp::create(
+                                          b, loc, i32, kMmaM16N8K8Tf32)});
+      SmallVector<Value> d;
+      for (int64_t i = 0; i < 4; ++i)
+        d.push_back(memref::LoadOp::create(
+            b, loc, frame,
+            ValueRange{arith::ConstantIndexOp::create(b, loc, 10 + i)}));
+      return replace(vector::FromElementsOp::create(
+          b, loc, cast<VectorType>(mma.getMatrixC().getType()), d));
     }
     if (isa<NVVM::CpAsyncCommitGroupOp>(op)) {
       op->erase();

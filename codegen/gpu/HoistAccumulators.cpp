@@ -1,5 +1,6 @@
 //===- HoistAccumulators.cpp - a thread's accumulators stay in registers --===//
 #include "codegen/gpu/Passes.h"
+#include "ir/DlcAttrs.h"
 
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
@@ -72,6 +73,14 @@ static bool otherAccess(scf::ForOp loop, Value base, Operation *read,
   WalkResult result = loop.getBody()->walk([&](Operation *op) {
     if (op == read || op == write || isa<gpu::BarrierOp>(op))
       return WalkResult::advance();
+    // Another piece of the same tile (a warp's tile in instruction-sized
+    // pieces) at indices that provably differ.
+    if (auto transfer = dyn_cast<VectorTransferOpInterface>(op))
+      if (transfer.getBase() == base &&
+          vector::isDisjointTransferSet(transfer,
+                                        cast<VectorTransferOpInterface>(read),
+                                        /*testDynamicValueUsingBounds=*/true))
+        return WalkResult::advance();
     auto iface = dyn_cast<MemoryEffectOpInterface>(op);
     if (!iface) {
       if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
@@ -173,6 +182,24 @@ struct HoistAccumulatorsPass
           break;
         }
     }
+    // A warp's accumulators on tensor cores are written in the fragments'
+    // layout and read next by other threads (the epilogue): the barrier
+    // that followed the warps' step in the loop now follows the writes.
+    func.walk([&](scf::ForOp loop) {
+      auto config =
+          loop->getAttrOfType<dlc::GpuConfigAttr>(dlc::kGpuConfigAttrName);
+      if (!config || !config.usesMma())
+        return;
+      Operation *last = loop;
+      for (Operation *user : loop->getUsers())
+        if (user->getBlock() == loop->getBlock() && last->isBeforeInBlock(user))
+          last = user;
+      Operation *next = last->getNextNode();
+      if (last != loop && next && !isa<gpu::BarrierOp>(next)) {
+        rewriter.setInsertionPointAfter(last);
+        gpu::BarrierOp::create(rewriter, loop.getLoc());
+      }
+    });
     // The accumulator's initial value (a fill, a bias) and the epilogues
     // read and write the same thread's tile: forwarded, and the overwritten
     // stores removed.

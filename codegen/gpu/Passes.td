@@ -79,7 +79,12 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
     convolutions, short reductions): the same over the parallel loops, each
     thread reducing its outputs' windows sequentially.
     Contraction configs take `precision` (the `--gpu-precision` of dlc);
-    other kinds stay f32.
+    other kinds stay f32. With `tensor-cores`, a tf32 contraction whose
+    innermost m, n and k are multiples of 16, 8 and 8 runs on tensor cores
+    (`mma = [16, 8, 8]`): blocks of BM x BN as above (multiples of the warp
+    tile, 1 to 8 warps), each warp a WM x WN tile (32 x 32 down to 16 x 8)
+    of `mma.sync.m16n8k8` instructions, K steps of 16 (8 where K is not a
+    multiple of 16).
   }];
   let options = [
     Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
@@ -91,7 +96,9 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
            "a 132-SM H200)">,
     Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
            "the precision of contraction kernels: f32, tf32, f16 or bf16 "
-           "(operands rounded, f32 accumulation)">
+           "(operands rounded, f32 accumulation)">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "run tf32 contractions that fit on tensor cores (mma.sync)">
   ];
   let dependentDialects = ["::dlc::DlcDialect"];
 }
@@ -107,7 +114,10 @@ def GpuTileAndFuse : Pass<"dlc-gpu-tile-and-fuse", "mlir::func::FuncOp"> {
     `scf.forall` mapped to threads (`#gpu.thread<linear_dim_*>`), fusing the
     block's producers into each thread's tile. Ops the root's threads did
     not take in get thread foralls of their own, at most `max-threads`
-    tiles. Each block forall becomes one kernel.
+    tiles. Each block forall becomes one kernel. A contraction whose config
+    has `mma` has its K step's tiles mapped to warps
+    (`#gpu.warp<linear_dim_*>`), and the ops around it (fills, epilogues)
+    are spread over the block's threads.
   }];
   let options = [
     Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
@@ -130,7 +140,12 @@ def GpuVectorize : Pass<"dlc-gpu-vectorize", "mlir::func::FuncOp"> {
     reduction) or, for a contraction's K step, more than
     `max-contraction-volume` iterations. Ops on booleans stay scalar too:
     vectors of i1 are bit-packed in memory, boolean tensors hold a byte per
-    element. Transfer permutation maps are lowered.
+    element. Transfer permutation maps are lowered. A tensor-core kernel's
+    K step (a warp forall under a K loop whose config has `mma`) is
+    vectorized whole, its unit batch dims dropped first, and its
+    contraction, operand reads and accumulator read and write are unrolled
+    to the instruction's shape; each piece carries the config for
+    `dlc-gpu-vector-to-mma`.
   }];
   let options = [
     Option<"maxVolume", "max-volume", "int64_t", /*default=*/"64",
@@ -201,14 +216,39 @@ def GpuHoistAccumulators : Pass<"dlc-gpu-hoist-accumulators", "mlir::func::FuncO
   let description = [{
     Runs on the mapped kernels, before vector lowering. After the transfers
     of views are folded into their buffers, CSE and loop-invariant code
-    motion, upstream `hoistRedundantVectorTransfers` moves the read and
-    write of a thread's accumulator tile out of the K loop (the tile becomes
-    a loop-carried vector), and `transferOpflowOpt` forwards the
-    accumulator's initial value and the epilogue's read of it and removes
-    the stores that are overwritten: the contraction's output is written
-    once, after the epilogue.
+    motion, the read and write of a thread's accumulator tile move out of
+    the K loop (the tile becomes a loop-carried vector) when nothing else in
+    the loop may touch that memory (other pieces of the same tile at
+    provably disjoint indices may: a warp's tile in instruction-sized
+    pieces), and `transferOpflowOpt` forwards the accumulator's initial
+    value and the epilogue's read of it and removes the stores that are
+    overwritten: the contraction's output is written once, after the
+    epilogue. A tensor-core K loop (`mma` in its config) writes its warps'
+    accumulators in the fragments' layout, which other threads read next
+    (the epilogue): a barrier follows the hoisted writes.
   }];
   let dependentDialects = ["mlir::vector::VectorDialect", "mlir::memref::MemRefDialect"];
+}
+
+def GpuVectorToMma : Pass<"dlc-gpu-vector-to-mma", "mlir::func::FuncOp"> {
+  let summary = "tensor-core contractions to nvgpu mma.sync on register fragments";
+  let description = [{
+    Runs on the mapped kernels after `dlc-gpu-hoist-accumulators`. In each
+    kernel with a contraction that carries a config with `mma` (set by
+    `dlc-gpu-vectorize` on the warps' instruction-sized
+    `vector.contract`s), its contractions, the reads of
+    their operands and the loop-carried accumulators become `nvgpu` ops
+    through upstream's `convertVectorToNVVMCompatibleMMASync` (operand
+    fragments by `ldmatrix` or by per-lane loads where the tile's layout
+    does not allow it, `nvgpu.mma.sync`, the accumulators' reads and writes
+    by per-lane accesses of their fragment elements); f32 instructions
+    then run as tf32 (`populateMmaSyncF32ToTF32Patterns`), their A and B
+    fragments rounded to the config's precision first. A kernel that does
+    not convert whole is an error (it would otherwise fall to the CUDA-core
+    lowering with its warp-sized vectors in one thread).
+  }];
+  let dependentDialects = ["mlir::nvgpu::NVGPUDialect", "mlir::gpu::GPUDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def GpuFoldRowBroadcasts : Pass<"dlc-gpu-fold-row-broadcasts", "mlir::func::FuncOp"> {

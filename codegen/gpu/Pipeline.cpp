@@ -34,7 +34,8 @@ static const char *kToKernels =
     "func.func(dlc-gpu-map-forall,dlc-gpu-lower-warp-reductions,canonicalize,"
     "cse,"
     "dlc-gpu-hoist-accumulators,"
-    "canonicalize,cse,dlc-gpu-lower-vectors,canonicalize,cse,dlc-gpu-pipeline-"
+    "canonicalize,cse,dlc-gpu-vector-to-mma,canonicalize,cse,"
+    "dlc-gpu-lower-vectors,canonicalize,cse,dlc-gpu-pipeline-"
     "k-loops,"
     "dlc-gpu-plan-shared-memory,canonicalize,cse,"
     "convert-vector-to-scf{{full-unroll=1},"
@@ -113,17 +114,33 @@ void dlc::buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &opts,
     llvm::report_fatal_error("dlc: invalid built-in CUDA pipeline");
 }
 
+namespace {
+/// The pipelines' options on the dlc-opt command line.
+struct CudaPipelineCliOptions
+    : public PassPipelineOptions<CudaPipelineCliOptions> {
+  Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("contractions' precision: f32, tf32, f16 or bf16"),
+      llvm::cl::init("f32")};
+};
+} // namespace
+
 void dlc::registerCudaPipeline() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<CudaPipelineCliOptions>(
       "dlc-cuda-pipeline",
       "lower dlc ops to host LLVM code launching PTX kernels (sm_80, sm_90)",
-      [](OpPassManager &pm) { buildCudaPipeline(pm, CudaPipelineOptions()); });
-  PassPipelineRegistration<>(
+      [](OpPassManager &pm, const CudaPipelineCliOptions &cli) {
+        CudaPipelineOptions opts;
+        opts.precision = cli.precision;
+        buildCudaPipeline(pm, opts);
+      });
+  PassPipelineRegistration<CudaPipelineCliOptions>(
       "dlc-cuda-emulator-pipeline",
       "lower dlc ops to host LLVM code running the CUDA kernels on the CPU",
-      [](OpPassManager &pm) {
+      [](OpPassManager &pm, const CudaPipelineCliOptions &cli) {
         CudaPipelineOptions opts;
         opts.emulate = true;
+        opts.precision = cli.precision;
         buildCudaPipeline(pm, opts);
       });
 }

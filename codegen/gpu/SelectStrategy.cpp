@@ -116,7 +116,8 @@ struct SelectStrategyPass
     }
     return GpuConfigAttr::get(op->getContext(), kind, workgroup, thread,
                               SmallVector<int64_t>(n, 0),
-                              /*pipelineDepth=*/1, GpuPrecision::F32);
+                              /*pipelineDepth=*/1, GpuPrecision::F32,
+                              /*mma=*/{});
   }
 
   /// A contraction with the innermost m, n and k loops of at least 16, 16
@@ -150,6 +151,9 @@ struct SelectStrategyPass
     for (auto [d, r] : llvm::enumerate(ranges))
       if (d != m && d != n && !llvm::is_contained(dims->k, d))
         outer *= r;
+    if (tensorCores && contractionPrecision == GpuPrecision::TF32 &&
+        M % 16 == 0 && N % 8 == 0 && K % 8 == 0)
+      return mmaConfig(op, *dims, outer);
     // Blocks of bm x bn outputs, each thread tm x tn of them: bm and bn
     // divisors of M and N from 8 to 128 (24 filters, 49 pixels of a 7x7
     // image), tm and tn up to 8, 32 to `limit` threads. The best fills the
@@ -243,7 +247,71 @@ struct SelectStrategyPass
     thread[k] = bk % sub == 0 ? sub : 1;
     return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,
                               workgroup, thread, reduction, depth,
-                              contractionPrecision);
+                              contractionPrecision, /*mma=*/{});
+  }
+
+  /// A tf32 contraction on tensor cores (`mma.sync.m16n8k8`): blocks of
+  /// bm x bn outputs, each warp wm x wn of them (a grid of 16 x 8
+  /// instructions), 1 to 8 warps per block. The best fills the GPU once
+  /// first, then has the largest block tile, then the largest warp tile.
+  GpuConfigAttr mmaConfig(linalg::LinalgOp op,
+                          const linalg::ContractionDimensions &dims,
+                          int64_t outer) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    unsigned m = dims.m.back(), n = dims.n.back(), k = dims.k.back();
+    int64_t M = ranges[m], N = ranges[n], K = ranges[k];
+    constexpr int64_t im = 16, in = 8, ik = 8;
+    struct Tile {
+      int64_t bm, bn, wm, wn;
+    };
+    std::optional<Tile> best;
+    std::tuple<int64_t, int64_t, int64_t> bestKey{};
+    for (int64_t bm = im; bm <= std::min<int64_t>(M, 128); bm += im) {
+      if (M % bm != 0)
+        continue;
+      for (int64_t bn = in; bn <= std::min<int64_t>(N, 128); bn += in) {
+        if (N % bn != 0)
+          continue;
+        for (int64_t wm : {32, 16})
+          for (int64_t wn : {32, 16, 8}) {
+            if (bm % wm != 0 || bn % wn != 0)
+              continue;
+            int64_t warps = (bm / wm) * (bn / wn);
+            if (warps > 8)
+              continue;
+            int64_t blocks = outer * (M / bm) * (N / bn);
+            std::tuple<int64_t, int64_t, int64_t> key{
+                std::min(blocks, minBlocks / 2), bm * bn, wm * wn};
+            if (!best || key > bestKey) {
+              best = Tile{bm, bn, wm, wn};
+              bestKey = key;
+            }
+          }
+      }
+    }
+    assert(best && "a 16 x 8 tile divides every loop that fits");
+    int64_t bk = K % 16 == 0 ? 16 : ik;
+    size_t rank = ranges.size();
+    SmallVector<int64_t> workgroup(rank, 1), thread(rank, 1),
+        reduction(rank, 0), mma(rank, 0);
+    for (unsigned d : dims.k) {
+      workgroup[d] = 0;
+      thread[d] = 1;
+      reduction[d] = 1;
+    }
+    workgroup[m] = best->bm;
+    workgroup[n] = best->bn;
+    thread[m] = best->wm;
+    thread[n] = best->wn;
+    thread[k] = ik;
+    reduction[k] = bk;
+    mma[m] = im;
+    mma[n] = in;
+    mma[k] = ik;
+    int64_t depth = K / bk >= 2 ? 2 : 1;
+    return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,
+                              workgroup, thread, reduction, depth,
+                              contractionPrecision, mma);
   }
 
   /// A reduction of at least 32 elements per output whose innermost loop
@@ -297,7 +365,8 @@ struct SelectStrategyPass
     reduction[n - 1] = kWarpSize;
     return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Reduction,
                               workgroup, thread, reduction,
-                              /*pipelineDepth=*/1, GpuPrecision::F32);
+                              /*pipelineDepth=*/1, GpuPrecision::F32,
+                              /*mma=*/{});
   }
 
   /// An elementwise op over rows (its innermost loop the row, at least 32

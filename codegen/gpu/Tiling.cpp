@@ -546,8 +546,12 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
     if (reduction)
       stepThreads[d] = 0;
   }
+  // On tensor cores the step's tiles are warps' (each issues mma.sync
+  // over its tile, `thread[k]` reduction elements at a time).
   FailureOr<SmallVector<Attribute>> threadMapping =
-      linearMapping<gpu::GPUThreadMappingAttr>(ctx, stepThreads);
+      config.usesMma()
+          ? linearMapping<gpu::GPUWarpMappingAttr>(ctx, stepThreads)
+          : linearMapping<gpu::GPUThreadMappingAttr>(ctx, stepThreads);
   if (failed(threadMapping))
     return generic->emitError("too many loops to map to threads");
   auto noFusion = [](tensor::ExtractSliceOp, OpResult, bool)
@@ -587,8 +591,10 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
       rest.push_back(cast<TilingInterface>(op));
   for (TilingInterface op : rest) {
     auto l = cast<linalg::LinalgOp>(op.getOperation());
+    // (A tensor-core kernel's `thread` tiles are warps'.)
     SmallVector<int64_t> sizes =
-        l.getNumLoops() == outputThreads.size() && l.getNumReductionLoops() == 0
+        !config.usesMma() && l.getNumLoops() == outputThreads.size() &&
+                l.getNumReductionLoops() == 0
             ? outputThreads
             : defaultThreadTiles(op, threads);
     if (failed(distributeAlone(rewriter, op, sizes)))

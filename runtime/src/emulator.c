@@ -2,10 +2,11 @@
  *
  * A model compiled with --target cuda-emulator is a CPU model whose kernels
  * are host functions, one call per GPU thread. Kernels that synchronize
- * (gpu.barrier, warp shuffles) run each thread of a block as a fiber on
- * the calling OS thread: a fiber runs until it reaches a barrier or a
- * shuffle and then yields; when every live thread of the block waits at a
- * barrier (every lane of a warp at a shuffle) they are released together.
+ * (gpu.barrier, warp shuffles, mma.sync) run each thread of a block as a
+ * fiber on the calling OS thread: a fiber runs until it reaches a barrier,
+ * a shuffle or an mma.sync and then yields; when every live thread of the
+ * block waits at a barrier (every lane of a warp at a shuffle or an
+ * mma.sync) they are released together.
  * So all threads of a block run phase by phase between barriers, shared
  * memory is one buffer per block, and shuffles exchange the values of the
  * lanes as a warp does. Misuse that would hang or be undefined on a GPU (a
@@ -35,7 +36,7 @@
 #define DLC_EMU_UCONTEXT 1
 #endif
 
-enum { kRunnable, kAtBarrier, kAtShuffle, kDone };
+enum { kRunnable, kAtBarrier, kAtShuffle, kAtMma, kDone };
 enum { kWarpSize = 32, kStackSize = 256 * 1024, kMaxThreads = 1024 };
 
 typedef struct dlcrt_emu_scheduler dlcrt_emu_scheduler;
@@ -54,6 +55,9 @@ typedef struct fiber {
   /* A pending shuffle: this lane's value and parameters, then its result. */
   int32_t value, offset, width, mode;
   int64_t result;
+  /* A pending mma.sync: this lane's fragments and the instruction. */
+  float *fragments;
+  int32_t mma_kind;
   /* cp.async copies issued and not yet waited for: the source bytes as
    * read at issue, landing in shared memory at the wait. */
   int pending;
@@ -359,6 +363,76 @@ static int release_shuffles(dlcrt_emu_scheduler *s) {
   return released;
 }
 
+/* m16n8k8 tf32 (PTX ISA, "Matrix Fragments for mma.m16n8k8"): lane
+ * l = 4 * group + t holds A[group][t], A[group + 8][t], A[group][t + 4],
+ * A[group + 8][t + 4]; B[t][group], B[t + 4][group]; C and D at
+ * [group][2t], [group][2t + 1], [group + 8][2t], [group + 8][2t + 1]. */
+static void mma_m16n8k8(fiber *lanes) {
+  float a[16][8], b[8][8], c[16][8];
+  for (int l = 0; l < kWarpSize; ++l) {
+    const float *f = lanes[l].fragments;
+    int g = l / 4, t = l % 4;
+    a[g][t] = f[0];
+    a[g + 8][t] = f[1];
+    a[g][t + 4] = f[2];
+    a[g + 8][t + 4] = f[3];
+    b[t][g] = f[4];
+    b[t + 4][g] = f[5];
+    c[g][2 * t] = f[6];
+    c[g][2 * t + 1] = f[7];
+    c[g + 8][2 * t] = f[8];
+    c[g + 8][2 * t + 1] = f[9];
+  }
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 8; ++j)
+      for (int k = 0; k < 8; ++k)
+        c[i][j] += a[i][k] * b[k][j];
+  for (int l = 0; l < kWarpSize; ++l) {
+    float *d = lanes[l].fragments + 10;
+    int g = l / 4, t = l % 4;
+    d[0] = c[g][2 * t];
+    d[1] = c[g][2 * t + 1];
+    d[2] = c[g + 8][2 * t];
+    d[3] = c[g + 8][2 * t + 1];
+  }
+}
+
+/* Releases the warps whose 32 lanes all wait at the same mma.sync kind;
+ * returns how many were released. */
+static int release_mmas(dlcrt_emu_scheduler *s) {
+  int released = 0;
+  for (int w = 0; w < s->threads; w += kWarpSize) {
+    int end = w + kWarpSize < s->threads ? w + kWarpSize : s->threads;
+    int waiting = 0, done = 0;
+    for (int t = w; t < end; ++t) {
+      waiting += s->fibers[t].state == kAtMma;
+      done += s->fibers[t].state == kDone;
+    }
+    if (!waiting || waiting + done < end - w)
+      continue;
+    if (done || end - w != kWarpSize)
+      fail("an mma.sync (block threads %d..%d) runs with %d of 32 lanes", w,
+           end - 1, waiting);
+    int kind = s->fibers[w].mma_kind;
+    for (int t = w; t < end; ++t)
+      if (s->fibers[t].mma_kind != kind)
+        fail("the lanes of a warp (block threads %d..%d) wait at different "
+             "mma.sync instructions",
+             w, end - 1);
+    switch (kind) {
+    case DLC_EMU_MMA_M16N8K8_TF32:
+      mma_m16n8k8(&s->fibers[w]);
+      break;
+    default:
+      fail("unknown mma.sync kind %d", kind);
+    }
+    for (int t = w; t < end; ++t)
+      s->fibers[t].state = kRunnable;
+    ++released;
+  }
+  return released;
+}
+
 static void run_block(dlcrt_emu_scheduler *s, const int64_t grid[3],
                       const int64_t block[3], const int64_t bid[3]) {
   size_t slot = s->page + kStackSize;
@@ -392,7 +466,7 @@ static void run_block(dlcrt_emu_scheduler *s, const int64_t grid[3],
     }
     if (done == s->threads)
       return;
-    if (release_shuffles(s))
+    if (release_shuffles(s) || release_mmas(s))
       continue;
     if (barrier == s->threads) {
       for (int t = 0; t < s->threads; ++t)
@@ -404,7 +478,7 @@ static void run_block(dlcrt_emu_scheduler *s, const int64_t grid[3],
            "exited",
            barrier, done);
     fail("deadlock: %d threads wait at a barrier while others wait at a "
-         "shuffle (%d exited)",
+         "shuffle or an mma.sync (%d exited)",
          barrier, done);
   }
 }
@@ -501,4 +575,12 @@ int64_t dlcrt_emu_shuffle(int64_t *info, int32_t value, int32_t offset,
   f->state = kAtShuffle;
   yield(f);
   return f->result;
+}
+
+void dlcrt_emu_mma_sync(int64_t *info, int64_t fragments, int32_t kind) {
+  fiber *f = current_fiber(info, "an mma.sync");
+  f->fragments = (float *)(intptr_t)fragments;
+  f->mma_kind = kind;
+  f->state = kAtMma;
+  yield(f);
 }

@@ -15,12 +15,15 @@ speed comparison (skipped, and said so, without it). Steps:
  3. real models: compares the GPU outputs with dlc's CPU outputs on the same
     inputs (rtol 1e-3, atol 1e-4), reporting the largest differences, with
     the static kernel checks made when the bundle was prepared; models with
-    symbolic dimensions run at the input shapes the manifest gives;
+    symbolic dimensions run at the input shapes the manifest gives; the
+    --gpu-precision tf32 builds (NAME_tf32, tensor cores) within rtol =
+    atol = 5e-2;
  4. speed, with device-resident inputs, against PyTorch eager fp32 (TF32
     off in cuBLAS and cuDNN) on the same GPU, as ratios of throughput
     (dlc / PyTorch): MatMul 4096^3 (bar 0.6, against cuBLAS), ResNet-50
     batch 32 (bar 0.8), MobileNetV2 batch 32 (reported), the BERT-style
-    encoder batch 8 sequence 128 (bar 1.0);
+    encoder batch 8 sequence 128 (bar 1.0); the tf32 builds of the MatMul
+    and ResNet-50 against PyTorch with TF32 allowed (reported);
  5. kernels, where Nsight Compute (`ncu`) is there: one run of each timed
     model under it (clocks and caches left alone), each kernel's time,
     registers, grid and block, and its compute and memory throughput as
@@ -196,7 +199,8 @@ def models(runner, bundle, manifest, work, report):
                 got = np.fromfile(os.path.join(work, f"{name}.out{j}"),
                                   dtype=want.dtype, count=want.size).reshape(want.shape)
                 abs_d, rel_d = differences(got, want)
-                msg = compare(got, want, MODEL_RTOL, MODEL_ATOL)
+                msg = compare(got, want, entry.get("rtol", MODEL_RTOL),
+                              entry.get("atol", MODEL_ATOL))
                 row[f"output{j}"] = {"max_abs": abs_d, "max_rel": rel_d,
                                      "match": msg is None, "detail": msg}
                 worst = worst or msg
@@ -435,6 +439,11 @@ def speed(runner, bundle, manifest, work, report):
         if not entry:
             continue
         of = entry.get("variant_of", name)
+        # A tf32 build is timed against PyTorch with TF32 allowed.
+        precision = entry.get("precision", "fp32")
+        if torch is not None:
+            torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
+            torch.backends.cudnn.allow_tf32 = precision == "tf32"
         base = os.path.join(bundle, "models", name)
         r, note = run_manifest(runner, model_lines(name, entry, base, work, 3, 10), work,
                                f"{name}_speed", timeout=300, device_io=True)
@@ -460,7 +469,7 @@ def speed(runner, bundle, manifest, work, report):
             row["graph_speedup"] = row["dlc_ms_without_graph"] / dlc_ms
         else:
             row["without_graph"] = f"{status}: {detail}"[:300]
-        torch_ms = torch_ms_of.get(of)
+        torch_ms = torch_ms_of.get((of, precision))
         try:
             if torch_ms is not None:
                 pass
@@ -489,7 +498,7 @@ def speed(runner, bundle, manifest, work, report):
         except Exception as e:  # noqa: BLE001 - report, keep going
             row["torch_error"] = repr(e)[:300]
         if torch_ms:
-            torch_ms_of[of] = torch_ms
+            torch_ms_of[(of, precision)] = torch_ms
             row["torch_ms"] = torch_ms
             row["throughput_ratio_dlc_over_torch"] = torch_ms / dlc_ms
             if name in BARS:  # the bars are the default build's

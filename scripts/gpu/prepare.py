@@ -18,7 +18,9 @@ against:
             its inputs and compares with PyTorch). ResNet-50's weights follow
             a short periodic pattern (see pattern_weights) so that the bundle
             compresses to a few MB; the others use the export script's seeded
-            random weights.
+            random weights. The MatMul and ResNet-50 at batch 32 also built
+            with --gpu-precision tf32 (NAME_tf32: tensor cores), sharing
+            the fp32 entries' inputs and references.
   runner.c  the C program that loads the libraries and runs them
   check.py  the device-side driver; manifest.json lists everything, with
             each model's static kernel checks (scripts/ptxas_check.py
@@ -167,11 +169,11 @@ def random_inputs(model_path, out_dir, seed=0, batch=1, sizes=None, int_high=100
     return names, data_dir, shapes
 
 
-def static_gates(dlc, model_path):
+def static_gates(dlc, model_path, extra=()):
     """scripts/ptxas_check.py --gates on the model's PTX: its summary lines
     and, per kernel, registers, spills and shared memory."""
     ptx = subprocess.run([dlc, "compile", model_path, "--target", "cuda",
-                          "--emit=ptx"], capture_output=True, text=True)
+                          "--emit=ptx", *extra], capture_output=True, text=True)
     ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
     if ptx.returncode != 0 or not os.path.exists(ptxas):
         return {"ok": False, "lines": [ptx.stderr.strip()[:300] or "no ptxas"]}
@@ -326,6 +328,28 @@ def main():
     manifest["models"]["matmul4096"] = {
         "lib": "libmodel.so", "inputs": ["in_0.bin", "in_1.bin"], "outputs": [],
         "generate": {"seed": 0, "shapes": [[4096, 4096], [4096, 4096]]}}
+
+    # --gpu-precision tf32 (tensor cores): the MatMul and ResNet-50 at batch
+    # 32, sharing the fp32 entries' inputs and CPU references (checked
+    # within the tf32 tolerance of docs/gpu.md), timed against PyTorch with
+    # TF32 allowed.
+    for name in ("matmul4096", "resnet50_b32"):
+        if name not in manifest["models"]:
+            continue
+        src = manifest["models"][name]
+        path = mm if name == "matmul4096" else models[name]
+        out = os.path.join(bundle, "models", f"{name}_tf32")
+        os.makedirs(out)
+        err = compile_cuda(args.dlc, path, out, extra=["--gpu-precision", "tf32"])
+        if err:
+            sys.exit(f"prepare: {name}_tf32: {err}")
+        manifest["models"][f"{name}_tf32"] = {
+            "lib": "libmodel.so", "variant_of": name, "precision": "tf32",
+            "rtol": 5e-2, "atol": 5e-2,
+            "inputs": [f"../{name}/{i}" for i in src["inputs"]],
+            "outputs": [f"../{name}/{o}" for o in src["outputs"]],
+            "gates": static_gates(args.dlc, path, ["--gpu-precision", "tf32"])}
+        print(f"model {name}_tf32: compiled with --gpu-precision tf32")
 
     # Variants: the timed models compiled by other dlc builds, sharing the
     # inputs and references of the model they vary.

@@ -251,3 +251,70 @@ TEST(EmulatorDeathTest, AsyncCopyNotWaitedFor) {
 }
 
 } // namespace
+
+// mma.sync m16n8k8 tf32 in each of a block's two warps: every lane loads
+// its fragments of A (16 x 8), B (8 x 8) and C (16 x 8) at the places the
+// PTX ISA gives them (lane = 4 * group + t: A[group (+8)][t (+4)],
+// B[t (+4)][group], C[group (+8)][2t (+1)]) and stores its part of D the
+// same way as C.
+void warpMma(void **params, void *, int64_t *info) {
+  const float *a = *static_cast<float **>(params[0]); // [2][16][8]
+  const float *b = *static_cast<float **>(params[1]); // [2][8][8]
+  const float *c = *static_cast<float **>(params[2]); // [2][16][8]
+  float *d = *static_cast<float **>(params[3]);       // [2][16][8]
+  int64_t t = info[DLC_EMU_LINEAR_THREAD];
+  int64_t w = t / 32, lane = t % 32, g = lane / 4, q = lane % 4;
+  a += w * 128;
+  b += w * 64;
+  c += w * 128;
+  d += w * 128;
+  float f[14] = {a[g * 8 + q],           a[(g + 8) * 8 + q],
+                 a[g * 8 + q + 4],       a[(g + 8) * 8 + q + 4],
+                 b[q * 8 + g],           b[(q + 4) * 8 + g],
+                 c[g * 8 + 2 * q],       c[g * 8 + 2 * q + 1],
+                 c[(g + 8) * 8 + 2 * q], c[(g + 8) * 8 + 2 * q + 1]};
+  dlcrt_emu_mma_sync(info, static_cast<int64_t>(reinterpret_cast<intptr_t>(f)),
+                     DLC_EMU_MMA_M16N8K8_TF32);
+  d[g * 8 + 2 * q] = f[10];
+  d[g * 8 + 2 * q + 1] = f[11];
+  d[(g + 8) * 8 + 2 * q] = f[12];
+  d[(g + 8) * 8 + 2 * q + 1] = f[13];
+}
+
+TEST(Emulator, MmaSyncM16N8K8) {
+  std::vector<float> a(2 * 128), b(2 * 64), c(2 * 128), d(2 * 128, -1);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<float>(static_cast<int>(i * 7 % 11) - 5);
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = static_cast<float>(static_cast<int>(i * 5 % 9) - 4);
+  for (size_t i = 0; i < c.size(); ++i)
+    c[i] = static_cast<float>(i % 3);
+  float *pa = a.data(), *pb = b.data(), *pc = c.data(), *pd = d.data();
+  void *params[] = {&pa, &pb, &pc, &pd};
+  dlcrt_emu_launch(warpMma, params, 1, 1, 1, 64, 1, 1, 0, DLC_EMU_SYNC);
+  for (int w = 0; w < 2; ++w)
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 8; ++j) {
+        float expect = c[w * 128 + i * 8 + j];
+        for (int k = 0; k < 8; ++k)
+          expect += a[w * 128 + i * 8 + k] * b[w * 64 + k * 8 + j];
+        EXPECT_EQ(d[w * 128 + i * 8 + j], expect)
+            << "warp " << w << " D[" << i << "][" << j << "]";
+      }
+}
+
+// A lane that leaves before its warp's mma.sync: the warp cannot run it.
+void mmaWithExitedLane(void **, void *, int64_t *info) {
+  float f[14] = {};
+  if (info[DLC_EMU_LINEAR_THREAD] == 5)
+    return;
+  dlcrt_emu_mma_sync(info, static_cast<int64_t>(reinterpret_cast<intptr_t>(f)),
+                     DLC_EMU_MMA_M16N8K8_TF32);
+}
+
+TEST(EmulatorDeathTest, MmaSyncNeedsEveryLane) {
+  EXPECT_DEATH(dlcrt_emu_launch(mmaWithExitedLane, nullptr, 1, 1, 1, 32, 1, 1,
+                                0, DLC_EMU_SYNC),
+               "an mma.sync \\(block threads 0..31\\) runs with 31 of 32 "
+               "lanes");
+}

@@ -83,10 +83,12 @@ with the CUDA toolkit's ptxas where one is found ($CUDA_HOME/bin,
 of that architecture's major version (no JIT compilation), the PTX on newer
 ones. off embeds the PTX alone.
 
---gpu-precision (compile, run, bench; --target cuda-emulator for now): the
-precision of the contraction kernels (MatMul, Gemm, convolutions): fp32
-(the default), or operands rounded to tf32, fp16 or bf16 and multiplied and
-accumulated in fp32, as tensor cores do; other ops stay fp32.
+--gpu-precision (compile, run, bench; --target cuda takes fp32 and tf32,
+--target cuda-emulator all four): the precision of the contraction kernels
+(MatMul, Gemm, convolutions): fp32 (the default), or operands rounded to
+tf32, fp16 or bf16 and multiplied and accumulated in fp32, as tensor cores
+do; other ops stay fp32. tf32 contractions whose M, N and K are multiples
+of 16, 8 and 8 run on tensor cores (mma.sync m16n8k8, sm_80 and newer).
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -216,13 +218,15 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
       return false;
     }
     if (opts.target == dlc::Target::Cpu) {
-      errs() << "dlc: error: --gpu-precision needs --target cuda-emulator\n";
+      errs() << "dlc: error: --gpu-precision needs --target cuda or "
+                "cuda-emulator\n";
       return false;
     }
-    if (opts.target == dlc::Target::Cuda && it->second != "f32") {
+    if (opts.target == dlc::Target::Cuda && it->second != "f32" &&
+        it->second != "tf32") {
       errs() << "dlc: error: --gpu-precision " << *precision
-             << " is not available with --target cuda yet: the tensor-core "
-                "kernels it needs (mma.sync, wgmma) are not built; "
+             << " is not available with --target cuda yet: its tensor-core "
+                "kernels (mma.sync m16n8k16) are not built; "
                 "--target cuda-emulator runs the CUDA kernels with their "
                 "operands rounded to "
              << *precision << " (its numerics)\n";

@@ -44,7 +44,8 @@ dlc::LoadedModel::load(StringRef object, StringRef name) {
           {{mangle("dlcrt_cuda_launch"), callable(&dlcrt_cuda_launch)},
            {mangle("dlcrt_emu_launch"), callable(&dlcrt_emu_launch)},
            {mangle("dlcrt_emu_barrier"), callable(&dlcrt_emu_barrier)},
-           {mangle("dlcrt_emu_shuffle"), callable(&dlcrt_emu_shuffle)}})))
+           {mangle("dlcrt_emu_shuffle"), callable(&dlcrt_emu_shuffle)},
+           {mangle("dlcrt_emu_mma_sync"), callable(&dlcrt_emu_mma_sync)}})))
     return std::move(err);
   if (Error err = (*jit)->addObjectFile(
           MemoryBuffer::getMemBufferCopy(object, name + ".o")))

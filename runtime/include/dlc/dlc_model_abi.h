@@ -200,6 +200,19 @@ void dlcrt_emu_async_copy(int64_t *info, int64_t dst, int64_t src,
                           int64_t bytes);
 void dlcrt_emu_async_wait(int64_t *info);
 
+/* Warp-level matrix instructions (nvgpu.mma.sync). */
+enum {
+  /* mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 */
+  DLC_EMU_MMA_M16N8K8_TF32 = 0
+};
+/* One lane's part of a warp's mma.sync: `fragments` (a byte address) holds
+ * the lane's registers in PTX order, as floats: a0..a3, b0..b1, c0..c3,
+ * then room for d0..d3, which are written. Returns once every lane of the
+ * warp has called it, with D = A x B + C computed from the lanes'
+ * fragments as the instruction does (fp32 products and sums, each output
+ * summed over k in order). */
+void dlcrt_emu_mma_sync(int64_t *info, int64_t fragments, int32_t kind);
+
 /* Accessors used by the generated `<name>_input_*` functions; out-of-range
  * indices give NULL. */
 const dlc_tensor_desc *dlcrt_input_desc(const dlc_model_desc *desc, size_t i);

@@ -4,7 +4,22 @@
 // RUN: dlc-opt %s --dlc-gpu-select-strategy=precision=tf32 | FileCheck %s --check-prefix=TF32
 // TF32-LABEL: func.func @elementwise
 // TF32: kind = elementwise, {{.*}} precision = f32>
+// A tf32 contraction whose m, n and k are multiples of 16, 8 and 8 runs on
+// tensor cores: each warp a 16 x 16 tile of m16n8k8 instructions here (the
+// 256 x 256 output in 16 x 16 blocks fills 132 SMs), K steps of 16.
 // TF32-LABEL: func.func @matmul
+// TF32: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, workgroup = [16, 16, 0], thread = [16, 16, 8], reduction = [0, 0, 16], pipeline_depth = 2, precision = tf32, mma = [16, 8, 8]>}
+// TF32-LABEL: func.func @plain_operands
+// TF32: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, workgroup = [32, 128, 0], thread = [32, 32, 8], reduction = [0, 0, 16], pipeline_depth = 2, precision = tf32, mma = [16, 8, 8]>}
+// 392 (8 x 49) outputs along n: warps of 32 x 8.
+// TF32-LABEL: func.func @gathered_fits
+// TF32: mma = [16, 8, 8]>
+// Without tensor cores (or with an n of 49 pixels, below): the CUDA-core
+// tiles, rounded.
+// RUN: dlc-opt %s --dlc-gpu-select-strategy="precision=tf32 tensor-cores=0" | FileCheck %s --check-prefix=NOTC
+// NOTC-LABEL: func.func @matmul
+// NOTC: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, {{.*}}, precision = tf32>}
+// TF32-LABEL: func.func @pixels_49
 // TF32: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, {{.*}}, precision = tf32>}
 // RUN: dlc-opt %s --dlc-gpu-select-strategy=precision=bf16 | FileCheck %s --check-prefix=BF16
 // BF16-LABEL: func.func @matmul
@@ -208,4 +223,14 @@ func.func @gathered_fits(%a: tensor<128x64xf32>, %x: tensor<8x64x49xf32>) -> ten
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x392xf32>) -> tensor<128x392xf32>
   %0 = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x392xf32>) outs(%f : tensor<128x392xf32>) -> tensor<128x392xf32>
   return %0 : tensor<128x392xf32>
+}
+
+// 49 outputs along n (a 7 x 7 image): no whole 16 x 8 instructions.
+// CHECK-LABEL: func.func @pixels_49
+func.func @pixels_49(%a: tensor<64x32xf32>, %b: tensor<32x49xf32>) -> tensor<64x49xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x49xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x49xf32>) -> tensor<64x49xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x49xf32>) outs(%f : tensor<64x49xf32>) -> tensor<64x49xf32>
+  return %0 : tensor<64x49xf32>
 }

@@ -167,3 +167,36 @@ func.func @warp_rows(%a: tensor<8x256xf32>) -> tensor<8xf32> {
   } -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// A tf32 contraction on tensor cores (mma in its config): blocks of 32 x 64,
+// K steps of 16 staged in shared memory, each step's 32 x 32 tiles mapped
+// to warps (two warps, 64 threads) that go through the step 8 reduction
+// elements at a time; the fill and the ReLU are spread over the 64 threads.
+// CHECK-LABEL: func.func @tensor_cores
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (64, 128) step (32, 64)
+// CHECK:           linalg.fill
+// CHECK:           } {mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]}
+// CHECK:           scf.for %{{.+}} = %c0 to %c64 step %c16
+// CHECK:             scf.forall ({{.*}}) = (0, 0) to (32, 64) step (32, 32)
+// CHECK:               scf.for %{{.+}} = %c0 to %c16 step %c8
+// CHECK:                 linalg.generic {{.*}} ins({{.*}} : tensor<8x32xf32>, tensor<8x32xf32>) outs({{.*}} : tensor<32x32xf32>)
+// CHECK:             } {mapping = [#gpu.warp<linear_dim_1>, #gpu.warp<linear_dim_0>]}
+// CHECK:           } {dlc.gpu_config = #dlc.gpu_config<{{.*}}mma = [16, 8, 8]>}
+// CHECK:           arith.maximumf
+// CHECK:           } {mapping = [#gpu.thread<linear_dim_1>, #gpu.thread<linear_dim_0>]}
+// CHECK:         } {mapping = [#gpu.block<linear_dim_1>, #gpu.block<linear_dim_0>]}
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @tensor_cores(%a: tensor<64x64xf32>, %b: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x128xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %m = linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, workgroup = [32, 64, 0], thread = [32, 32, 8], reduction = [0, 0, 16], pipeline_depth = 2, precision = tf32, mma = [16, 8, 8]>} ins(%a, %b : tensor<64x64xf32>, tensor<64x128xf32>) outs(%f : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%m : tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.maximumf %x, %z : f32
+    linalg.yield %y : f32
+  } -> tensor<64x128xf32>
+  return %r : tensor<64x128xf32>
+}
