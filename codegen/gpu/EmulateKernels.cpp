@@ -27,8 +27,9 @@ static constexpr StringLiteral kShuffleFn = "dlcrt_emu_shuffle";
 static constexpr StringLiteral kAsyncCopyFn = "dlcrt_emu_async_copy";
 static constexpr StringLiteral kAsyncWaitFn = "dlcrt_emu_async_wait";
 static constexpr StringLiteral kMmaSyncFn = "dlcrt_emu_mma_sync";
-/// DLC_EMU_MMA_M16N8K8_TF32 in dlc_model_abi.h.
-static constexpr int64_t kMmaM16N8K8Tf32 = 0;
+static constexpr StringLiteral kLdmatrixFn = "dlcrt_emu_ldmatrix";
+/// DLC_EMU_MMA_M16N8K8_TF32 and DLC_EMU_MMA_M16N8K16 in dlc_model_abi.h.
+static constexpr int64_t kMmaM16N8K8Tf32 = 0, kMmaM16N8K16 = 1;
 
 /// The byte address of `memref[indices]`, as an i64.
 static Value addressOf(OpBuilder &b, Location loc, Value memref,
@@ -176,55 +177,97 @@ struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
       op->erase();
       return success();
     }
-    if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
-      // The lane's fragments go through a buffer in its frame (allocated
-      // once, at the kernel's entry) to the warp-level instruction.
-      auto f32 = b.getF32Type();
-      auto isF32 = [&](Value v, ArrayRef<int64_t> shape) {
-        auto t = dyn_cast<VectorType>(v.getType());
-        return t && t.getElementType() == f32 && t.getShape() == shape;
-      };
-      if (mma.getMmaShapeAsArray() != std::array<int64_t, 3>{16, 8, 8} ||
-          !mma.getTf32Enabled() || !isF32(mma.getMatrixA(), {4, 1}) ||
-          !isF32(mma.getMatrixB(), {2, 1}) || !isF32(mma.getMatrixC(), {2, 2}))
-        return op->emitError("cannot emulate this mma.sync (m16n8k8 tf32 "
-                             "with f32 accumulators only)");
-      sync = true;
+    // A buffer in the thread's frame, allocated once at the kernel's entry.
+    auto frameBuffer = [&](MemRefType type) -> Value {
+      OpBuilder::InsertionGuard guard(b);
       auto func = op->getParentOfType<func::FuncOp>();
-      Value frame;
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(&func.getBody().front());
-        frame = memref::AllocaOp::create(b, loc, MemRefType::get({14}, f32));
-      }
+      b.setInsertionPointToStart(&func.getBody().front());
+      return memref::AllocaOp::create(b, loc, type);
+    };
+    auto index = [&](int64_t i) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, i);
+    };
+    if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+      // The lane's fragments, widened to f32, go through a buffer in its
+      // frame to the warp-level instruction, which writes D after them.
+      auto f32 = b.getF32Type();
+      auto is = [&](Value v, ArrayRef<int64_t> shape, bool half) {
+        auto t = dyn_cast<VectorType>(v.getType());
+        return t && t.getShape() == shape &&
+               (half ? (t.getElementType().isF16() ||
+                        t.getElementType().isBF16())
+                     : t.getElementType() == f32);
+      };
+      std::array<int64_t, 3> shape = mma.getMmaShapeAsArray();
+      int64_t kind;
+      if (shape == std::array<int64_t, 3>{16, 8, 8} && mma.getTf32Enabled() &&
+          is(mma.getMatrixA(), {4, 1}, false) &&
+          is(mma.getMatrixB(), {2, 1}, false) &&
+          is(mma.getMatrixC(), {2, 2}, false))
+        kind = kMmaM16N8K8Tf32;
+      else if (shape == std::array<int64_t, 3>{16, 8, 16} &&
+               is(mma.getMatrixA(), {4, 2}, true) &&
+               is(mma.getMatrixB(), {2, 2}, true) &&
+               is(mma.getMatrixC(), {2, 2}, false))
+        kind = kMmaM16N8K16;
+      else
+        return op->emitError("cannot emulate this mma.sync (m16n8k8 tf32 or "
+                             "m16n8k16 f16/bf16, with f32 accumulators)");
+      sync = true;
       int64_t slot = 0;
+      Value frame = frameBuffer(MemRefType::get({20}, f32));
       for (Value v : {mma.getMatrixA(), mma.getMatrixB(), mma.getMatrixC()}) {
         auto type = cast<VectorType>(v.getType());
         for (int64_t i = 0; i < type.getDimSize(0); ++i)
           for (int64_t j = 0; j < type.getDimSize(1); ++j) {
             Value e =
                 vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{i, j});
-            memref::StoreOp::create(
-                b, loc, e, frame,
-                ValueRange{arith::ConstantIndexOp::create(b, loc, slot++)});
+            if (e.getType() != f32)
+              e = arith::ExtFOp::create(b, loc, f32, e);
+            memref::StoreOp::create(b, loc, e, frame,
+                                    ValueRange{index(slot++)});
           }
       }
       Type i64 = b.getI64Type(), i32 = b.getI32Type();
       func::FuncOp fn =
           declare(b, module, kMmaSyncFn,
                   b.getFunctionType({info.getType(), i64, i32}, {}));
-      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-      func::CallOp::create(b, loc, fn,
-                           ValueRange{info, addressOf(b, loc, frame, zero),
-                                      arith::ConstantIntOp::create(
-                                          b, loc, i32, kMmaM16N8K8Tf32)});
+      func::CallOp::create(
+          b, loc, fn,
+          ValueRange{info, addressOf(b, loc, frame, index(0)),
+                     arith::ConstantIntOp::create(b, loc, i32, kind)});
       SmallVector<Value> d;
       for (int64_t i = 0; i < 4; ++i)
-        d.push_back(memref::LoadOp::create(
-            b, loc, frame,
-            ValueRange{arith::ConstantIndexOp::create(b, loc, 10 + i)}));
+        d.push_back(
+            memref::LoadOp::create(b, loc, frame, ValueRange{index(slot + i)}));
       return replace(vector::FromElementsOp::create(
           b, loc, cast<VectorType>(mma.getMatrixC().getType()), d));
+    }
+    if (auto load = dyn_cast<nvgpu::LdMatrixOp>(op)) {
+      auto type = cast<VectorType>(load.getRes().getType());
+      Type element = type.getElementType();
+      if (element.getIntOrFloatBitWidth() != 16 || type.getRank() != 2 ||
+          type.getDimSize(1) != 2)
+        return op->emitError("cannot emulate an ldmatrix of ") << type;
+      sync = true;
+      int64_t n = type.getNumElements();
+      Value out = frameBuffer(MemRefType::get({8}, element));
+      Type i64 = b.getI64Type(), i32 = b.getI32Type();
+      func::FuncOp fn =
+          declare(b, module, kLdmatrixFn,
+                  b.getFunctionType({info.getType(), i64, i64, i32, i32}, {}));
+      func::CallOp::create(
+          b, loc, fn,
+          ValueRange{
+              info, addressOf(b, loc, load.getSrcMemref(), load.getIndices()),
+              addressOf(b, loc, out, index(0)),
+              arith::ConstantIntOp::create(b, loc, i32, load.getNumTiles()),
+              arith::ConstantIntOp::create(b, loc, i32, load.getTranspose())});
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < n; ++i)
+        elements.push_back(
+            memref::LoadOp::create(b, loc, out, ValueRange{index(i)}));
+      return replace(vector::FromElementsOp::create(b, loc, type, elements));
     }
     if (isa<NVVM::CpAsyncCommitGroupOp>(op)) {
       op->erase();

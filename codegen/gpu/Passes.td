@@ -84,7 +84,11 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
     (`mma = [16, 8, 8]`): blocks of BM x BN as above (multiples of the warp
     tile, 1 to 8 warps), each warp a WM x WN tile (32 x 32 down to 16 x 8)
     of `mma.sync.m16n8k8` instructions, K steps of 16 (8 where K is not a
-    multiple of 16).
+    multiple of 16). An fp16 contraction whose m, n and k are multiples of
+    16, 8 and 16 and whose operands are not gathered (an im2col) does the
+    same with `mma.sync.m16n8k16` (`mma = [16, 8, 16]`, K steps of 32 or
+    16), its operands staged in fp16. bf16 stays on CUDA cores (upstream's
+    nvgpu conversion takes no bf16 fragments).
   }];
   let options = [
     Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",

@@ -151,8 +151,14 @@ struct SelectStrategyPass
     for (auto [d, r] : llvm::enumerate(ranges))
       if (d != m && d != n && !llvm::is_contained(dims->k, d))
         outer *= r;
-    if (tensorCores && contractionPrecision == GpuPrecision::TF32 &&
-        M % 16 == 0 && N % 8 == 0 && K % 8 == 0)
+    // Tensor cores: m16n8k8 for tf32; m16n8k16 for fp16, whose operands
+    // are staged in half precision by the threads (not an im2col, which is
+    // computed straight into shared memory in f32). Not bf16: upstream's
+    // conversion to nvgpu (MLIR 22) takes no bf16 fragments.
+    bool half = contractionPrecision == GpuPrecision::F16;
+    if (tensorCores && M % 16 == 0 && N % 8 == 0 &&
+        ((contractionPrecision == GpuPrecision::TF32 && K % 8 == 0) ||
+         (half && K % 16 == 0 && llvm::none_of(op.getDpsInputs(), isGathered))))
       return mmaConfig(op, *dims, outer);
     // Blocks of bm x bn outputs, each thread tm x tn of them: bm and bn
     // divisors of M and N from 8 to 128 (24 filters, 49 pixels of a 7x7
@@ -250,17 +256,20 @@ struct SelectStrategyPass
                               contractionPrecision, /*mma=*/{});
   }
 
-  /// A tf32 contraction on tensor cores (`mma.sync.m16n8k8`): blocks of
-  /// bm x bn outputs, each warp wm x wn of them (a grid of 16 x 8
-  /// instructions), 1 to 8 warps per block. The best fills the GPU once
-  /// first, then has the largest block tile, then the largest warp tile.
+  /// A contraction on tensor cores (`mma.sync.m16n8k8` for tf32,
+  /// `m16n8k16` for fp16): blocks of bm x bn outputs, each warp
+  /// wm x wn of them (a grid of 16 x 8 instructions), 1 to 8 warps per
+  /// block, K steps of two instructions' k where K allows. The best fills the
+  /// GPU once first, then has the largest block tile, then the largest warp
+  /// tile.
   GpuConfigAttr mmaConfig(linalg::LinalgOp op,
                           const linalg::ContractionDimensions &dims,
                           int64_t outer) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     unsigned m = dims.m.back(), n = dims.n.back(), k = dims.k.back();
     int64_t M = ranges[m], N = ranges[n], K = ranges[k];
-    constexpr int64_t im = 16, in = 8, ik = 8;
+    constexpr int64_t im = 16, in = 8;
+    int64_t ik = contractionPrecision == GpuPrecision::TF32 ? 8 : 16;
     struct Tile {
       int64_t bm, bn, wm, wn;
     };
@@ -290,7 +299,7 @@ struct SelectStrategyPass
       }
     }
     assert(best && "a 16 x 8 tile divides every loop that fits");
-    int64_t bk = K % 16 == 0 ? 16 : ik;
+    int64_t bk = K % (2 * ik) == 0 ? 2 * ik : ik;
     size_t rank = ranges.size();
     SmallVector<int64_t> workgroup(rank, 1), thread(rank, 1),
         reduction(rank, 0), mma(rank, 0);

@@ -306,14 +306,14 @@ static SmallVector<int64_t> overOutputDims(linalg::LinalgOp root,
 /// Copies a static tile `source` into a new shared memory tensor whose dims
 /// are `source`'s permuted by `perm` (result dim i is source dim perm[i]).
 static Value promoteToShared(RewriterBase &rewriter, Location loc, Value source,
-                             ArrayRef<int64_t> perm) {
+                             ArrayRef<int64_t> perm, Type elementType) {
   auto type = cast<RankedTensorType>(source.getType());
   SmallVector<int64_t> shape;
   for (int64_t d : perm)
     shape.push_back(type.getDimSize(d));
   MLIRContext *ctx = rewriter.getContext();
   auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto sharedType = RankedTensorType::get(shape, type.getElementType());
+  auto sharedType = RankedTensorType::get(shape, elementType);
   auto alloc = bufferization::AllocTensorOp::create(
       rewriter, loc, sharedType, ValueRange{}, /*copy=*/Value(),
       /*size_hint=*/Value(), space);
@@ -329,8 +329,13 @@ static Value promoteToShared(RewriterBase &rewriter, Location loc, Value source,
       rewriter, loc, TypeRange{sharedType}, ValueRange{source},
       ValueRange{alloc.getResult()}, ArrayRef<AffineMap>{identity, outMap},
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
-      [](OpBuilder &b, Location l, ValueRange args) {
-        linalg::YieldOp::create(b, l, args[0]);
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value v = args[0];
+        // Staged in a narrower precision (tensor cores' fp16): to nearest
+        // even.
+        if (v.getType() != elementType)
+          v = arith::TruncFOp::create(b, l, elementType, v);
+        linalg::YieldOp::create(b, l, v);
       });
   return copy->getResult(0);
 }
@@ -468,7 +473,11 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
 
   // Operand tiles in shared memory, reduction dims outermost. A gather
   // producer (im2col) fused into the block is computed per K step, straight
-  // into shared memory.
+  // into shared memory. fp16 tensor-core kernels stage their operands in
+  // fp16 (the K step widens them as it reads them).
+  Type stagedType;
+  if (config.usesMma() && config.getPrecision() == GpuPrecision::F16)
+    stagedType = rewriter.getF16Type();
   SmallVector<Operation *> copies;
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   for (OpOperand *in : generic.getDpsInputOperands()) {
@@ -497,8 +506,16 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
         copies.push_back(gather);
         continue;
       }
+    // (Half-precision tensor-core operands with the reduction dims
+    // innermost instead: fragments by plain ldmatrix, as the A operand of
+    // mma.sync (row-major) and its B operand (column-major) lie. Upstream's
+    // transposed ldmatrix of A (MLIR 22) fills the A registers in the wrong
+    // order, which the emulator's ldmatrix shows.)
     SmallVector<int64_t> perm;
-    for (bool reductions : {true, false})
+    SmallVector<bool> order = {true, false};
+    if (stagedType)
+      order = {false, true};
+    for (bool reductions : order)
       for (auto [i, e] : llvm::enumerate(map.getResults())) {
         auto d = dyn_cast<AffineDimExpr>(e);
         if (!d)
@@ -517,7 +534,9 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
     if (llvm::is_sorted(nonUnit))
       perm = llvm::to_vector(llvm::seq<int64_t>(0, perm.size()));
     rewriter.setInsertionPoint(generic);
-    Value shared = promoteToShared(rewriter, loc, in->get(), perm);
+    Value shared = promoteToShared(
+        rewriter, loc, in->get(), perm,
+        stagedType ? stagedType : getElementTypeOrSelf(in->get().getType()));
     copies.push_back(shared.getDefiningOp());
     SmallVector<AffineExpr> results;
     for (int64_t p : perm)
@@ -529,6 +548,30 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
   rewriter.modifyOpInPlace(generic, [&] {
     generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
   });
+  if (stagedType) {
+    // The step reads the staged operands and extends them to the body's
+    // f32 (upstream's vectorization folds the extensions into the
+    // contraction: f16 x f16 -> f32).
+    rewriter.setInsertionPoint(generic);
+    Block &old = generic.getRegion().front();
+    auto widened = linalg::GenericOp::create(
+        rewriter, loc, generic->getResultTypes(), generic.getDpsInputs(),
+        generic.getDpsInits(), generic.getIndexingMapsArray(),
+        generic.getIteratorTypesArray(),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          IRMapping mapping;
+          for (auto [arg, value] : llvm::zip(old.getArguments(), args)) {
+            Value v = value;
+            if (v.getType() != arg.getType())
+              v = arith::ExtFOp::create(b, l, arg.getType(), v);
+            mapping.map(arg, v);
+          }
+          for (Operation &op : old)
+            b.clone(op, mapping);
+        });
+    rewriter.replaceOp(generic, widened->getResults());
+    generic = widened;
+  }
 
   // Threads: the step by `thread`, the copies by 16-byte pieces, the ops
   // over the output (accumulator producers, epilogues) by `thread` over

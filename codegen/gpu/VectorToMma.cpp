@@ -40,6 +40,9 @@ struct VectorToMmaPass : dlc::impl::GpuVectorToMmaBase<VectorToMmaPass> {
     {
       RewritePatternSet patterns(ctx);
       populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
+      // Half-precision operands extended to f32 for the contraction: the
+      // instruction takes them as they are (f16 x f16 -> f32).
+      vector::populateFoldArithExtensionPatterns(patterns);
       if (failed(applyPatternsGreedily(launch, std::move(patterns))))
         return launch.emitError("cannot prepare the warps' contractions");
     }
@@ -102,9 +105,12 @@ struct VectorToMmaPass : dlc::impl::GpuVectorToMmaBase<VectorToMmaPass> {
     for (auto [barrier, c] : kLoops)
       if (auto loop = dyn_cast<scf::ForOp>(barrier->getParentOp()))
         loop->setAttr(kGpuConfigAttrName, c);
-    // f32 instructions as tf32, their operands rounded to the precision.
+    // f32 instructions as tf32, their operands rounded to the precision
+    // (half-precision operands were rounded when they were staged).
     OpBuilder b(ctx);
     launch.walk([&](nvgpu::MmaSyncOp mma) {
+      if (!getElementTypeOrSelf(mma.getMatrixA().getType()).isF32())
+        return;
       b.setInsertionPoint(mma);
       for (OpOperand *operand :
            {&mma.getMatrixAMutable(), &mma.getMatrixBMutable()})

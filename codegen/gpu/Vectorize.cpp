@@ -76,6 +76,27 @@ static void unrollWarpContractions(func::FuncOp func) {
   // pieces inherit it and are already of that shape).
   constexpr StringLiteral kNative = "dlc.mma_piece";
   MLIRContext *ctx = func.getContext();
+  // Half-precision operands are extended to f32 after the vectorizer's
+  // broadcasts and transposes: moved before them, so that those fold into
+  // the contraction's maps as they do for f32 operands.
+  SmallVector<scf::ForallOp> warps;
+  func.walk([&](scf::ForallOp forall) {
+    if (gpu_tiling::isWarpForall(forall) &&
+        forall.getBody()
+            ->walk([](vector::ContractionOp contract) {
+              return tensorCoreConfig(contract) ? WalkResult::interrupt()
+                                                : WalkResult::advance();
+            })
+            .wasInterrupted())
+      warps.push_back(forall);
+  });
+  for (scf::ForallOp forall : warps) {
+    RewritePatternSet patterns(ctx);
+    vector::populateSinkVectorOpsPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    (void)applyPatternsGreedily(forall, std::move(patterns));
+  }
   bool any = false;
   func.walk([&](vector::ContractionOp contract) {
     GpuConfigAttr config = tensorCoreConfig(contract);
@@ -97,9 +118,16 @@ static void unrollWarpContractions(func::FuncOp func) {
         s.push_back((*shape)[cast<AffineDimExpr>(e).getPosition()]);
       return DenseI64ArrayAttr::get(ctx, s);
     };
-    for (auto [i, v] : llvm::enumerate(contract->getOperands().take_front(3)))
+    // (An operand staged in half precision is extended to f32 between its
+    // read and the contraction.)
+    for (auto [i, v] : llvm::enumerate(contract->getOperands().take_front(3))) {
+      if (auto ext = v.getDefiningOp<arith::ExtFOp>()) {
+        ext->setAttr(kNative, project(maps[i]));
+        v = ext.getIn();
+      }
       if (auto read = v.getDefiningOp<vector::TransferReadOp>())
         read->setAttr(kNative, project(maps[i]));
+    }
     for (Operation *user : contract->getUsers())
       if (isa<vector::TransferWriteOp>(user))
         user->setAttr(kNative, project(maps[2]));

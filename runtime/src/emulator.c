@@ -36,7 +36,7 @@
 #define DLC_EMU_UCONTEXT 1
 #endif
 
-enum { kRunnable, kAtBarrier, kAtShuffle, kAtMma, kDone };
+enum { kRunnable, kAtBarrier, kAtShuffle, kAtWarpOp, kDone };
 enum { kWarpSize = 32, kStackSize = 256 * 1024, kMaxThreads = 1024 };
 
 typedef struct dlcrt_emu_scheduler dlcrt_emu_scheduler;
@@ -55,9 +55,12 @@ typedef struct fiber {
   /* A pending shuffle: this lane's value and parameters, then its result. */
   int32_t value, offset, width, mode;
   int64_t result;
-  /* A pending mma.sync: this lane's fragments and the instruction. */
+  /* A pending warp-level instruction (mma.sync, ldmatrix): which, with
+   * this lane's operands. */
+  int32_t warp_op, warp_kind, tiles, transpose;
   float *fragments;
-  int32_t mma_kind;
+  const unsigned char *row;
+  unsigned char *out;
   /* cp.async copies issued and not yet waited for: the source bytes as
    * read at issue, landing in shared memory at the wait. */
   int pending;
@@ -397,34 +400,100 @@ static void mma_m16n8k8(fiber *lanes) {
   }
 }
 
-/* Releases the warps whose 32 lanes all wait at the same mma.sync kind;
- * returns how many were released. */
-static int release_mmas(dlcrt_emu_scheduler *s) {
+/* m16n8k16 f16/bf16 (PTX ISA, "Matrix Fragments for mma.m16n8k16"): lane
+ * l = 4 * group + t holds A[group][2t..2t+1], A[group + 8][2t..2t+1],
+ * A[group][2t + 8..2t + 9], A[group + 8][2t + 8..2t + 9];
+ * B[2t..2t+1][group], B[2t + 8..2t + 9][group]; C and D as m16n8k8. */
+static void mma_m16n8k16(fiber *lanes) {
+  float a[16][16], b[16][8], c[16][8];
+  for (int l = 0; l < kWarpSize; ++l) {
+    const float *f = lanes[l].fragments;
+    int g = l / 4, t = l % 4;
+    for (int j = 0; j < 2; ++j) {
+      a[g][2 * t + j] = f[0 + j];
+      a[g + 8][2 * t + j] = f[2 + j];
+      a[g][2 * t + 8 + j] = f[4 + j];
+      a[g + 8][2 * t + 8 + j] = f[6 + j];
+      b[2 * t + j][g] = f[8 + j];
+      b[2 * t + 8 + j][g] = f[10 + j];
+    }
+    c[g][2 * t] = f[12];
+    c[g][2 * t + 1] = f[13];
+    c[g + 8][2 * t] = f[14];
+    c[g + 8][2 * t + 1] = f[15];
+  }
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 8; ++j)
+      for (int k = 0; k < 16; ++k)
+        c[i][j] += a[i][k] * b[k][j];
+  for (int l = 0; l < kWarpSize; ++l) {
+    float *d = lanes[l].fragments + 16;
+    int g = l / 4, t = l % 4;
+    d[0] = c[g][2 * t];
+    d[1] = c[g][2 * t + 1];
+    d[2] = c[g + 8][2 * t];
+    d[3] = c[g + 8][2 * t + 1];
+  }
+}
+
+/* ldmatrix: lane l receives, of matrix i, the 16-bit elements (l / 4,
+ * 2 (l % 4) + j), j = 0, 1, of that matrix or of its transpose; row r of
+ * matrix i is at the address lane 8 i + r gave. */
+static void ldmatrix(fiber *lanes, int tiles, int transpose) {
+  for (int l = 0; l < kWarpSize; ++l)
+    for (int i = 0; i < tiles; ++i)
+      for (int j = 0; j < 2; ++j) {
+        int r = l / 4, c = 2 * (l % 4) + j;
+        const unsigned char *src = transpose ? lanes[8 * i + c].row + 2 * r
+                                             : lanes[8 * i + r].row + 2 * c;
+        memcpy(lanes[l].out + 2 * (2 * i + j), src, 2);
+      }
+}
+
+enum { kWarpMma = 1, kWarpLdmatrix = 2 };
+
+/* Releases the warps whose 32 lanes all wait at the same warp-level
+ * instruction (mma.sync, ldmatrix); returns how many were released. */
+static int release_warp_ops(dlcrt_emu_scheduler *s) {
   int released = 0;
   for (int w = 0; w < s->threads; w += kWarpSize) {
     int end = w + kWarpSize < s->threads ? w + kWarpSize : s->threads;
     int waiting = 0, done = 0;
     for (int t = w; t < end; ++t) {
-      waiting += s->fibers[t].state == kAtMma;
+      waiting += s->fibers[t].state == kAtWarpOp;
       done += s->fibers[t].state == kDone;
     }
     if (!waiting || waiting + done < end - w)
       continue;
+    const fiber *first = &s->fibers[w];
+    const char *name = first->warp_op == kWarpMma ? "mma.sync" : "ldmatrix";
     if (done || end - w != kWarpSize)
-      fail("an mma.sync (block threads %d..%d) runs with %d of 32 lanes", w,
+      fail("an %s (block threads %d..%d) runs with %d of 32 lanes", name, w,
            end - 1, waiting);
-    int kind = s->fibers[w].mma_kind;
-    for (int t = w; t < end; ++t)
-      if (s->fibers[t].mma_kind != kind)
+    for (int t = w; t < end; ++t) {
+      const fiber *f = &s->fibers[t];
+      if (f->warp_op != first->warp_op || f->warp_kind != first->warp_kind ||
+          f->tiles != first->tiles || f->transpose != first->transpose)
         fail("the lanes of a warp (block threads %d..%d) wait at different "
-             "mma.sync instructions",
+             "warp-level instructions",
              w, end - 1);
-    switch (kind) {
-    case DLC_EMU_MMA_M16N8K8_TF32:
-      mma_m16n8k8(&s->fibers[w]);
-      break;
-    default:
-      fail("unknown mma.sync kind %d", kind);
+    }
+    if (first->warp_op == kWarpLdmatrix) {
+      for (int t = w; t < w + 8 * first->tiles; ++t)
+        if ((uintptr_t)s->fibers[t].row % 16 != 0)
+          fail("ldmatrix: lane %d's row address is not 16-byte aligned", t - w);
+      ldmatrix(&s->fibers[w], first->tiles, first->transpose);
+    } else {
+      switch (first->warp_kind) {
+      case DLC_EMU_MMA_M16N8K8_TF32:
+        mma_m16n8k8(&s->fibers[w]);
+        break;
+      case DLC_EMU_MMA_M16N8K16:
+        mma_m16n8k16(&s->fibers[w]);
+        break;
+      default:
+        fail("unknown mma.sync kind %d", first->warp_kind);
+      }
     }
     for (int t = w; t < end; ++t)
       s->fibers[t].state = kRunnable;
@@ -466,7 +535,7 @@ static void run_block(dlcrt_emu_scheduler *s, const int64_t grid[3],
     }
     if (done == s->threads)
       return;
-    if (release_shuffles(s) || release_mmas(s))
+    if (release_shuffles(s) || release_warp_ops(s))
       continue;
     if (barrier == s->threads) {
       for (int t = 0; t < s->threads; ++t)
@@ -579,8 +648,25 @@ int64_t dlcrt_emu_shuffle(int64_t *info, int32_t value, int32_t offset,
 
 void dlcrt_emu_mma_sync(int64_t *info, int64_t fragments, int32_t kind) {
   fiber *f = current_fiber(info, "an mma.sync");
+  f->warp_op = kWarpMma;
+  f->warp_kind = kind;
+  f->tiles = f->transpose = 0;
   f->fragments = (float *)(intptr_t)fragments;
-  f->mma_kind = kind;
-  f->state = kAtMma;
+  f->state = kAtWarpOp;
+  yield(f);
+}
+
+void dlcrt_emu_ldmatrix(int64_t *info, int64_t row, int64_t out, int32_t tiles,
+                        int32_t transpose) {
+  fiber *f = current_fiber(info, "an ldmatrix");
+  if (tiles != 1 && tiles != 2 && tiles != 4)
+    fail("ldmatrix of %d matrices (1, 2 or 4 exist)", tiles);
+  f->warp_op = kWarpLdmatrix;
+  f->warp_kind = 0;
+  f->tiles = tiles;
+  f->transpose = transpose != 0;
+  f->row = (const unsigned char *)(intptr_t)row;
+  f->out = (unsigned char *)(intptr_t)out;
+  f->state = kAtWarpOp;
   yield(f);
 }

@@ -318,3 +318,104 @@ TEST(EmulatorDeathTest, MmaSyncNeedsEveryLane) {
                "an mma.sync \\(block threads 0..31\\) runs with 31 of 32 "
                "lanes");
 }
+
+// ldmatrix .x4 (and .trans) of four 8 x 8 matrices of 16-bit values in
+// shared memory, rows 16-byte aligned: lane l supplies row l % 8 of matrix
+// l / 8 and receives, of each matrix i, elements (l / 4, 2 (l % 4) + j)
+// (of the transpose with .trans) in out[2 i + j].
+void warpLdmatrix(void **params, void *shared, int64_t *info) {
+  const uint16_t *in = *static_cast<uint16_t **>(params[0]); // [4][8][8]
+  uint16_t *out = *static_cast<uint16_t **>(params[1]);      // [2][32][8]
+  int64_t lane = info[DLC_EMU_LINEAR_THREAD];
+  uint16_t *s = static_cast<uint16_t *>(shared);
+  for (int i = 0; i < 8; ++i)
+    s[lane * 8 + i] = in[lane * 8 + i];
+  dlcrt_emu_barrier(info);
+  for (int transpose = 0; transpose < 2; ++transpose) {
+    uint16_t got[8];
+    dlcrt_emu_ldmatrix(
+        info, static_cast<int64_t>(reinterpret_cast<intptr_t>(s + lane * 8)),
+        static_cast<int64_t>(reinterpret_cast<intptr_t>(got)), 4, transpose);
+    std::memcpy(out + (transpose * 32 + lane) * 8, got, sizeof got);
+  }
+}
+
+TEST(Emulator, Ldmatrix) {
+  std::vector<uint16_t> in(256), out(512, 0xffff);
+  for (int i = 0; i < 256; ++i)
+    in[i] = static_cast<uint16_t>(1000 + i);
+  uint16_t *pin = in.data(), *pout = out.data();
+  void *params[] = {&pin, &pout};
+  dlcrt_emu_launch(warpLdmatrix, params, 1, 1, 1, 32, 1, 1, 512, DLC_EMU_SYNC);
+  for (int transpose = 0; transpose < 2; ++transpose)
+    for (int l = 0; l < 32; ++l)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 2; ++j) {
+          int r = l / 4, c = 2 * (l % 4) + j;
+          int expect =
+              transpose ? in[i * 64 + c * 8 + r] : in[i * 64 + r * 8 + c];
+          EXPECT_EQ(out[(transpose * 32 + l) * 8 + 2 * i + j], expect)
+              << "transpose " << transpose << " lane " << l << " matrix " << i;
+        }
+}
+
+// mma.sync m16n8k16 (f16 or bf16 operands, given widened to floats): lane
+// l = 4 g + t holds A[g][2t..], A[g + 8][2t..], A[g][2t + 8..],
+// A[g + 8][2t + 8..] (two each), B[2t..][g], B[2t + 8..][g], C as m16n8k8.
+void warpMmaK16(void **params, void *, int64_t *info) {
+  const float *a = *static_cast<float **>(params[0]); // [16][16]
+  const float *b = *static_cast<float **>(params[1]); // [16][8]
+  float *d = *static_cast<float **>(params[2]);       // [16][8], C = 1
+  int64_t lane = info[DLC_EMU_LINEAR_THREAD], g = lane / 4, t = lane % 4;
+  float f[20];
+  for (int j = 0; j < 2; ++j) {
+    f[0 + j] = a[g * 16 + 2 * t + j];
+    f[2 + j] = a[(g + 8) * 16 + 2 * t + j];
+    f[4 + j] = a[g * 16 + 2 * t + 8 + j];
+    f[6 + j] = a[(g + 8) * 16 + 2 * t + 8 + j];
+    f[8 + j] = b[(2 * t + j) * 8 + g];
+    f[10 + j] = b[(2 * t + 8 + j) * 8 + g];
+  }
+  for (int i = 12; i < 16; ++i)
+    f[i] = 1.0f;
+  dlcrt_emu_mma_sync(info, static_cast<int64_t>(reinterpret_cast<intptr_t>(f)),
+                     DLC_EMU_MMA_M16N8K16);
+  d[g * 8 + 2 * t] = f[16];
+  d[g * 8 + 2 * t + 1] = f[17];
+  d[(g + 8) * 8 + 2 * t] = f[18];
+  d[(g + 8) * 8 + 2 * t + 1] = f[19];
+}
+
+TEST(Emulator, MmaSyncM16N8K16) {
+  std::vector<float> a(256), b(128), d(128, -1);
+  for (int i = 0; i < 256; ++i)
+    a[i] = static_cast<float>(i * 7 % 13) - 6;
+  for (int i = 0; i < 128; ++i)
+    b[i] = static_cast<float>(i * 3 % 7) - 3;
+  float *pa = a.data(), *pb = b.data(), *pd = d.data();
+  void *params[] = {&pa, &pb, &pd};
+  dlcrt_emu_launch(warpMmaK16, params, 1, 1, 1, 32, 1, 1, 0, DLC_EMU_SYNC);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 8; ++j) {
+      float expect = 1.0f;
+      for (int k = 0; k < 16; ++k)
+        expect += a[i * 16 + k] * b[k * 8 + j];
+      EXPECT_EQ(d[i * 8 + j], expect) << "D[" << i << "][" << j << "]";
+    }
+}
+
+// ldmatrix rows must be 16-byte aligned, as on the GPU.
+void misalignedLdmatrix(void **, void *shared, int64_t *info) {
+  uint16_t got[8];
+  int64_t lane = info[DLC_EMU_LINEAR_THREAD];
+  char *row = static_cast<char *>(shared) + 2 + 16 * lane;
+  dlcrt_emu_ldmatrix(
+      info, static_cast<int64_t>(reinterpret_cast<intptr_t>(row)),
+      static_cast<int64_t>(reinterpret_cast<intptr_t>(got)), 1, 0);
+}
+
+TEST(EmulatorDeathTest, LdmatrixNeedsAlignedRows) {
+  EXPECT_DEATH(dlcrt_emu_launch(misalignedLdmatrix, nullptr, 1, 1, 1, 32, 1, 1,
+                                1024, DLC_EMU_SYNC),
+               "ldmatrix: lane 0's row address is not 16-byte aligned");
+}

@@ -87,8 +87,9 @@ ones. off embeds the PTX alone.
 --target cuda-emulator all four): the precision of the contraction kernels
 (MatMul, Gemm, convolutions): fp32 (the default), or operands rounded to
 tf32, fp16 or bf16 and multiplied and accumulated in fp32, as tensor cores
-do; other ops stay fp32. tf32 contractions whose M, N and K are multiples
-of 16, 8 and 8 run on tensor cores (mma.sync m16n8k8, sm_80 and newer).
+do; other ops stay fp32. Contractions whose M, N and K are multiples of 16,
+8 and 8 (tf32) or 16, 8 and 16 (fp16, operands not an im2col) run on tensor
+cores (mma.sync, sm_80 and newer).
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -226,9 +227,8 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
         it->second != "tf32") {
       errs() << "dlc: error: --gpu-precision " << *precision
              << " is not available with --target cuda yet: its tensor-core "
-                "kernels (mma.sync m16n8k16) are not built; "
-                "--target cuda-emulator runs the CUDA kernels with their "
-                "operands rounded to "
+                "kernels do not cover convolutions; --target cuda-emulator "
+                "runs the CUDA kernels with their operands rounded to "
              << *precision << " (its numerics)\n";
       return false;
     }

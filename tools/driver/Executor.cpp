@@ -45,7 +45,8 @@ dlc::LoadedModel::load(StringRef object, StringRef name) {
            {mangle("dlcrt_emu_launch"), callable(&dlcrt_emu_launch)},
            {mangle("dlcrt_emu_barrier"), callable(&dlcrt_emu_barrier)},
            {mangle("dlcrt_emu_shuffle"), callable(&dlcrt_emu_shuffle)},
-           {mangle("dlcrt_emu_mma_sync"), callable(&dlcrt_emu_mma_sync)}})))
+           {mangle("dlcrt_emu_mma_sync"), callable(&dlcrt_emu_mma_sync)},
+           {mangle("dlcrt_emu_ldmatrix"), callable(&dlcrt_emu_ldmatrix)}})))
     return std::move(err);
   if (Error err = (*jit)->addObjectFile(
           MemoryBuffer::getMemBufferCopy(object, name + ".o")))

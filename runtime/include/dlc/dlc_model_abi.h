@@ -203,15 +203,25 @@ void dlcrt_emu_async_wait(int64_t *info);
 /* Warp-level matrix instructions (nvgpu.mma.sync). */
 enum {
   /* mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 */
-  DLC_EMU_MMA_M16N8K8_TF32 = 0
+  DLC_EMU_MMA_M16N8K8_TF32 = 0,
+  /* mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 */
+  DLC_EMU_MMA_M16N8K16 = 1
 };
 /* One lane's part of a warp's mma.sync: `fragments` (a byte address) holds
- * the lane's registers in PTX order, as floats: a0..a3, b0..b1, c0..c3,
- * then room for d0..d3, which are written. Returns once every lane of the
- * warp has called it, with D = A x B + C computed from the lanes'
- * fragments as the instruction does (fp32 products and sums, each output
- * summed over k in order). */
+ * the lane's registers in PTX order, as floats: a0..a3, b0..b1, c0..c3
+ * (m16n8k8) or a0..a7, b0..b3, c0..c3 (m16n8k16, the halves widened
+ * exactly), then room for d0..d3, which are written. Returns once every
+ * lane of the warp has called it, with D = A x B + C computed from the
+ * lanes' fragments as the instruction does (fp32 products and sums, each
+ * output summed over k in order). */
 void dlcrt_emu_mma_sync(int64_t *info, int64_t fragments, int32_t kind);
+/* One lane's part of a warp's ldmatrix.sync.aligned.m8n8.xTILES[.trans]
+ * .shared.b16: `row` is the byte address of the row this lane supplies
+ * (lanes 8i..8i+7 give the rows of matrix i, 16-byte aligned), `out` where
+ * its 2 * TILES 16-bit elements go: of each matrix, row lane / 4, columns
+ * 2 (lane % 4) and the next (of the transposed matrix with `transpose`). */
+void dlcrt_emu_ldmatrix(int64_t *info, int64_t row, int64_t out, int32_t tiles,
+                        int32_t transpose);
 
 /* Accessors used by the generated `<name>_input_*` functions; out-of-range
  * indices give NULL. */

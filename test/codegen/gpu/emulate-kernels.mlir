@@ -170,15 +170,16 @@ module attributes {gpu.container_module} {
 // -----
 
 // mma.sync: the lane's fragments (a0..a3, b0..b1, c0..c3) go to a buffer in
-// its frame, allocated once at the kernel's entry, and the runtime (a warp-
-// level rendezvous) writes its part of D after them; the kernel's threads
+// its frame (room for the largest instruction's), allocated once at the
+// kernel's entry, and the runtime (a warp-level rendezvous) writes its part
+// of D after them; the kernel's threads
 // run as fibers.
 // CHECK-LABEL: func.func private @k
-// CHECK:         %[[FRAG:.+]] = memref.alloca() : memref<14xf32>
-// CHECK:         memref.store %{{.+}}, %[[FRAG]][%c9{{.*}}] : memref<14xf32>
+// CHECK:         %[[FRAG:.+]] = memref.alloca() : memref<20xf32>
+// CHECK:         memref.store %{{.+}}, %[[FRAG]][%c9{{.*}}] : memref<20xf32>
 // CHECK:         call @dlcrt_emu_mma_sync(%{{.+}}, %{{.+}}, %c0_i32) : (memref<16xi64>, i64, i32) -> ()
-// CHECK:         memref.load %[[FRAG]][%c10{{.*}}] : memref<14xf32>
-// CHECK:         memref.load %[[FRAG]][%c13{{.*}}] : memref<14xf32>
+// CHECK:         memref.load %[[FRAG]][%c10{{.*}}] : memref<20xf32>
+// CHECK:         memref.load %[[FRAG]][%c13{{.*}}] : memref<20xf32>
 // CHECK:         vector.from_elements {{.*}} : vector<2x2xf32>
 // CHECK:       func.func private @__dlc_emu_launch_k({{.*}}) attributes {dlc.emu_kernel = @k, dlc.emu_shared = 0 : i64, dlc.emu_sync = true}
 module attributes {gpu.container_module} {
@@ -204,15 +205,56 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Other mma.sync shapes and types are not emulated yet.
+// ldmatrix: the lane's row address and a buffer in its frame for its
+// elements go to the runtime (a warp-level rendezvous); mma.sync m16n8k16
+// widens the lane's f16 fragments into the frame (20 floats: a0..a7,
+// b0..b3, c0..c3, then D).
+// CHECK-LABEL: func.func private @k
+// CHECK-DAG:     %[[MMA:.+]] = memref.alloca() : memref<20xf32>
+// CHECK-DAG:     %[[ROWS:.+]] = memref.alloca() : memref<8xf16>
+// CHECK:         call @dlcrt_emu_ldmatrix(%{{.+}}, %{{.+}}, %{{.+}}, %c4_i32, %c0_i32) : (memref<16xi64>, i64, i64, i32, i32) -> ()
+// CHECK:         memref.load %[[ROWS]][%c7{{.*}}] : memref<8xf16>
+// CHECK:         arith.extf %{{.+}} : f16 to f32
+// CHECK:         call @dlcrt_emu_mma_sync(%{{.+}}, %{{.+}}, %c1_i32) : (memref<16xi64>, i64, i32) -> ()
+// CHECK:         memref.load %[[MMA]][%c19{{.*}}] : memref<20xf32>
+module attributes {gpu.container_module} {
+  func.func @main(%a: memref<4xf32>) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c512 = arith.constant 512 : i32
+    gpu.launch_func @dlc_kernels::@k blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) dynamic_shared_memory_size %c512 args(%a : memref<4xf32>)
+    return
+  }
+  gpu.module @dlc_kernels {
+    gpu.func @k(%arg0: memref<4xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %s = memref.view %dyn[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16x16xf16, #gpu.address_space<workgroup>>
+      %lane = gpu.lane_id
+      %row = arith.remui %lane, %c16 : index
+      %a = nvgpu.ldmatrix %s[%row, %c0] {numTiles = 4 : i32, transpose = false} : memref<16x16xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+      %b = arith.constant dense<2.0> : vector<2x2xf16>
+      %c = arith.constant dense<0.0> : vector<2x2xf32>
+      %d = nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+      %v = vector.shape_cast %d : vector<2x2xf32> to vector<4xf32>
+      vector.store %v, %arg0[%c0] : memref<4xf32>, vector<4xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Other mma.sync shapes and types are not emulated.
 module attributes {gpu.container_module} {
   gpu.module @dlc_kernels {
     gpu.func @k(%arg0: memref<4xf32>) kernel {
       %a = arith.constant dense<1.0> : vector<4x2xf16>
       %b = arith.constant dense<2.0> : vector<2x2xf16>
-      %c = arith.constant dense<0.0> : vector<2x2xf32>
-      // expected-error @+1 {{cannot emulate this mma.sync (m16n8k8 tf32 with f32 accumulators only)}}
-      %d = nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+      %c = arith.constant dense<0.0> : vector<2x2xf16>
+      // expected-error @+1 {{cannot emulate this mma.sync (m16n8k8 tf32 or m16n8k16 f16/bf16, with f32 accumulators)}}
+      %d = nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
       gpu.return
     }
   }

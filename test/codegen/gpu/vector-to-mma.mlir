@@ -83,3 +83,38 @@ func.func @unconvertible(%c: memref<16x8xf32>) {
   }
   return
 }
+
+// -----
+
+// An fp16 kernel's step: its operands staged in fp16 with k innermost (A
+// row-major, B column-major), widened to f32 for the contraction: ldmatrix
+// fragments (4 and 2 matrices, not transposed) and one m16n8k16 mma.sync
+// with f32 accumulators; nothing is rounded.
+// CHECK-LABEL: func.func @half_step
+// CHECK:         gpu.launch
+// CHECK:           %[[A:.+]] = nvgpu.ldmatrix %{{.+}} {numTiles = 4 : i32, transpose = false} : memref<16x16xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CHECK:           %[[B:.+]] = nvgpu.ldmatrix %{{.+}} {numTiles = 2 : i32, transpose = false} : memref<8x16xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CHECK-NOT:       arith.addi
+// CHECK:           nvgpu.mma.sync(%[[A]], %[[B]], %{{.+}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-NOT:       vector.contract
+#cfg = #dlc.gpu_config<kind = contraction, workgroup = [16, 8, 0], thread = [16, 8, 16], reduction = [0, 0, 16], pipeline_depth = 1, precision = f16, mma = [16, 8, 16]>
+func.func @half_step(%c: memref<16x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %pad = ub.poison : f16
+  %padf = ub.poison : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %a = memref.alloc() : memref<16x16xf16, #gpu.address_space<workgroup>>
+    %b = memref.alloc() : memref<8x16xf16, #gpu.address_space<workgroup>>
+    %va = vector.transfer_read %a[%c0, %c0], %pad {in_bounds = [true, true]} : memref<16x16xf16, #gpu.address_space<workgroup>>, vector<16x16xf16>
+    %vb = vector.transfer_read %b[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x16xf16, #gpu.address_space<workgroup>>, vector<8x16xf16>
+    %vc = vector.transfer_read %c[%c0, %c0], %padf {in_bounds = [true, true]} : memref<16x8xf32>, vector<16x8xf32>
+    %ea = arith.extf %va : vector<16x16xf16> to vector<16x16xf32>
+    %eb = arith.extf %vb : vector<8x16xf16> to vector<8x16xf32>
+    %d = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ea, %eb, %vc {dlc.gpu_config = #cfg} : vector<16x16xf32>, vector<8x16xf32> into vector<16x8xf32>
+    vector.transfer_write %d, %c[%c0, %c0] {in_bounds = [true, true]} : vector<16x8xf32>, memref<16x8xf32>
+    gpu.terminator
+  }
+  return
+}
