@@ -85,9 +85,8 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
     tile, 1 to 8 warps), each warp a WM x WN tile (32 x 32 down to 16 x 8)
     of `mma.sync.m16n8k8` instructions, K steps of 16 (8 where K is not a
     multiple of 16). An fp16 contraction whose m, n and k are multiples of
-    16, 8 and 16 and whose operands are not gathered (an im2col) does the
-    same with `mma.sync.m16n8k16` (`mma = [16, 8, 16]`, K steps of 32 or
-    16), its operands staged in fp16. bf16 stays on CUDA cores (upstream's
+    16, 8 and 16 does the same with `mma.sync.m16n8k16` (`mma = [16, 8,
+    16]`, K steps of 32 or 16), its operands staged in fp16. bf16 stays on CUDA cores (upstream's
     nvgpu conversion takes no bf16 fragments).
   }];
   let options = [

@@ -152,13 +152,11 @@ struct SelectStrategyPass
       if (d != m && d != n && !llvm::is_contained(dims->k, d))
         outer *= r;
     // Tensor cores: m16n8k8 for tf32; m16n8k16 for fp16, whose operands
-    // are staged in half precision by the threads (not an im2col, which is
-    // computed straight into shared memory in f32). Not bf16: upstream's
-    // conversion to nvgpu (MLIR 22) takes no bf16 fragments.
-    bool half = contractionPrecision == GpuPrecision::F16;
+    // are staged in half precision. Not bf16: upstream's conversion to
+    // nvgpu (MLIR 22) takes no bf16 fragments.
     if (tensorCores && M % 16 == 0 && N % 8 == 0 &&
         ((contractionPrecision == GpuPrecision::TF32 && K % 8 == 0) ||
-         (half && K % 16 == 0 && llvm::none_of(op.getDpsInputs(), isGathered))))
+         (contractionPrecision == GpuPrecision::F16 && K % 16 == 0)))
       return mmaConfig(op, *dims, outer);
     // Blocks of bm x bn outputs, each thread tm x tn of them: bm and bn
     // divisors of M and N from 8 to 128 (24 filters, 49 pixels of a 7x7

@@ -340,6 +340,34 @@ static Value promoteToShared(RewriterBase &rewriter, Location loc, Value source,
   return copy->getResult(0);
 }
 
+/// `gather` (an im2col) computed into `init`, a tile of a narrower float
+/// type: its yielded values are truncated (to nearest even).
+static linalg::GenericOp narrowGather(RewriterBase &rewriter,
+                                      linalg::GenericOp gather, Value init) {
+  Block &old = gather.getRegion().front();
+  Type element = getElementTypeOrSelf(init.getType());
+  auto narrowed = linalg::GenericOp::create(
+      rewriter, gather.getLoc(), TypeRange{init.getType()},
+      gather.getDpsInputs(), ValueRange{init}, gather.getIndexingMapsArray(),
+      gather.getIteratorTypesArray(),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        IRMapping mapping;
+        for (auto [arg, value] : llvm::zip(old.getArguments(), args)) {
+          Value v = value;
+          if (v.getType() != arg.getType())
+            v = arith::ExtFOp::create(b, l, arg.getType(), v);
+          mapping.map(arg, v);
+        }
+        for (Operation &op : old.without_terminator())
+          b.clone(op, mapping);
+        Value y = mapping.lookupOrDefault(old.getTerminator()->getOperand(0));
+        Value narrow = arith::TruncFOp::create(b, l, element, y);
+        linalg::YieldOp::create(b, l, narrow);
+      });
+  rewriter.replaceOp(gather, narrowed->getResults());
+  return narrowed;
+}
+
 /// Thread tiles for a copy of a static tile of `shape` by `threads`
 /// threads: up to 4 contiguous elements of the innermost dim each (one
 /// 16-byte access for f32), then more along the outer dims while there are
@@ -495,14 +523,19 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
         auto gather = cast<linalg::GenericOp>(fusedGather->tiledOps.front());
         auto type =
             cast<RankedTensorType>(gather.getDpsInits()[0].getType());
+        if (stagedType)
+          type = type.clone(stagedType);
         rewriter.setInsertionPoint(gather);
         auto alloc = bufferization::AllocTensorOp::create(
             rewriter, loc, type, ValueRange{}, /*copy=*/Value(),
             /*size_hint=*/Value(),
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-        rewriter.modifyOpInPlace(gather, [&] {
-          gather.getDpsInitsMutable()[0].set(alloc.getResult());
-        });
+        if (stagedType)
+          gather = narrowGather(rewriter, gather, alloc.getResult());
+        else
+          rewriter.modifyOpInPlace(gather, [&] {
+            gather.getDpsInitsMutable()[0].set(alloc.getResult());
+          });
         copies.push_back(gather);
         continue;
       }

@@ -88,8 +88,8 @@ ones. off embeds the PTX alone.
 (MatMul, Gemm, convolutions): fp32 (the default), or operands rounded to
 tf32, fp16 or bf16 and multiplied and accumulated in fp32, as tensor cores
 do; other ops stay fp32. Contractions whose M, N and K are multiples of 16,
-8 and 8 (tf32) or 16, 8 and 16 (fp16, operands not an im2col) run on tensor
-cores (mma.sync, sm_80 and newer).
+8 and 8 (tf32) or 16, 8 and 16 (fp16) run on tensor cores (mma.sync, sm_80
+and newer).
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -226,9 +226,10 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
     if (opts.target == dlc::Target::Cuda && it->second != "f32" &&
         it->second != "tf32") {
       errs() << "dlc: error: --gpu-precision " << *precision
-             << " is not available with --target cuda yet: its tensor-core "
-                "kernels do not cover convolutions; --target cuda-emulator "
-                "runs the CUDA kernels with their operands rounded to "
+             << " is not available with --target cuda yet: its kernels do "
+                "not pass the ptxas gates (fp16) or have no tensor-core form "
+                "(bf16); --target cuda-emulator runs the CUDA kernels with "
+                "their operands rounded to "
              << *precision << " (its numerics)\n";
       return false;
     }

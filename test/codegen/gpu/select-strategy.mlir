@@ -21,13 +21,13 @@
 // NOTC: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, {{.*}}, precision = tf32>}
 // TF32-LABEL: func.func @pixels_49
 // TF32: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, {{.*}}, precision = tf32>}
-// fp16: m16n8k16 instructions (k of 16, K steps of 32), not for an operand
-// gathered by an im2col (staged in fp32 straight into shared memory).
+// fp16: m16n8k16 instructions (k of 16, K steps of 32), an im2col operand
+// included (it is computed into shared memory in fp16).
 // RUN: dlc-opt %s --dlc-gpu-select-strategy=precision=f16 | FileCheck %s --check-prefix=F16
 // F16-LABEL: func.func @matmul
 // F16: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, workgroup = [16, 16, 0], thread = [16, 16, 16], reduction = [0, 0, 32], pipeline_depth = 2, precision = f16, mma = [16, 8, 16]>}
 // F16-LABEL: func.func @gathered_operand
-// F16: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, {{.*}}, precision = f16>}
+// F16: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, {{.*}}, precision = f16, mma = [16, 8, 16]>}
 // bf16 stays on CUDA cores (upstream's nvgpu conversion takes no bf16).
 // RUN: dlc-opt %s --dlc-gpu-select-strategy=precision=bf16 | FileCheck %s --check-prefix=BF16
 // BF16-LABEL: func.func @matmul
