@@ -286,6 +286,12 @@ struct SelectStrategyPass
             int64_t warps = (bm / wm) * (bn / wn);
             if (warps > 8)
               continue;
+            // fp16 blocks of one or two warps take warp tiles of at most
+            // 32 x 16: with 32 x 32 (each thread staging a 32 x 32 tile of
+            // A and B per step through registers, double-buffered) three
+            // of ResNet-50's kernels spilled on sm_80.
+            if (ik == 16 && warps <= 2 && wm * wn > 512)
+              continue;
             int64_t blocks = outer * (M / bm) * (N / bn);
             std::tuple<int64_t, int64_t, int64_t> key{
                 std::min(blocks, minBlocks / 2), bm * bn, wm * wn};
