@@ -271,6 +271,7 @@ struct SelectStrategyPass
     struct Tile {
       int64_t bm, bn, wm, wn;
     };
+    int64_t stagedK = K % (2 * ik) == 0 ? 2 * ik : ik;
     std::optional<Tile> best;
     std::tuple<int64_t, int64_t, int64_t> bestKey{};
     for (int64_t bm = im; bm <= std::min<int64_t>(M, 128); bm += im) {
@@ -286,11 +287,15 @@ struct SelectStrategyPass
             int64_t warps = (bm / wm) * (bn / wn);
             if (warps > 8)
               continue;
-            // fp16 blocks of one or two warps take warp tiles of at most
-            // 32 x 16: with 32 x 32 (each thread staging a 32 x 32 tile of
-            // A and B per step through registers, double-buffered) three
-            // of ResNet-50's kernels spilled on sm_80.
-            if (ik == 16 && warps <= 2 && wm * wn > 512)
+            // fp16 operands are staged through registers (converted by
+            // the threads, no cp.async), double-buffered: at most 4 warps
+            // (255 registers each at two blocks per SM), at most 32 staged
+            // values per thread per step, warp tiles of at most 32 x 16 in
+            // blocks of one or two warps. Beyond these, kernels of
+            // ResNet-50 and MobileNetV2 (batch 1 and 32) spilled on sm_80.
+            if (ik == 16 &&
+                (warps > 4 || (bm + bn) * stagedK > 32 * 32 * warps ||
+                 (warps <= 2 && wm * wn > 512)))
               continue;
             int64_t blocks = outer * (M / bm) * (N / bn);
             std::tuple<int64_t, int64_t, int64_t> key{

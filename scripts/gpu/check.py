@@ -16,14 +16,15 @@ speed comparison (skipped, and said so, without it). Steps:
     inputs (rtol 1e-3, atol 1e-4), reporting the largest differences, with
     the static kernel checks made when the bundle was prepared; models with
     symbolic dimensions run at the input shapes the manifest gives; the
-    --gpu-precision tf32 builds (NAME_tf32, tensor cores) within rtol =
-    atol = 5e-2;
+    --gpu-precision tf32 and fp16 builds (NAME_tf32, NAME_fp16, tensor
+    cores) within rtol = atol = 5e-2;
  4. speed, with device-resident inputs, against PyTorch eager fp32 (TF32
     off in cuBLAS and cuDNN) on the same GPU, as ratios of throughput
     (dlc / PyTorch): MatMul 4096^3 (bar 0.6, against cuBLAS), ResNet-50
     batch 32 (bar 0.8), MobileNetV2 batch 32 (reported), the BERT-style
-    encoder batch 8 sequence 128 (bar 1.0); the tf32 builds of the MatMul
-    and ResNet-50 against PyTorch with TF32 allowed (reported);
+    encoder batch 8 sequence 128 (bar 1.0); the tf32 and fp16 builds of the
+    MatMul and ResNet-50 against PyTorch with TF32 allowed or in fp16
+    (reported);
  5. kernels, where Nsight Compute (`ncu`) is there: one run of each timed
     model under it (clocks and caches left alone), each kernel's time,
     registers, grid and block, and its compute and memory throughput as
@@ -439,7 +440,8 @@ def speed(runner, bundle, manifest, work, report):
         if not entry:
             continue
         of = entry.get("variant_of", name)
-        # A tf32 build is timed against PyTorch with TF32 allowed.
+        # A tf32 build is timed against PyTorch with TF32 allowed, an fp16
+        # build against PyTorch in fp16.
         precision = entry.get("precision", "fp32")
         if torch is not None:
             torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
@@ -479,8 +481,10 @@ def speed(runner, bundle, manifest, work, report):
                                                  dtype=np.float32).reshape(4096, 4096)).cuda()
                 b = torch.from_numpy(np.fromfile(os.path.join(base, entry["inputs"][1]),
                                                  dtype=np.float32).reshape(4096, 4096)).cuda()
+                if precision == "fp16":  # cuBLAS fp16 (fp32 accumulation)
+                    a, b = a.half(), b.half()
                 torch_ms = torch_timing(lambda: a @ b, torch)
-                ref = (a @ b).cpu().numpy()
+                ref = (a @ b).float().cpu().numpy()
                 got = np.fromfile(os.path.join(work, f"{name}.out0"),
                                   dtype=np.float32).reshape(4096, 4096)
                 row["max_abs_vs_torch"], row["max_rel_vs_torch"] = differences(got, ref)
@@ -490,6 +494,10 @@ def speed(runner, bundle, manifest, work, report):
                 make_net, make_inputs, samples = torch_reference(of, torch, bundle)
                 net = make_net().cuda().eval()
                 inputs = make_inputs()
+                if precision == "fp16":
+                    net = net.half()
+                    inputs = tuple(x.half() if x.is_floating_point() else x
+                                   for x in inputs)
                 with torch.no_grad():
                     torch_ms = torch_timing(lambda: net(*inputs), torch)
                 row["dlc_samples_per_s"] = samples / dlc_ms * 1e3

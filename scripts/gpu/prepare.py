@@ -19,8 +19,8 @@ against:
             a short periodic pattern (see pattern_weights) so that the bundle
             compresses to a few MB; the others use the export script's seeded
             random weights. The MatMul and ResNet-50 at batch 32 also built
-            with --gpu-precision tf32 (NAME_tf32: tensor cores), sharing
-            the fp32 entries' inputs and references.
+            with --gpu-precision tf32 and fp16 (NAME_tf32, NAME_fp16: tensor
+            cores), sharing the fp32 entries' inputs and references.
   runner.c  the C program that loads the libraries and runs them
   check.py  the device-side driver; manifest.json lists everything, with
             each model's static kernel checks (scripts/ptxas_check.py
@@ -329,27 +329,30 @@ def main():
         "lib": "libmodel.so", "inputs": ["in_0.bin", "in_1.bin"], "outputs": [],
         "generate": {"seed": 0, "shapes": [[4096, 4096], [4096, 4096]]}}
 
-    # --gpu-precision tf32 (tensor cores): the MatMul and ResNet-50 at batch
-    # 32, sharing the fp32 entries' inputs and CPU references (checked
-    # within the tf32 tolerance of docs/gpu.md), timed against PyTorch with
-    # TF32 allowed.
-    for name in ("matmul4096", "resnet50_b32"):
-        if name not in manifest["models"]:
-            continue
-        src = manifest["models"][name]
-        path = mm if name == "matmul4096" else models[name]
-        out = os.path.join(bundle, "models", f"{name}_tf32")
-        os.makedirs(out)
-        err = compile_cuda(args.dlc, path, out, extra=["--gpu-precision", "tf32"])
-        if err:
-            sys.exit(f"prepare: {name}_tf32: {err}")
-        manifest["models"][f"{name}_tf32"] = {
-            "lib": "libmodel.so", "variant_of": name, "precision": "tf32",
-            "rtol": 5e-2, "atol": 5e-2,
-            "inputs": [f"../{name}/{i}" for i in src["inputs"]],
-            "outputs": [f"../{name}/{o}" for o in src["outputs"]],
-            "gates": static_gates(args.dlc, path, ["--gpu-precision", "tf32"])}
-        print(f"model {name}_tf32: compiled with --gpu-precision tf32")
+    # --gpu-precision tf32 and fp16 (tensor cores): the MatMul and ResNet-50
+    # at batch 32, sharing the fp32 entries' inputs and CPU references
+    # (checked within rtol = atol = 5e-2), timed against PyTorch with TF32
+    # allowed, or in fp16 (.half()).
+    for precision in ("tf32", "fp16"):
+        for name in ("matmul4096", "resnet50_b32"):
+            if name not in manifest["models"]:
+                continue
+            src = manifest["models"][name]
+            path = mm if name == "matmul4096" else models[name]
+            label = f"{name}_{precision}"
+            out = os.path.join(bundle, "models", label)
+            os.makedirs(out)
+            extra = ["--gpu-precision", precision]
+            err = compile_cuda(args.dlc, path, out, extra=extra)
+            if err:
+                sys.exit(f"prepare: {label}: {err}")
+            manifest["models"][label] = {
+                "lib": "libmodel.so", "variant_of": name, "precision": precision,
+                "rtol": 5e-2, "atol": 5e-2,
+                "inputs": [f"../{name}/{i}" for i in src["inputs"]],
+                "outputs": [f"../{name}/{o}" for o in src["outputs"]],
+                "gates": static_gates(args.dlc, path, extra)}
+            print(f"model {label}: compiled with --gpu-precision {precision}")
 
     # Variants: the timed models compiled by other dlc builds, sharing the
     # inputs and references of the model they vary.

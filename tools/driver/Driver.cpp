@@ -83,13 +83,13 @@ with the CUDA toolkit's ptxas where one is found ($CUDA_HOME/bin,
 of that architecture's major version (no JIT compilation), the PTX on newer
 ones. off embeds the PTX alone.
 
---gpu-precision (compile, run, bench; --target cuda takes fp32 and tf32,
---target cuda-emulator all four): the precision of the contraction kernels
-(MatMul, Gemm, convolutions): fp32 (the default), or operands rounded to
-tf32, fp16 or bf16 and multiplied and accumulated in fp32, as tensor cores
-do; other ops stay fp32. Contractions whose M, N and K are multiples of 16,
-8 and 8 (tf32) or 16, 8 and 16 (fp16) run on tensor cores (mma.sync, sm_80
-and newer).
+--gpu-precision (compile, run, bench; --target cuda takes fp32, tf32 and
+fp16, --target cuda-emulator all four): the precision of the contraction
+kernels (MatMul, Gemm, convolutions): fp32 (the default), or operands
+rounded to tf32, fp16 or bf16 and multiplied and accumulated in fp32, as
+tensor cores do; other ops stay fp32. Contractions whose M, N and K are
+multiples of 16, 8 and 8 (tf32) or 16, 8 and 16 (fp16) run on tensor cores
+(mma.sync, sm_80 and newer).
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -223,14 +223,11 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
                 "cuda-emulator\n";
       return false;
     }
-    if (opts.target == dlc::Target::Cuda && it->second != "f32" &&
-        it->second != "tf32") {
-      errs() << "dlc: error: --gpu-precision " << *precision
-             << " is not available with --target cuda yet: its kernels do "
-                "not pass the ptxas gates (fp16) or have no tensor-core form "
-                "(bf16); --target cuda-emulator runs the CUDA kernels with "
-                "their operands rounded to "
-             << *precision << " (its numerics)\n";
+    if (opts.target == dlc::Target::Cuda && it->second == "bf16") {
+      errs() << "dlc: error: --gpu-precision bf16 is not available with "
+                "--target cuda yet: it has no tensor-core kernels; "
+                "--target cuda-emulator runs the CUDA kernels with their "
+                "operands rounded to bf16 (its numerics)\n";
       return false;
     }
     opts.gpuPrecision = it->second;

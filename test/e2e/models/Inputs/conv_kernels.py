@@ -8,7 +8,7 @@ usage: conv_kernels.py --max-kernels N --min-shared M [--min-async A]
 A kernel counts as staging in shared memory when dlc's kernel table gives
 it dynamic shared memory and its PTX (the last image) writes shared memory
 (st.shared, or cp.async from global memory), synchronizes (bar.sync), loads
-from shared memory (ld.shared) and does its multiply-adds there (fma.rn.f32,
+from shared memory (ld.shared or ldmatrix) and does its multiply-adds there (fma.rn.f32,
 or mma.sync on tensor cores); as copying asynchronously when it also
 commits and waits for cp.async groups (a double-buffered K loop). Prints
 "K kernels, S stage operands in shared memory, P of them with cp.async, T
@@ -38,9 +38,9 @@ def main():
         writes = "st.shared" in body or "cp.async.cg.shared.global" in body or \
             "cp.async.ca.shared.global" in body
         mma = "mma.sync.aligned" in body
-        if shared.get(m.group(1), 0) and writes and all(
-                op in body for op in ("bar.sync", "ld.shared")) and \
-                ("fma.rn.f32" in body or mma):
+        reads = "ld.shared" in body or "ldmatrix.sync.aligned" in body
+        if shared.get(m.group(1), 0) and writes and reads and \
+                "bar.sync" in body and ("fma.rn.f32" in body or mma):
             staged += 1
             tensor_cores += mma
             if "cp.async.commit_group" in body and "cp.async.wait_group" in body:
