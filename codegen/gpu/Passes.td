@@ -173,6 +173,9 @@ def GpuRoundOperands : Pass<"dlc-gpu-round-operands", "mlir::func::FuncOp"> {
     7 bits with ties to even, `f16` through `arith.truncf` (range and
     subnormals of f16: overflow gives infinities). NaNs stay NaNs. Ops
     outside contraction K loops (bias, epilogues, reductions) stay in f32.
+    Tensor-core kernels (`mma` in the config) are left alone: their
+    fragments are rounded by `dlc-gpu-vector-to-mma`, their fp16 operands
+    when staged.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::vector::VectorDialect"];

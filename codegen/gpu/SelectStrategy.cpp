@@ -74,6 +74,32 @@ static bool isGathered(Value v) {
       .wasInterrupted();
 }
 
+/// The per-loop tile sizes of a contraction config: `bm` x `bn` blocks and
+/// `tm` x `tn` thread (or warp) tiles over the innermost m and n loops, K
+/// steps of `bk` over the innermost k loop (1 over outer k loops, which
+/// the blocks do not tile), 1 over the other loops.
+struct ContractionTiles {
+  SmallVector<int64_t> workgroup, thread, reduction;
+};
+static ContractionTiles
+contractionTiles(size_t rank, const linalg::ContractionDimensions &dims,
+                 int64_t bm, int64_t bn, int64_t tm, int64_t tn, int64_t bk) {
+  ContractionTiles t{SmallVector<int64_t>(rank, 1),
+                     SmallVector<int64_t>(rank, 1),
+                     SmallVector<int64_t>(rank, 0)};
+  for (unsigned d : dims.k) {
+    t.workgroup[d] = 0;
+    t.reduction[d] = 1;
+  }
+  unsigned m = dims.m.back(), n = dims.n.back(), k = dims.k.back();
+  t.workgroup[m] = bm;
+  t.workgroup[n] = bn;
+  t.thread[m] = tm;
+  t.thread[n] = tn;
+  t.reduction[k] = bk;
+  return t;
+}
+
 namespace {
 struct SelectStrategyPass
     : dlc::impl::GpuSelectStrategyBase<SelectStrategyPass> {
@@ -226,19 +252,8 @@ struct SelectStrategyPass
     if (!best)
       return std::nullopt;
     int64_t bk = K % 16 == 0 ? 16 : K % 8 == 0 ? 8 : divisorAtMost(K, 16);
-    size_t rank = ranges.size();
-    SmallVector<int64_t> workgroup(rank, 1), thread(rank, 1),
-        reduction(rank, 0);
-    for (unsigned d : dims->k) {
-      workgroup[d] = 0;
-      thread[d] = 1;
-      reduction[d] = 1;
-    }
-    workgroup[m] = best->bm;
-    workgroup[n] = best->bn;
-    thread[m] = best->tm;
-    thread[n] = best->tn;
-    reduction[k] = bk;
+    ContractionTiles tiles = contractionTiles(ranges.size(), *dims, best->bm,
+                                              best->bn, best->tm, best->tn, bk);
     // Two K steps in flight (double-buffered shared memory: the next
     // step's tiles load while this one's are multiplied) once the
     // innermost K loop has two steps; the tiles of two steps are at most
@@ -248,10 +263,10 @@ struct SelectStrategyPass
     // registers live beside the tm x tn accumulators (and, pipelined, the
     // next step's staged values): 4 rows, 2 when pipelined or unstaged.
     int64_t sub = depth > 1 || unstaged ? 2 : 4;
-    thread[k] = bk % sub == 0 ? sub : 1;
+    tiles.thread[k] = bk % sub == 0 ? sub : 1;
     return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,
-                              workgroup, thread, reduction, depth,
-                              contractionPrecision, /*mma=*/{});
+                              tiles.workgroup, tiles.thread, tiles.reduction,
+                              depth, contractionPrecision, /*mma=*/{});
   }
 
   /// A contraction on tensor cores (`mma.sync.m16n8k8` for tf32,
@@ -271,7 +286,7 @@ struct SelectStrategyPass
     struct Tile {
       int64_t bm, bn, wm, wn;
     };
-    int64_t stagedK = K % (2 * ik) == 0 ? 2 * ik : ik;
+    int64_t bk = K % (2 * ik) == 0 ? 2 * ik : ik;
     std::optional<Tile> best;
     std::tuple<int64_t, int64_t, int64_t> bestKey{};
     for (int64_t bm = im; bm <= std::min<int64_t>(M, 128); bm += im) {
@@ -293,9 +308,8 @@ struct SelectStrategyPass
             // values per thread per step, warp tiles of at most 32 x 16 in
             // blocks of one or two warps. Beyond these, kernels of
             // ResNet-50 and MobileNetV2 (batch 1 and 32) spilled on sm_80.
-            if (ik == 16 &&
-                (warps > 4 || (bm + bn) * stagedK > 32 * 32 * warps ||
-                 (warps <= 2 && wm * wn > 512)))
+            if (ik == 16 && (warps > 4 || (bm + bn) * bk > 32 * 32 * warps ||
+                             (warps <= 2 && wm * wn > 512)))
               continue;
             int64_t blocks = outer * (M / bm) * (N / bn);
             std::tuple<int64_t, int64_t, int64_t> key{
@@ -308,28 +322,17 @@ struct SelectStrategyPass
       }
     }
     assert(best && "a 16 x 8 tile divides every loop that fits");
-    int64_t bk = K % (2 * ik) == 0 ? 2 * ik : ik;
-    size_t rank = ranges.size();
-    SmallVector<int64_t> workgroup(rank, 1), thread(rank, 1),
-        reduction(rank, 0), mma(rank, 0);
-    for (unsigned d : dims.k) {
-      workgroup[d] = 0;
-      thread[d] = 1;
-      reduction[d] = 1;
-    }
-    workgroup[m] = best->bm;
-    workgroup[n] = best->bn;
-    thread[m] = best->wm;
-    thread[n] = best->wn;
-    thread[k] = ik;
-    reduction[k] = bk;
+    ContractionTiles tiles = contractionTiles(ranges.size(), dims, best->bm,
+                                              best->bn, best->wm, best->wn, bk);
+    tiles.thread[k] = ik;
+    SmallVector<int64_t> mma(ranges.size(), 0);
     mma[m] = im;
     mma[n] = in;
     mma[k] = ik;
     int64_t depth = K / bk >= 2 ? 2 : 1;
     return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,
-                              workgroup, thread, reduction, depth,
-                              contractionPrecision, mma);
+                              tiles.workgroup, tiles.thread, tiles.reduction,
+                              depth, contractionPrecision, mma);
   }
 
   /// A reduction of at least 32 elements per output whose innermost loop

@@ -340,16 +340,18 @@ static Value promoteToShared(RewriterBase &rewriter, Location loc, Value source,
   return copy->getResult(0);
 }
 
-/// `gather` (an im2col) computed into `init`, a tile of a narrower float
-/// type: its yielded values are truncated (to nearest even).
-static linalg::GenericOp narrowGather(RewriterBase &rewriter,
-                                      linalg::GenericOp gather, Value init) {
-  Block &old = gather.getRegion().front();
-  Type element = getElementTypeOrSelf(init.getType());
-  auto narrowed = linalg::GenericOp::create(
-      rewriter, gather.getLoc(), TypeRange{init.getType()},
-      gather.getDpsInputs(), ValueRange{init}, gather.getIndexingMapsArray(),
-      gather.getIteratorTypesArray(),
+/// `op` rebuilt on its current operands (whose element types may no longer
+/// match its body's arguments: a tile staged in fp16) with `inits` as its
+/// outputs: inputs narrower than the body's arguments are extended
+/// (exactly) on entry, yielded values wider than the outputs truncated (to
+/// nearest even).
+static linalg::GenericOp retypeGeneric(RewriterBase &rewriter,
+                                       linalg::GenericOp op, ValueRange inits) {
+  Block &old = op.getRegion().front();
+  rewriter.setInsertionPoint(op);
+  auto rebuilt = linalg::GenericOp::create(
+      rewriter, op.getLoc(), inits.getTypes(), op.getDpsInputs(), inits,
+      op.getIndexingMapsArray(), op.getIteratorTypesArray(),
       [&](OpBuilder &b, Location l, ValueRange args) {
         IRMapping mapping;
         for (auto [arg, value] : llvm::zip(old.getArguments(), args)) {
@@ -358,14 +360,21 @@ static linalg::GenericOp narrowGather(RewriterBase &rewriter,
             v = arith::ExtFOp::create(b, l, arg.getType(), v);
           mapping.map(arg, v);
         }
-        for (Operation &op : old.without_terminator())
-          b.clone(op, mapping);
-        Value y = mapping.lookupOrDefault(old.getTerminator()->getOperand(0));
-        Value narrow = arith::TruncFOp::create(b, l, element, y);
-        linalg::YieldOp::create(b, l, narrow);
+        for (Operation &inner : old.without_terminator())
+          b.clone(inner, mapping);
+        SmallVector<Value> yielded;
+        for (auto [v, init] :
+             llvm::zip(old.getTerminator()->getOperands(), inits)) {
+          Value y = mapping.lookupOrDefault(v);
+          Type element = getElementTypeOrSelf(init.getType());
+          if (y.getType() != element)
+            y = arith::TruncFOp::create(b, l, element, y);
+          yielded.push_back(y);
+        }
+        linalg::YieldOp::create(b, l, yielded);
       });
-  rewriter.replaceOp(gather, narrowed->getResults());
-  return narrowed;
+  rewriter.replaceOp(op, rebuilt->getResults());
+  return rebuilt;
 }
 
 /// Thread tiles for a copy of a static tile of `shape` by `threads`
@@ -531,7 +540,7 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
             /*size_hint=*/Value(),
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
         if (stagedType)
-          gather = narrowGather(rewriter, gather, alloc.getResult());
+          gather = retypeGeneric(rewriter, gather, alloc.getResult());
         else
           rewriter.modifyOpInPlace(gather, [&] {
             gather.getDpsInitsMutable()[0].set(alloc.getResult());
@@ -581,30 +590,11 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
   rewriter.modifyOpInPlace(generic, [&] {
     generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
   });
-  if (stagedType) {
-    // The step reads the staged operands and extends them to the body's
-    // f32 (upstream's vectorization folds the extensions into the
-    // contraction: f16 x f16 -> f32).
-    rewriter.setInsertionPoint(generic);
-    Block &old = generic.getRegion().front();
-    auto widened = linalg::GenericOp::create(
-        rewriter, loc, generic->getResultTypes(), generic.getDpsInputs(),
-        generic.getDpsInits(), generic.getIndexingMapsArray(),
-        generic.getIteratorTypesArray(),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          IRMapping mapping;
-          for (auto [arg, value] : llvm::zip(old.getArguments(), args)) {
-            Value v = value;
-            if (v.getType() != arg.getType())
-              v = arith::ExtFOp::create(b, l, arg.getType(), v);
-            mapping.map(arg, v);
-          }
-          for (Operation &op : old)
-            b.clone(op, mapping);
-        });
-    rewriter.replaceOp(generic, widened->getResults());
-    generic = widened;
-  }
+  // The step reads the staged operands and extends them to the body's f32
+  // (upstream's vectorization folds the extensions into the contraction:
+  // f16 x f16 -> f32).
+  if (stagedType)
+    generic = retypeGeneric(rewriter, generic, generic.getDpsInits());
 
   // Threads: the step by `thread`, the copies by 16-byte pieces, the ops
   // over the output (accumulator producers, epilogues) by `thread` over

@@ -336,18 +336,27 @@ static int shuffle_source(int lane, const fiber *f, int *source) {
   return src >= base && src < base + width && f->offset >= 0;
 }
 
+/* Whether the live lanes of the warp of block threads [w, end) all wait in
+ * `state` (and at least one does), with how many wait and how many have
+ * exited. */
+static int warp_waits_at(const dlcrt_emu_scheduler *s, int w, int end,
+                         int state, int *waiting, int *done) {
+  *waiting = *done = 0;
+  for (int t = w; t < end; ++t) {
+    *waiting += s->fibers[t].state == state;
+    *done += s->fibers[t].state == kDone;
+  }
+  return *waiting && *waiting + *done == end - w;
+}
+
 /* Releases the warps whose live lanes all wait at a shuffle; returns how
  * many were released. */
 static int release_shuffles(dlcrt_emu_scheduler *s) {
   int released = 0;
   for (int w = 0; w < s->threads; w += kWarpSize) {
     int end = w + kWarpSize < s->threads ? w + kWarpSize : s->threads;
-    int waiting = 0, done = 0;
-    for (int t = w; t < end; ++t) {
-      waiting += s->fibers[t].state == kAtShuffle;
-      done += s->fibers[t].state == kDone;
-    }
-    if (!waiting || waiting + done < end - w)
+    int waiting, done;
+    if (!warp_waits_at(s, w, end, kAtShuffle, &waiting, &done))
       continue;
     if (done)
       fail("a warp shuffle (block threads %d..%d) runs with %d exited lanes",
@@ -458,12 +467,8 @@ static int release_warp_ops(dlcrt_emu_scheduler *s) {
   int released = 0;
   for (int w = 0; w < s->threads; w += kWarpSize) {
     int end = w + kWarpSize < s->threads ? w + kWarpSize : s->threads;
-    int waiting = 0, done = 0;
-    for (int t = w; t < end; ++t) {
-      waiting += s->fibers[t].state == kAtWarpOp;
-      done += s->fibers[t].state == kDone;
-    }
-    if (!waiting || waiting + done < end - w)
+    int waiting, done;
+    if (!warp_waits_at(s, w, end, kAtWarpOp, &waiting, &done))
       continue;
     const fiber *first = &s->fibers[w];
     const char *name = first->warp_op == kWarpMma ? "mma.sync" : "ldmatrix";
