@@ -89,7 +89,7 @@ std::string dlc::generateHeader(const ModelInfo &info) {
   if (const auto &cuda = info.cuda) {
     std::string archs;
     for (auto &[sm, ptx] : cuda->ptx)
-      archs += (archs.empty() ? "sm_" : ", sm_") + std::to_string(sm);
+      archs += (archs.empty() ? "" : ", ") + dlc::cudaArchName(sm);
     os << " * Target: CUDA. " << cuda->kernels.size() << " kernels as PTX for "
        << archs
        << (cuda->cubins.empty()

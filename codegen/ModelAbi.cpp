@@ -86,7 +86,7 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
 
 /// DLC_MODEL_ABI_VERSION of runtime/include/dlc/dlc_model_abi.h, whose
 /// structs this file lays out (the runtime refuses any other version).
-static constexpr uint32_t kModelAbiVersion = 10;
+static constexpr uint32_t kModelAbiVersion = 11;
 
 /// dlc_cuda_desc { u32 num_images, num_kernels; const dlc_cuda_image *images;
 ///                 const char *const *kernel_names;

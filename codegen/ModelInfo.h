@@ -34,9 +34,17 @@ struct TensorInfo {
   std::vector<std::string> dimNames;
 };
 
+/// The target name of an image's sm number: 80 -> "sm_80"; an
+/// architecture-specific target (its PTX runs on that capability only) is
+/// negative: -90 -> "sm_90a" (see dlc_cuda_image).
+inline std::string cudaArchName(int sm) {
+  return "sm_" + std::to_string(sm < 0 ? -sm : sm) + (sm < 0 ? "a" : "");
+}
+
 /// What a CUDA model carries besides host code (see dlc_cuda_desc).
 struct CudaImages {
-  std::vector<std::pair<int, std::string>> ptx; // (sm number, PTX text)
+  /// (sm number as in cudaArchName, PTX text)
+  std::vector<std::pair<int, std::string>> ptx;
   /// Parallel to ptx where `dlc compile` assembled them (ptxas): each
   /// architecture's machine code; empty: PTX only.
   std::vector<std::string> cubins;

@@ -36,10 +36,21 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "mma needs a contraction and one size per loop";
     if (precision == GpuPrecision::F32)
       return emitError() << "mma needs a precision below f32";
-    for (auto [t, i] : llvm::zip(thread, mma))
+    for (auto [w, t, i] : llvm::zip(workgroup, thread, mma)) {
+      // A warpgroup instruction (m64): each of the group's four warps
+      // holds 16 of its rows, the block a whole number of groups.
+      if (i == 64) {
+        if (t != 16 || w % 64 != 0)
+          return emitError() << "a warpgroup instruction of m = 64 needs "
+                                "warp tiles of 16 and a workgroup tile that "
+                                "is a multiple of 64, got "
+                             << t << " and " << w;
+        continue;
+      }
       if (i < 0 || (i > 0 && (t <= 0 || t % i != 0)))
         return emitError() << "an instruction tile of " << i
                            << " does not divide the warp tile of " << t;
+    }
   }
   return success();
 }

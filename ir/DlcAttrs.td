@@ -33,6 +33,9 @@ def Dlc_GpuPrecision : I32EnumAttr<"GpuPrecision",
   let genSpecializedAttr = 0;
 }
 
+def Dlc_GpuPrecisionAttr : EnumAttr<Dlc_Dialect, Dlc_GpuPrecision,
+                                    "gpu_precision">;
+
 class Dlc_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Dlc_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
@@ -68,7 +71,10 @@ def Dlc_GpuConfigAttr : Dlc_Attr<"GpuConfig", "gpu_config"> {
       8 on n, 8 on k, 0 elsewhere). With it, `thread` is the tile of one
       warp (each warp issues `mma.sync` over its tile; the block has 32
       threads per warp) and `thread` over the reduction loop is the
-      instruction's k.
+      instruction's k. An m of 64 is Hopper's warpgroup instruction (wgmma
+      m64nNk8 for tf32, m64nNk16 for fp16, N the block's whole n tile):
+      four consecutive warps issue it together, each with a `thread` tile
+      of 16 rows.
 
     ```mlir
     linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction,
@@ -98,6 +104,10 @@ def Dlc_GpuConfigAttr : Dlc_Attr<"GpuConfig", "gpu_config"> {
     int64_t getNumThreads() const;
     /// Whether the contraction runs on tensor cores (`mma` is set).
     bool usesMma() const { return !getMma().empty(); }
+    /// Whether the instructions are a warpgroup's (wgmma: m = 64).
+    bool usesWarpgroups() const {
+      return llvm::is_contained(getMma(), int64_t(64));
+    }
   }];
 }
 

@@ -2,6 +2,7 @@
 #ifndef DLC_IR_DLCOPS_H
 #define DLC_IR_DLCOPS_H
 
+#include "ir/DlcAttrs.h"
 #include "ir/DlcDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -327,5 +327,6 @@ def Dlc_ConcatOp : Dlc_Op<"concat",
 
 include "ir/DlcTensorOps.td"
 include "ir/DlcDataDependentOps.td"
+include "ir/DlcGpuOps.td"
 
 #endif // DLC_OPS_TD

@@ -28,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 
-HEADER = re.compile(r"^// dlc: PTX for (sm_\d+), (\d+) kernels\n", re.M)
+HEADER = re.compile(r"^// dlc: PTX for (sm_\d+a?), (\d+) kernels\n", re.M)
 KERNEL = re.compile(r"^// dlc: kernel (\S+) shared (\d+)$", re.M)
 ENTRY = re.compile(r"\.entry (\w+)\((.*?)\)\s*(\.maxntid (\d+), (\d+), (\d+))?",
                    re.S)

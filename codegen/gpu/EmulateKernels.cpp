@@ -1,5 +1,6 @@
 //===- EmulateKernels.cpp - kernels as host functions (cuda-emulator) -----===//
 #include "codegen/gpu/Passes.h"
+#include "ir/DlcOps.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -28,6 +29,9 @@ static constexpr StringLiteral kAsyncCopyFn = "dlcrt_emu_async_copy";
 static constexpr StringLiteral kAsyncWaitFn = "dlcrt_emu_async_wait";
 static constexpr StringLiteral kMmaSyncFn = "dlcrt_emu_mma_sync";
 static constexpr StringLiteral kLdmatrixFn = "dlcrt_emu_ldmatrix";
+static constexpr StringLiteral kWgmmaFn = "dlcrt_emu_wgmma";
+/// DLC_EMU_WGMMA_TF32 and DLC_EMU_WGMMA_F16 in dlc_model_abi.h.
+static constexpr int64_t kWgmmaTf32 = 0, kWgmmaF16 = 1;
 /// DLC_EMU_MMA_M16N8K8_TF32 and DLC_EMU_MMA_M16N8K16 in dlc_model_abi.h.
 static constexpr int64_t kMmaM16N8K8Tf32 = 0, kMmaM16N8K16 = 1;
 
@@ -269,6 +273,39 @@ struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
             memref::LoadOp::create(b, loc, out, ValueRange{index(i)}));
       return replace(vector::FromElementsOp::create(b, loc, type, elements));
     }
+    if (auto wgmma = dyn_cast<dlc::WarpgroupMmaOp>(op)) {
+      // The thread's accumulators go through a buffer in its frame to the
+      // warpgroup-level instruction, which reads A and B from shared
+      // memory through the descriptors and overwrites them with D.
+      sync = true;
+      int64_t elements = wgmma.getN() / 2;
+      Value frame = frameBuffer(MemRefType::get({elements}, b.getF32Type()));
+      for (int64_t i = 0; i < elements; ++i)
+        memref::StoreOp::create(b, loc,
+                                vector::ExtractOp::create(b, loc,
+                                                          wgmma.getAcc(),
+                                                          ArrayRef<int64_t>{i}),
+                                frame, ValueRange{index(i)});
+      Type i64 = b.getI64Type(), i32 = b.getI32Type();
+      func::FuncOp fn = declare(
+          b, module, kWgmmaFn,
+          b.getFunctionType({info.getType(), i64, i64, i64, i32, i32}, {}));
+      int64_t kind = wgmma.getPrecision() == dlc::GpuPrecision::TF32
+                         ? kWgmmaTf32
+                         : kWgmmaF16;
+      func::CallOp::create(
+          b, loc, fn,
+          ValueRange{info, wgmma.getDescA(), wgmma.getDescB(),
+                     addressOf(b, loc, frame, index(0)),
+                     arith::ConstantIntOp::create(b, loc, i32, wgmma.getN()),
+                     arith::ConstantIntOp::create(b, loc, i32, kind)});
+      SmallVector<Value> d;
+      for (int64_t i = 0; i < elements; ++i)
+        d.push_back(
+            memref::LoadOp::create(b, loc, frame, ValueRange{index(i)}));
+      return replace(vector::FromElementsOp::create(
+          b, loc, cast<VectorType>(wgmma.getType()), d));
+    }
     if (isa<NVVM::CpAsyncCommitGroupOp>(op)) {
       op->erase();
       return success();
@@ -312,10 +349,11 @@ struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
     Value info = entry.addArgument(infoType, loc);
     SmallVector<Operation *> gpuOps;
     func.walk([&](Operation *op) {
-      if (op->getDialect() &&
-          llvm::is_contained({StringRef("gpu"), StringRef("nvgpu"),
-                              StringRef("nvvm")},
-                             op->getDialect()->getNamespace()))
+      if (isa<dlc::WarpgroupMmaOp>(op) ||
+          (op->getDialect() &&
+           llvm::is_contained(
+               {StringRef("gpu"), StringRef("nvgpu"), StringRef("nvvm")},
+               op->getDialect()->getNamespace())))
         gpuOps.push_back(op);
     });
     bool sync = false;

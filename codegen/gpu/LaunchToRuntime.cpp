@@ -216,8 +216,11 @@ FailureOr<dlc::CudaImages> dlc::extractCudaImages(ModuleOp module) {
   for (NamedAttribute entry : ptx) {
     int sm = 0;
     StringRef chip = entry.getName().getValue();
+    bool archSpecific = chip.consume_back("a");
     if (!chip.consume_front("sm_") || chip.getAsInteger(10, sm))
       return failure();
+    if (archSpecific)
+      sm = -sm;
     images.ptx.push_back({sm, cast<StringAttr>(entry.getValue()).str()});
   }
   for (Attribute name : kernels)

@@ -35,6 +35,12 @@ struct CudaPipelineOptions {
   /// Contractions' precision (dlc-gpu-select-strategy): "f32", "tf32",
   /// "f16" or "bf16".
   std::string precision = "f32";
+  /// Hopper's warpgroup instructions (wgmma) for the contractions that
+  /// fit: set for an sm_90a build (whose PTX runs on sm_90 only) and for
+  /// the emulator of one.
+  bool warpgroups = false;
+  /// Whether `archs` names an architecture-specific target (sm_90a).
+  static bool isArchSpecific(const std::vector<std::string> &archs);
   /// cuda-emulator: compile the kernels for the host instead (see
   /// dlc-gpu-emulate-kernels); the result is a CPU model.
   bool emulate = false;

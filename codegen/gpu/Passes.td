@@ -87,7 +87,13 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
     multiple of 16). An fp16 contraction whose m, n and k are multiples of
     16, 8 and 16 does the same with `mma.sync.m16n8k16` (`mma = [16, 8,
     16]`, K steps of 32 or 16), its operands staged in fp16. bf16 stays on CUDA cores (upstream's
-    nvgpu conversion takes no bf16 fragments).
+    nvgpu conversion takes no bf16 fragments). With `warpgroups` (sm_90a),
+    such a contraction whose m is also a multiple of 64 runs on Hopper's
+    warpgroup instructions (`mma = [64, BN, 8]` or `[64, BN, 16]`): blocks
+    of one or two warpgroups (64 or 128 rows) by BN columns (a divisor of
+    n, multiple of 8, up to 128), each warp 16 rows of its group's
+    `wgmma.m64nBN` instructions, K steps of 32 (16 where K does not
+    allow).
   }];
   let options = [
     Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
@@ -101,7 +107,10 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
            "the precision of contraction kernels: f32, tf32, f16 or bf16 "
            "(operands rounded, f32 accumulation)">,
     Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
-           "run tf32 contractions that fit on tensor cores (mma.sync)">
+           "run tf32 contractions that fit on tensor cores (mma.sync)">,
+    Option<"warpgroups", "warpgroups", "bool", /*default=*/"false",
+           "Hopper (sm_90a): run tensor-core contractions whose m is a "
+           "multiple of 64 as warpgroup instructions (wgmma)">
   ];
   let dependentDialects = ["::dlc::DlcDialect"];
 }
@@ -120,7 +129,10 @@ def GpuTileAndFuse : Pass<"dlc-gpu-tile-and-fuse", "mlir::func::FuncOp"> {
     tiles. Each block forall becomes one kernel. A contraction whose config
     has `mma` has its K step's tiles mapped to warps
     (`#gpu.warp<linear_dim_*>`), and the ops around it (fills, epilogues)
-    are spread over the block's threads.
+    are spread over the block's threads. With warpgroup instructions
+    (`mma` m = 64), both operands are staged K innermost, the copies and
+    gathers into them write at most 16 bytes of K per thread, and tf32
+    operands are staged rounded to tf32.
   }];
   let options = [
     Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
@@ -240,7 +252,8 @@ def GpuVectorToMma : Pass<"dlc-gpu-vector-to-mma", "mlir::func::FuncOp"> {
   let summary = "tensor-core contractions to nvgpu mma.sync on register fragments";
   let description = [{
     Runs on the mapped kernels after `dlc-gpu-hoist-accumulators`. In each
-    kernel with a contraction that carries a config with `mma` (set by
+    kernel with a contraction that carries a config with `mma` of warp
+    instructions (warpgroup ones are `dlc-gpu-vector-to-wgmma`'s; set by
     `dlc-gpu-vectorize` on the warps' instruction-sized
     `vector.contract`s), its contractions, the reads of
     their operands and the loop-carried accumulators become `nvgpu` ops
@@ -255,6 +268,44 @@ def GpuVectorToMma : Pass<"dlc-gpu-vector-to-mma", "mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["mlir::nvgpu::NVGPUDialect", "mlir::gpu::GPUDialect",
                            "mlir::arith::ArithDialect"];
+}
+
+def GpuVectorToWgmma : Pass<"dlc-gpu-vector-to-wgmma", "mlir::func::FuncOp"> {
+  let summary = "warpgroup contractions to dlc.warpgroup_mma on shared tiles";
+  let description = [{
+    Runs beside `dlc-gpu-vector-to-mma`, on the kernels whose contractions
+    carry a warpgroup config (`mma` with m = 64, Hopper's wgmma). The
+    shared tiles that the contractions read become wgmma's canonical
+    K-major layout without swizzling (`memref<BK/c x rows x c x T>`, c = 16
+    bytes of T: contiguous 8 x 16-byte core matrices) and the copies into
+    them are rewritten to it (a copy must not cross a core matrix's
+    16-byte row). Each warp's 16 x N x K piece becomes a
+    `dlc.warpgroup_mma` on the descriptors of its group's 64 rows of A and
+    the N rows of B at its K offset; the accumulators become each thread's
+    N / 2 elements of the wgmma D fragment, read and written per lane (two
+    adjacent elements at a time) and carried as such through the loops.
+    Anything else that reads the tiles or the accumulators is an error.
+  }];
+  let dependentDialects = ["::dlc::DlcDialect", "mlir::gpu::GPUDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def GpuLowerWarpgroupMma : Pass<"dlc-gpu-lower-warpgroup-mma",
+                                "mlir::gpu::GPUModuleOp"> {
+  let summary = "dlc.warpgroup_mma to NVVM wgmma (sm_90a)";
+  let description = [{
+    In the kernels, before the conversion to NVVM: each
+    `dlc.warpgroup_mma` becomes `wgmma.fence`, one
+    `nvvm.wgmma.mma_async` (m64nNk8 tf32 or m64nNk16 f16, A row- and B
+    column-major, f32 accumulators in an LLVM struct of N / 2 floats),
+    `wgmma.commit_group` and `wgmma.wait_group 0`.
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect",
+                           "mlir::LLVM::LLVMDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 def GpuFoldRowBroadcasts : Pass<"dlc-gpu-fold-row-broadcasts", "mlir::func::FuncOp"> {

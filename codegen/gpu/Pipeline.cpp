@@ -19,7 +19,7 @@ using namespace mlir;
 static const char *kToKernels =
     "func.func(dlc-gpu-conv-to-gemm,canonicalize,cse,dlc-gpu-fold-row-"
     "broadcasts,"
-    "canonicalize,cse,dlc-gpu-select-strategy{{precision={1}},"
+    "canonicalize,cse,dlc-gpu-select-strategy{{precision={1} warpgroups={2}},"
     "dlc-gpu-tile-and-fuse,dlc-gpu-vectorize,dlc-gpu-round-operands,"
     "canonicalize,cse),"
     "func.func(dlc-carry-loop-values-in-place,dlc-resolve-carried-dims),"
@@ -34,7 +34,9 @@ static const char *kToKernels =
     "func.func(dlc-gpu-map-forall,dlc-gpu-lower-warp-reductions,canonicalize,"
     "cse,"
     "dlc-gpu-hoist-accumulators,"
-    "canonicalize,cse,dlc-gpu-vector-to-mma,canonicalize,cse,"
+    "canonicalize,cse,dlc-gpu-vector-to-mma,dlc-gpu-vector-to-wgmma,"
+    "canonicalize,"
+    "cse,"
     "dlc-gpu-lower-vectors,canonicalize,cse,dlc-gpu-pipeline-"
     "k-loops,"
     "dlc-gpu-plan-shared-memory,canonicalize,cse,"
@@ -50,7 +52,8 @@ static const char *kToKernels =
 static const char *kToPtx =
     "dlc-dynamic-expand-shapes,expand-strided-metadata,lower-affine,convert-"
     "scf-to-cf,canonicalize,cse,{0}"
-    "gpu.module(convert-nvgpu-to-nvvm,convert-vector-to-llvm,convert-gpu-to-"
+    "gpu.module(dlc-gpu-lower-warpgroup-mma,convert-nvgpu-to-nvvm,convert-"
+    "vector-to-llvm,convert-gpu-to-"
     "nvvm{{use-bare-ptr-memref-call-conv=1},"
     "canonicalize,cse,reconcile-unrealized-casts),"
     "gpu-to-llvm{{use-bare-pointers-for-host=1 "
@@ -67,6 +70,12 @@ static const char *kEmulate =
     "finalize-memref-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
     "reconcile-unrealized-casts,canonicalize,dlc-gpu-emulator-launches";
+
+bool dlc::CudaPipelineOptions::isArchSpecific(
+    const std::vector<std::string> &archs) {
+  return llvm::any_of(
+      archs, [](const std::string &a) { return StringRef(a).ends_with("a"); });
+}
 
 std::string dlc::CudaPipelineOptions::findLibdevice() {
   SmallVector<std::string> roots;
@@ -98,7 +107,9 @@ void dlc::buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &opts,
   if (untilLinalg)
     return;
   std::string kernels =
-      llvm::formatv(kToKernels, opts.blockSize, opts.precision).str();
+      llvm::formatv(kToKernels, opts.blockSize, opts.precision,
+                    opts.warpgroups ? "true" : "false")
+          .str();
   if (opts.emulate) {
     if (failed(parsePassPipeline(kernels + "," + kEmulate, pm, llvm::errs())))
       llvm::report_fatal_error("dlc: invalid built-in CUDA emulator pipeline");
@@ -122,7 +133,29 @@ struct CudaPipelineCliOptions
       *this, "precision",
       llvm::cl::desc("contractions' precision: f32, tf32, f16 or bf16"),
       llvm::cl::init("f32")};
+  Option<std::string> archs{
+      *this, "archs",
+      llvm::cl::desc("comma-separated PTX targets (sm_90a alone: Hopper's "
+                     "warpgroup instructions)"),
+      llvm::cl::init("sm_80,sm_90")};
+  Option<bool> warpgroups{
+      *this, "warpgroups",
+      llvm::cl::desc("emulator: the schedule of sm_90a (wgmma)"),
+      llvm::cl::init(false)};
 };
+
+static dlc::CudaPipelineOptions fromCli(const CudaPipelineCliOptions &cli) {
+  dlc::CudaPipelineOptions opts;
+  opts.precision = cli.precision;
+  opts.archs.clear();
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(cli.archs).split(parts, ',');
+  for (llvm::StringRef arch : parts)
+    opts.archs.push_back(arch.str());
+  opts.warpgroups =
+      cli.warpgroups || dlc::CudaPipelineOptions::isArchSpecific(opts.archs);
+  return opts;
+}
 } // namespace
 
 void dlc::registerCudaPipeline() {
@@ -130,17 +163,14 @@ void dlc::registerCudaPipeline() {
       "dlc-cuda-pipeline",
       "lower dlc ops to host LLVM code launching PTX kernels (sm_80, sm_90)",
       [](OpPassManager &pm, const CudaPipelineCliOptions &cli) {
-        CudaPipelineOptions opts;
-        opts.precision = cli.precision;
-        buildCudaPipeline(pm, opts);
+        buildCudaPipeline(pm, fromCli(cli));
       });
   PassPipelineRegistration<CudaPipelineCliOptions>(
       "dlc-cuda-emulator-pipeline",
       "lower dlc ops to host LLVM code running the CUDA kernels on the CPU",
       [](OpPassManager &pm, const CudaPipelineCliOptions &cli) {
-        CudaPipelineOptions opts;
+        CudaPipelineOptions opts = fromCli(cli);
         opts.emulate = true;
-        opts.precision = cli.precision;
         buildCudaPipeline(pm, opts);
       });
 }

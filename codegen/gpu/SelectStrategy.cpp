@@ -183,7 +183,8 @@ struct SelectStrategyPass
     if (tensorCores && M % 16 == 0 && N % 8 == 0 &&
         ((contractionPrecision == GpuPrecision::TF32 && K % 8 == 0) ||
          (contractionPrecision == GpuPrecision::F16 && K % 16 == 0)))
-      return mmaConfig(op, *dims, outer);
+      return warpgroups && M % 64 == 0 ? wgmmaConfig(op, *dims, outer)
+                                       : mmaConfig(op, *dims, outer);
     // Blocks of bm x bn outputs, each thread tm x tn of them: bm and bn
     // divisors of M and N from 8 to 128 (24 filters, 49 pixels of a 7x7
     // image), tm and tn up to 8, 32 to `limit` threads. The best fills the
@@ -328,6 +329,55 @@ struct SelectStrategyPass
     SmallVector<int64_t> mma(ranges.size(), 0);
     mma[m] = im;
     mma[n] = in;
+    mma[k] = ik;
+    int64_t depth = K / bk >= 2 ? 2 : 1;
+    return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,
+                              tiles.workgroup, tiles.thread, tiles.reduction,
+                              depth, contractionPrecision, mma);
+  }
+
+  /// A contraction on Hopper's warpgroup instructions (`wgmma.m64nNk8`
+  /// for tf32, `m64nNk16` for fp16, operands in shared memory): blocks of
+  /// one or two warpgroups (bm = 64 or 128 rows) by bn columns (up to 128,
+  /// the N of the instruction), each warp 16 rows of its group's tile, K
+  /// steps of 32 where K allows. The best fills the GPU once first, then
+  /// has the largest tile.
+  GpuConfigAttr wgmmaConfig(linalg::LinalgOp op,
+                            const linalg::ContractionDimensions &dims,
+                            int64_t outer) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    unsigned m = dims.m.back(), n = dims.n.back(), k = dims.k.back();
+    int64_t M = ranges[m], N = ranges[n], K = ranges[k];
+    int64_t ik = contractionPrecision == GpuPrecision::TF32 ? 8 : 16;
+    int64_t bk = K % 32 == 0 ? 32 : ik;
+    int64_t bestM = 0, bestN = 0;
+    std::pair<int64_t, int64_t> bestKey{};
+    for (int64_t bm : {64, 128}) {
+      if (M % bm != 0)
+        continue;
+      for (int64_t bn = 8; bn <= std::min<int64_t>(N, 128); bn += 8) {
+        // Two warpgroups (256 threads) have 128 registers each at two
+        // blocks per SM: at most 32 accumulators (ResNet-50's batch-32
+        // kernels spilled with 64).
+        if (N % bn != 0 || (bm == 128 && bn > 64))
+          continue;
+        int64_t blocks = outer * (M / bm) * (N / bn);
+        std::pair<int64_t, int64_t> key{std::min(blocks, minBlocks / 2),
+                                        bm * bn};
+        if (!bestM || key > bestKey) {
+          bestM = bm;
+          bestN = bn;
+          bestKey = key;
+        }
+      }
+    }
+    assert(bestM && "a 64 x 8 tile divides every loop that fits");
+    ContractionTiles tiles =
+        contractionTiles(ranges.size(), dims, bestM, bestN, 16, bestN, bk);
+    tiles.thread[k] = ik;
+    SmallVector<int64_t> mma(ranges.size(), 0);
+    mma[m] = 64;
+    mma[n] = bestN;
     mma[k] = ik;
     int64_t depth = K / bk >= 2 ? 2 : 1;
     return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,

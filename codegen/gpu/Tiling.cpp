@@ -1,6 +1,8 @@
 //===- Tiling.cpp - block and thread tiling of GPU kernels on tensors -----===//
 #include "codegen/gpu/Tiling.h"
+#include "codegen/gpu/Rounding.h"
 #include "codegen/gpu/RowKernels.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -304,9 +306,11 @@ static SmallVector<int64_t> overOutputDims(linalg::LinalgOp root,
 }
 
 /// Copies a static tile `source` into a new shared memory tensor whose dims
-/// are `source`'s permuted by `perm` (result dim i is source dim perm[i]).
+/// are `source`'s permuted by `perm` (result dim i is source dim perm[i]),
+/// its values rounded to `round` where given.
 static Value promoteToShared(RewriterBase &rewriter, Location loc, Value source,
-                             ArrayRef<int64_t> perm, Type elementType) {
+                             ArrayRef<int64_t> perm, Type elementType,
+                             std::optional<dlc::GpuPrecision> round) {
   auto type = cast<RankedTensorType>(source.getType());
   SmallVector<int64_t> shape;
   for (int64_t d : perm)
@@ -333,6 +337,8 @@ static Value promoteToShared(RewriterBase &rewriter, Location loc, Value source,
         Value v = args[0];
         // Staged in a narrower precision (tensor cores' fp16): to nearest
         // even.
+        if (round)
+          v = dlc::roundToPrecision(b, l, v, *round);
         if (v.getType() != elementType)
           v = arith::TruncFOp::create(b, l, elementType, v);
         linalg::YieldOp::create(b, l, v);
@@ -342,16 +348,20 @@ static Value promoteToShared(RewriterBase &rewriter, Location loc, Value source,
 
 /// `op` rebuilt on its current operands (whose element types may no longer
 /// match its body's arguments: a tile staged in fp16) with `inits` as its
-/// outputs: inputs narrower than the body's arguments are extended
+/// outputs (read through `maps` where given, the yielded values rounded to
+/// `round` where given): inputs narrower than the body's arguments are extended
 /// (exactly) on entry, yielded values wider than the outputs truncated (to
 /// nearest even).
-static linalg::GenericOp retypeGeneric(RewriterBase &rewriter,
-                                       linalg::GenericOp op, ValueRange inits) {
+static linalg::GenericOp
+retypeGeneric(RewriterBase &rewriter, linalg::GenericOp op, ValueRange inits,
+              ArrayRef<AffineMap> maps = {},
+              std::optional<dlc::GpuPrecision> round = std::nullopt) {
   Block &old = op.getRegion().front();
   rewriter.setInsertionPoint(op);
   auto rebuilt = linalg::GenericOp::create(
       rewriter, op.getLoc(), inits.getTypes(), op.getDpsInputs(), inits,
-      op.getIndexingMapsArray(), op.getIteratorTypesArray(),
+      maps.empty() ? op.getIndexingMapsArray() : SmallVector<AffineMap>(maps),
+      op.getIteratorTypesArray(),
       [&](OpBuilder &b, Location l, ValueRange args) {
         IRMapping mapping;
         for (auto [arg, value] : llvm::zip(old.getArguments(), args)) {
@@ -366,6 +376,8 @@ static linalg::GenericOp retypeGeneric(RewriterBase &rewriter,
         for (auto [v, init] :
              llvm::zip(old.getTerminator()->getOperands(), inits)) {
           Value y = mapping.lookupOrDefault(v);
+          if (round)
+            y = dlc::roundToPrecision(b, l, y, *round);
           Type element = getElementTypeOrSelf(init.getType());
           if (y.getType() != element)
             y = arith::TruncFOp::create(b, l, element, y);
@@ -382,10 +394,17 @@ static linalg::GenericOp retypeGeneric(RewriterBase &rewriter,
 /// 16-byte access for f32), then more along the outer dims while there are
 /// more tiles than threads.
 static SmallVector<int64_t> copyThreadTiles(ArrayRef<int64_t> shape,
-                                            int64_t threads) {
+                                            int64_t threads,
+                                            ArrayRef<int64_t> maxTile) {
   SmallVector<int64_t> tile(shape.size(), 1);
   int64_t inner = shape.back();
   tile.back() = inner % 4 == 0 ? 4 : inner % 2 == 0 ? 2 : 1;
+  // Where a dim's tile is capped (0: not).
+  auto fits = [&](int64_t d, int64_t size) {
+    return shape[d] % size == 0 && (!maxTile[d] || size <= maxTile[d]);
+  };
+  while (tile.back() > 1 && !fits(shape.size() - 1, tile.back()))
+    tile.back() /= 2;
   auto count = [&] {
     int64_t c = 1;
     for (auto [s, t] : llvm::zip(shape, tile))
@@ -396,11 +415,11 @@ static SmallVector<int64_t> copyThreadTiles(ArrayRef<int64_t> shape,
     bool grown = false;
     for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0 && !grown;
          --d)
-      if (shape[d] % (2 * tile[d]) == 0) {
+      if (fits(d, 2 * tile[d])) {
         tile[d] *= 2;
         grown = true;
       }
-    if (!grown && shape.back() % (2 * tile.back()) == 0) {
+    if (!grown && fits(shape.size() - 1, 2 * tile.back())) {
       tile.back() *= 2;
       grown = true;
     }
@@ -515,10 +534,38 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
   Type stagedType;
   if (config.usesMma() && config.getPrecision() == GpuPrecision::F16)
     stagedType = rewriter.getF16Type();
+  // Hopper's warpgroup instructions read tf32 operands from shared memory
+  // as they are (the low mantissa bits ignored, which truncates): they are
+  // staged rounded to nearest instead, as the other paths round them.
+  std::optional<GpuPrecision> roundStaged;
+  if (config.usesWarpgroups() && config.getPrecision() == GpuPrecision::TF32)
+    roundStaged = GpuPrecision::TF32;
   SmallVector<Operation *> copies;
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   for (OpOperand *in : generic.getDpsInputOperands()) {
     AffineMap map = maps[in->getOperandNumber()];
+    // Operand tiles staged with the reduction dims outermost (the
+    // CUDA-core step reads a row of each per k), or innermost for
+    // half-precision tensor-core operands (fragments by plain ldmatrix, as
+    // the A operand of mma.sync (row-major) and its B operand
+    // (column-major) lie; upstream's transposed ldmatrix of A (MLIR 22)
+    // fills the A registers in the wrong order, which the emulator's
+    // ldmatrix shows) and for Hopper's warpgroup instructions, which read
+    // tf32 operands K-major only.
+    SmallVector<int64_t> perm;
+    SmallVector<bool> order = {true, false};
+    if (stagedType || config.usesWarpgroups())
+      order = {false, true};
+    for (bool reductions : order)
+      for (auto [i, e] : llvm::enumerate(map.getResults())) {
+        auto d = dyn_cast<AffineDimExpr>(e);
+        if (!d)
+          return generic->emitError("unexpected contraction operand map");
+        bool isReduction = linalg::isReductionIterator(
+            generic.getIteratorTypesArray()[d.getPosition()]);
+        if (isReduction == reductions)
+          perm.push_back(i);
+      }
     if (auto slice = in->get().getDefiningOp<tensor::ExtractSliceOp>())
       if (isGatherProducer(slice.getSource().getDefiningOp())) {
         Operation *blockLevel = slice.getSource().getDefiningOp();
@@ -539,33 +586,42 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
             rewriter, loc, type, ValueRange{}, /*copy=*/Value(),
             /*size_hint=*/Value(),
             gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-        if (stagedType)
-          gather = retypeGeneric(rewriter, gather, alloc.getResult());
-        else
+        // For warpgroup instructions, the gather writes its tile K-major.
+        bool permute = config.usesWarpgroups() && !isIdentityPermutation(perm);
+        if (permute) {
+          auto shape = llvm::to_vector(llvm::map_range(
+              perm, [&](int64_t d) { return type.getDimSize(d); }));
+          auto permuted = RankedTensorType::get(shape, type.getElementType());
+          rewriter.eraseOp(alloc);
+          alloc = bufferization::AllocTensorOp::create(
+              rewriter, loc, permuted, ValueRange{}, /*copy=*/Value(),
+              /*size_hint=*/Value(),
+              gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+          SmallVector<AffineMap> gatherMaps = gather.getIndexingMapsArray();
+          AffineMap out = gatherMaps.back();
+          SmallVector<AffineExpr> results;
+          for (int64_t p : perm)
+            results.push_back(out.getResult(p));
+          gatherMaps.back() = AffineMap::get(out.getNumDims(), 0, results, ctx);
+          gather = retypeGeneric(rewriter, gather, alloc.getResult(),
+                                 gatherMaps, roundStaged);
+          SmallVector<AffineExpr> operandResults;
+          for (int64_t p : perm)
+            operandResults.push_back(map.getResult(p));
+          maps[in->getOperandNumber()] =
+              AffineMap::get(map.getNumDims(), 0, operandResults, ctx);
+          rewriter.modifyOpInPlace(generic,
+                                   [&] { in->set(gather->getResult(0)); });
+        } else if (stagedType || roundStaged) {
+          gather = retypeGeneric(rewriter, gather, alloc.getResult(), {},
+                                 roundStaged);
+        } else {
           rewriter.modifyOpInPlace(gather, [&] {
             gather.getDpsInitsMutable()[0].set(alloc.getResult());
           });
+        }
         copies.push_back(gather);
         continue;
-      }
-    // (Half-precision tensor-core operands with the reduction dims
-    // innermost instead: fragments by plain ldmatrix, as the A operand of
-    // mma.sync (row-major) and its B operand (column-major) lie. Upstream's
-    // transposed ldmatrix of A (MLIR 22) fills the A registers in the wrong
-    // order, which the emulator's ldmatrix shows.)
-    SmallVector<int64_t> perm;
-    SmallVector<bool> order = {true, false};
-    if (stagedType)
-      order = {false, true};
-    for (bool reductions : order)
-      for (auto [i, e] : llvm::enumerate(map.getResults())) {
-        auto d = dyn_cast<AffineDimExpr>(e);
-        if (!d)
-          return generic->emitError("unexpected contraction operand map");
-        bool isReduction = linalg::isReductionIterator(
-            generic.getIteratorTypesArray()[d.getPosition()]);
-        if (isReduction == reductions)
-          perm.push_back(i);
       }
     // Moving unit dims moves no data: keep the operand's own order.
     auto shape = cast<RankedTensorType>(in->get().getType()).getShape();
@@ -578,7 +634,8 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
     rewriter.setInsertionPoint(generic);
     Value shared = promoteToShared(
         rewriter, loc, in->get(), perm,
-        stagedType ? stagedType : getElementTypeOrSelf(in->get().getType()));
+        stagedType ? stagedType : getElementTypeOrSelf(in->get().getType()),
+        roundStaged);
     copies.push_back(shared.getDefiningOp());
     SmallVector<AffineExpr> results;
     for (int64_t p : perm)
@@ -644,11 +701,24 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
   for (Operation *copy : copies) {
     // Each thread reads up to 4 contiguous source elements (16 bytes), and
     // neighbouring threads neighbouring pieces (the copy's loops are the
-    // source's dims; a transposed tile is written through its map).
-    auto source =
-        cast<RankedTensorType>(copy->getOperand(0).getType()).getShape();
+    // source's dims, a gather's those of what it computes; a transposed
+    // tile is written through its map).
+    auto copyOp = cast<linalg::LinalgOp>(copy);
+    SmallVector<int64_t> loops = copyOp.getStaticLoopRanges();
+    // Hopper's warpgroup instructions read the tile in 16-byte rows of K
+    // (dlc-gpu-vector-to-wgmma lays it out so): a thread writes within one.
+    SmallVector<int64_t> maxTile(loops.size(), 0);
+    if (config.usesWarpgroups()) {
+      OpOperand *init = copyOp.getDpsInitOperand(0);
+      AffineMap out = copyOp.getMatchingIndexingMap(init);
+      if (auto d = dyn_cast<AffineDimExpr>(out.getResults().back()))
+        maxTile[d.getPosition()] =
+            16 / (getElementTypeOrSelf(init->get().getType())
+                      .getIntOrFloatBitWidth() /
+                  8);
+    }
     if (failed(distributeAlone(rewriter, cast<TilingInterface>(copy),
-                               copyThreadTiles(source, threads))))
+                               copyThreadTiles(loops, threads, maxTile))))
       return failure();
   }
   SmallVector<TilingInterface> rest;

@@ -24,7 +24,7 @@ static GpuConfigAttr mmaConfigOf(gpu::LaunchOp launch) {
   GpuConfigAttr found;
   launch.walk([&](vector::ContractionOp contract) {
     auto config = contract->getAttrOfType<GpuConfigAttr>(kGpuConfigAttrName);
-    if (config && config.usesMma()) {
+    if (config && config.usesMma() && !config.usesWarpgroups()) {
       found = config;
       return WalkResult::interrupt();
     }

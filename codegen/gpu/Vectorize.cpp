@@ -48,7 +48,8 @@ instructionShape(vector::ContractionOp contract, GpuConfigAttr config) {
   if (nonZero.size() != 3)
     return std::nullopt;
   SmallVector<int64_t> shape(n, 1);
-  shape[*m] = nonZero[0];
+  // A warpgroup instruction's 64 rows are four warps' 16.
+  shape[*m] = nonZero[0] == 64 ? 16 : nonZero[0];
   shape[*nn] = nonZero[1];
   shape[*k] = nonZero[2];
   return shape;

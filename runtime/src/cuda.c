@@ -223,11 +223,16 @@ static dlc_status *open_device(dlcrt_cuda *cuda, uint32_t ordinal) {
   return NULL;
 }
 
-/* The newest image the device can run (PTX is JIT-compiled forward). */
+/* The device's own architecture-specific image (sm_90a on sm_90), else the
+ * newest portable image the device can run (PTX is JIT-compiled forward). */
 static const dlc_cuda_image *pick_image(const dlc_cuda_desc *cd, int sm) {
   const dlc_cuda_image *best = NULL;
   for (uint32_t i = 0; i < cd->num_images; ++i)
-    if (cd->images[i].sm <= sm && (!best || cd->images[i].sm > best->sm))
+    if (cd->images[i].sm == -sm)
+      return &cd->images[i];
+  for (uint32_t i = 0; i < cd->num_images; ++i)
+    if (cd->images[i].sm > 0 && cd->images[i].sm <= sm &&
+        (!best || cd->images[i].sm > best->sm))
       best = &cd->images[i];
   return best;
 }
@@ -244,8 +249,9 @@ static dlc_status *load_kernels(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
     char archs[128] = "";
     size_t pos = 0;
     for (uint32_t i = 0; i < cd->num_images && pos < sizeof archs; ++i)
-      pos += (size_t)snprintf(archs + pos, sizeof archs - pos, "%ssm_%d",
-                              i ? ", " : "", cd->images[i].sm);
+      pos += (size_t)snprintf(archs + pos, sizeof archs - pos, "%ssm_%d%s",
+                              i ? ", " : "", abs(cd->images[i].sm),
+                              cd->images[i].sm < 0 ? "a" : "");
     return dlcrt_status_create(
         DLC_UNAVAILABLE,
         "create: model '%s' has PTX for %s, the CUDA device is sm_%d (compile "
@@ -259,16 +265,17 @@ static dlc_status *load_kernels(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
    * sm_80 cubin runs on sm_86, not on sm_90); else, or where the driver
    * refuses it, the PTX, compiled by the driver's JIT. */
   CUresult r = 1;
-  if (image->cubin_size && image->sm / 10 == cuda->sm / 10)
+  if (image->cubin_size && abs(image->sm) / 10 == cuda->sm / 10)
     r = d->cuModuleLoadDataEx(&cuda->module, image->cubin, 0, NULL, NULL);
   if (r != 0)
     r = d->cuModuleLoadDataEx(&cuda->module, image->ptx, 2, options, values);
   if (r != 0)
-    return dlcrt_status_create(DLC_INTERNAL,
-                               "create: loading the sm_%d PTX of '%s' failed: "
-                               "%s (%d): %s",
-                               image->sm, desc->model_name, error_name(d, r), r,
-                               log);
+    return dlcrt_status_create(
+        DLC_INTERNAL,
+        "create: loading the sm_%d%s PTX of '%s' failed: "
+        "%s (%d): %s",
+        abs(image->sm), image->sm < 0 ? "a" : "", desc->model_name,
+        error_name(d, r), r, log);
   cuda->num_kernels = cd->num_kernels;
   cuda->kernel_names = cd->kernel_names;
   cuda->kernel_shared_bytes = cd->kernel_shared_bytes;

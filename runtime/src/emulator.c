@@ -58,6 +58,7 @@ typedef struct fiber {
   /* A pending warp-level instruction (mma.sync, ldmatrix): which, with
    * this lane's operands. */
   int32_t warp_op, warp_kind, tiles, transpose;
+  int64_t desc_a, desc_b; /* a wgmma's shared-memory descriptors */
   float *fragments;
   const unsigned char *row;
   unsigned char *out;
@@ -459,7 +460,145 @@ static void ldmatrix(fiber *lanes, int tiles, int transpose) {
       }
 }
 
-enum { kWarpMma = 1, kWarpLdmatrix = 2 };
+enum { kWarpMma = 1, kWarpLdmatrix = 2, kWarpgroupMma = 3 };
+enum { kWarpgroupSize = 128 };
+
+/* An IEEE half's value. */
+static float half_to_float(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1F,
+           mant = h & 0x3FF, bits;
+  if (exp == 0) {
+    float v = (float)mant * (1.0f / 16777216.0f); /* subnormal: mant 2^-24 */
+    return sign ? -v : v;
+  }
+  if (exp == 31)
+    bits = sign | 0x7F800000u | (mant << 13);
+  else
+    bits = sign | ((exp + 112) << 23) | (mant << 13);
+  float f;
+  memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/* The host address of shared-memory byte `addr` (an 18-bit shared-window
+ * address, as a descriptor holds it) of `bytes` bytes: the block's shared
+ * memory taken modulo 2^18. */
+static const unsigned char *shared_at(const dlcrt_emu_scheduler *s,
+                                      uint64_t addr, int bytes) {
+  uint64_t base = (uint64_t)(uintptr_t)s->shared;
+  if (base % 16 != 0)
+    fail("wgmma: the block's shared memory is not 16-byte aligned");
+  uint64_t offset = (addr - (base & 0x3FFFF)) & 0x3FFFF;
+  if (offset + (uint64_t)bytes > s->shared_capacity)
+    fail("wgmma: descriptor address %#llx is outside the block's %zu bytes "
+         "of shared memory",
+         (unsigned long long)addr, s->shared_capacity);
+  return (const unsigned char *)s->shared + offset;
+}
+
+/* Element (row, k) of a K-major matrix without swizzling (PTX ISA, "Shared
+ * Memory Matrix Layout"): 8 x 16-byte core matrices, `sbo` bytes apart
+ * along the rows, `lbo` along K. */
+static float wgmma_operand(const dlcrt_emu_scheduler *s, int64_t desc, int row,
+                           int k, int kind) {
+  uint64_t d = (uint64_t)desc;
+  uint64_t start = (d & 0x3FFF) << 4, lbo = ((d >> 16) & 0x3FFF) << 4,
+           sbo = ((d >> 32) & 0x3FFF) << 4;
+  int elt = kind == DLC_EMU_WGMMA_TF32 ? 4 : 2, per_row = 16 / elt;
+  uint64_t addr = start + (uint64_t)(row / 8) * sbo + (uint64_t)(row % 8) * 16 +
+                  (uint64_t)(k / per_row) * lbo + (uint64_t)(k % per_row) * elt;
+  const unsigned char *p = shared_at(s, addr, elt);
+  if (kind == DLC_EMU_WGMMA_TF32) {
+    uint32_t bits;
+    memcpy(&bits, p, 4);
+    bits &= 0xFFFFE000u; /* the tensor cores read tf32: 10 mantissa bits */
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+  }
+  uint16_t h;
+  memcpy(&h, p, 2);
+  return half_to_float(h);
+}
+
+/* wgmma m64nNk8 (tf32) or m64nNk16 (f16) with f32 accumulators (PTX ISA,
+ * "Register Fragments and Shared Memory Matrix Layouts" for wgmma): thread
+ * 32w + 4g + t of the group holds D[16w + g + 8 (i / 2)][8j + 2t + i % 2]
+ * as its element 4j + i. */
+static void wgmma(const dlcrt_emu_scheduler *s, fiber *lanes) {
+  const fiber *first = &lanes[0];
+  int n = first->tiles, kind = first->warp_kind;
+  int k = kind == DLC_EMU_WGMMA_TF32 ? 8 : 16;
+  if (n < 8 || n > 256 || n % 8 != 0)
+    fail("wgmma with n = %d (8 to 256, a multiple of 8)", n);
+  if (kind != DLC_EMU_WGMMA_TF32 && kind != DLC_EMU_WGMMA_F16)
+    fail("unknown wgmma kind %d", kind);
+  for (int i = 0; i < 2; ++i) {
+    uint64_t d = (uint64_t)(i ? first->desc_b : first->desc_a);
+    if (d >> 62)
+      fail("wgmma: swizzled shared memory (mode %d) is not emulated",
+           (int)(d >> 62));
+    if ((d >> 49) & 7)
+      fail("wgmma: a descriptor base offset is not emulated");
+  }
+  float a[64][16], b[256][16], c[64][256];
+  for (int r = 0; r < 64; ++r)
+    for (int kk = 0; kk < k; ++kk)
+      a[r][kk] = wgmma_operand(s, first->desc_a, r, kk, kind);
+  for (int r = 0; r < n; ++r)
+    for (int kk = 0; kk < k; ++kk)
+      b[r][kk] = wgmma_operand(s, first->desc_b, r, kk, kind);
+  for (int l = 0; l < kWarpgroupSize; ++l) {
+    int w = l / 32, g = (l % 32) / 4, t = l % 4;
+    for (int j = 0; j < n / 8; ++j)
+      for (int i = 0; i < 4; ++i)
+        c[16 * w + g + 8 * (i / 2)][8 * j + 2 * t + i % 2] =
+            lanes[l].fragments[4 * j + i];
+  }
+  for (int r = 0; r < 64; ++r)
+    for (int col = 0; col < n; ++col)
+      for (int kk = 0; kk < k; ++kk)
+        c[r][col] += a[r][kk] * b[col][kk];
+  for (int l = 0; l < kWarpgroupSize; ++l) {
+    int w = l / 32, g = (l % 32) / 4, t = l % 4;
+    for (int j = 0; j < n / 8; ++j)
+      for (int i = 0; i < 4; ++i)
+        lanes[l].fragments[4 * j + i] =
+            c[16 * w + g + 8 * (i / 2)][8 * j + 2 * t + i % 2];
+  }
+}
+
+/* Releases the warpgroups whose 128 threads all wait at a wgmma; returns how
+ * many were released. */
+static int release_warpgroup_ops(dlcrt_emu_scheduler *s) {
+  int released = 0;
+  for (int w = 0; w < s->threads; w += kWarpgroupSize) {
+    int end = w + kWarpgroupSize < s->threads ? w + kWarpgroupSize : s->threads;
+    int waiting = 0;
+    for (int t = w; t < end; ++t)
+      waiting += s->fibers[t].state == kAtWarpOp &&
+                 s->fibers[t].warp_op == kWarpgroupMma;
+    if (waiting != end - w)
+      continue;
+    if (end - w != kWarpgroupSize)
+      fail("a wgmma (block threads %d..%d) runs with %d of 128 threads", w,
+           end - 1, end - w);
+    const fiber *first = &s->fibers[w];
+    for (int t = w; t < end; ++t) {
+      const fiber *f = &s->fibers[t];
+      if (f->warp_kind != first->warp_kind || f->tiles != first->tiles ||
+          f->desc_a != first->desc_a || f->desc_b != first->desc_b)
+        fail("the threads of a warpgroup (block threads %d..%d) run a wgmma "
+             "with different operands",
+             w, end - 1);
+    }
+    wgmma(s, &s->fibers[w]);
+    for (int t = w; t < end; ++t)
+      s->fibers[t].state = kRunnable;
+    ++released;
+  }
+  return released;
+}
 
 /* Releases the warps whose 32 lanes all wait at the same warp-level
  * instruction (mma.sync, ldmatrix); returns how many were released. */
@@ -468,7 +607,8 @@ static int release_warp_ops(dlcrt_emu_scheduler *s) {
   for (int w = 0; w < s->threads; w += kWarpSize) {
     int end = w + kWarpSize < s->threads ? w + kWarpSize : s->threads;
     int waiting, done;
-    if (!warp_waits_at(s, w, end, kAtWarpOp, &waiting, &done))
+    if (!warp_waits_at(s, w, end, kAtWarpOp, &waiting, &done) ||
+        s->fibers[w].warp_op == kWarpgroupMma)
       continue;
     const fiber *first = &s->fibers[w];
     const char *name = first->warp_op == kWarpMma ? "mma.sync" : "ldmatrix";
@@ -540,7 +680,7 @@ static void run_block(dlcrt_emu_scheduler *s, const int64_t grid[3],
     }
     if (done == s->threads)
       return;
-    if (release_shuffles(s) || release_warp_ops(s))
+    if (release_shuffles(s) || release_warp_ops(s) || release_warpgroup_ops(s))
       continue;
     if (barrier == s->threads) {
       for (int t = 0; t < s->threads; ++t)
@@ -657,6 +797,20 @@ void dlcrt_emu_mma_sync(int64_t *info, int64_t fragments, int32_t kind) {
   f->warp_kind = kind;
   f->tiles = f->transpose = 0;
   f->fragments = (float *)(intptr_t)fragments;
+  f->state = kAtWarpOp;
+  yield(f);
+}
+
+void dlcrt_emu_wgmma(int64_t *info, int64_t desc_a, int64_t desc_b, int64_t acc,
+                     int32_t n, int32_t kind) {
+  fiber *f = current_fiber(info, "a wgmma");
+  f->warp_op = kWarpgroupMma;
+  f->warp_kind = kind;
+  f->tiles = n;
+  f->transpose = 0;
+  f->desc_a = desc_a;
+  f->desc_b = desc_b;
+  f->fragments = (float *)(intptr_t)acc;
   f->state = kAtWarpOp;
   yield(f);
 }

@@ -487,6 +487,8 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   if (cuda || emulated) {
     CudaPipelineOptions cudaOptions;
     cudaOptions.archs = options.gpuArchs;
+    cudaOptions.warpgroups =
+        dlc::CudaPipelineOptions::isArchSpecific(options.gpuArchs);
     cudaOptions.emulate = emulated;
     cudaOptions.precision = options.gpuPrecision;
     buildCudaPipeline(pm, cudaOptions, stopAt == Stage::Linalg);
@@ -522,8 +524,8 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
            llvm::zip(images->kernels, images->kernelShared))
         out << "// dlc: kernel " << name << " shared " << shared << "\n";
       for (auto &[sm, ptx] : images->ptx)
-        out << "// dlc: PTX for sm_" << sm << ", " << images->kernels.size()
-            << " kernels\n"
+        out << "// dlc: PTX for " << dlc::cudaArchName(sm) << ", "
+            << images->kernels.size() << " kernels\n"
             << ptx << "\n";
       return success();
     }

@@ -53,7 +53,7 @@ Error dlc::assembleCubins(CudaImages &images, const std::string &ptxas) {
         return createStringError(ec, "cannot write %s", ptxPath.c_str());
       os << ptx;
     }
-    std::string arch = "-arch=sm_" + std::to_string(sm);
+    std::string arch = "-arch=" + dlc::cudaArchName(sm);
     SmallVector<StringRef> argv = {ptxas, arch,      "-O3",
                                    "-o",  cubinPath, ptxPath};
     std::optional<StringRef> redirects[] = {std::nullopt, logPath.str(),

@@ -191,8 +191,11 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
     return false;
   }
   if (auto archs = args.get("--gpu-arch")) {
-    if (opts.target != dlc::Target::Cuda) {
-      errs() << "dlc: error: --gpu-arch needs --target cuda\n";
+    if (opts.target != dlc::Target::Cuda &&
+        opts.target != dlc::Target::CudaEmulator) {
+      errs() << "dlc: error: --gpu-arch needs --target cuda (or "
+                "cuda-emulator, which then runs that architecture's "
+                "kernels)\n";
       return false;
     }
     SmallVector<StringRef> parts;
@@ -201,13 +204,26 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
     for (StringRef arch : parts) {
       unsigned sm = 0;
       StringRef number = arch;
+      bool archSpecific = number.consume_back("a");
       if (!number.consume_front("sm_") || number.getAsInteger(10, sm) ||
           sm < 50) {
         errs() << "dlc: error: --gpu-arch '" << arch
                << "' is not an architecture like sm_80 (sm_50 or newer)\n";
         return false;
       }
+      if (archSpecific && sm != 90) {
+        errs() << "dlc: error: --gpu-arch '" << arch
+               << "': the only architecture-specific target dlc has kernels "
+                  "for is sm_90a (Hopper's warpgroup instructions)\n";
+        return false;
+      }
       opts.gpuArchs.push_back(arch.str());
+    }
+    if (llvm::is_contained(opts.gpuArchs, "sm_90a") &&
+        opts.gpuArchs.size() != 1) {
+      errs() << "dlc: error: --gpu-arch sm_90a builds Hopper kernels "
+                "(wgmma) that no other architecture runs: give it alone\n";
+      return false;
     }
   }
   if (auto precision = args.get("--gpu-precision")) {
@@ -490,7 +506,7 @@ int runCompile(const Args &args, const char *argv0) {
         io += t.sizeBytes;
     std::string archs;
     for (auto &[sm, ptx] : cuda->ptx)
-      archs += (archs.empty() ? "sm_" : ", sm_") + std::to_string(sm);
+      archs += (archs.empty() ? "" : ", ") + dlc::cudaArchName(sm);
     outs() << "dlc: cuda: " << cuda->kernels.size() << " kernels, PTX for "
            << archs
            << (cuda->cubins.empty() ? " (no cubins)" : " and their cubins")

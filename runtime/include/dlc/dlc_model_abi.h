@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 10
+#define DLC_MODEL_ABI_VERSION 11
 
 /* One input or output of a model. For a model with a dynamic batch, a
  * batched tensor has shape[batch_axis] == DLC_DIM_DYNAMIC and size_bytes is
@@ -66,7 +66,9 @@ typedef struct dlc_tensor_desc {
  * host memory (the entry's host code reads and writes them). */
 typedef void (*dlc_entry_fn)(void **args);
 
-/* The kernels for one GPU architecture (sm = 10 * major + minor): PTX, and
+/* The kernels for one GPU architecture (sm = 10 * major + minor; negative
+ * for an architecture-specific target such as sm_90a, -90, whose PTX runs
+ * on that capability only, preferred there): PTX, and
  * where `dlc compile` found ptxas, the cubin it assembled from that PTX
  * (machine code for GPUs of the same major version and at least this
  * minor one, loaded without JIT compilation). */
@@ -222,6 +224,25 @@ void dlcrt_emu_mma_sync(int64_t *info, int64_t fragments, int32_t kind);
  * 2 (lane % 4) and the next (of the transposed matrix with `transpose`). */
 void dlcrt_emu_ldmatrix(int64_t *info, int64_t row, int64_t out, int32_t tiles,
                         int32_t transpose);
+
+/* Warpgroup-level matrix instructions (Hopper wgmma, dlc.warpgroup_mma). */
+enum {
+  /* wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32 */
+  DLC_EMU_WGMMA_TF32 = 0,
+  /* wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16 */
+  DLC_EMU_WGMMA_F16 = 1
+};
+/* One thread's part of a warpgroup's wgmma (the 128 threads of block
+ * threads 128g..128g+127), synchronous: `desc_a` and `desc_b` are the
+ * K-major shared-memory matrix descriptors of A (64 x K) and B (N x K),
+ * without swizzling, whose 14-bit start addresses are taken modulo 2^18
+ * within the block's shared memory; `acc` (a byte address) holds the
+ * thread's N / 2 f32 accumulators in the wgmma D layout, overwritten with
+ * D = A x B^T + D. tf32 operands are f32 values of which the lower 13
+ * mantissa bits are ignored, as the tensor cores do. Returns once all 128
+ * threads have called it with the same operands. */
+void dlcrt_emu_wgmma(int64_t *info, int64_t desc_a, int64_t desc_b, int64_t acc,
+                     int32_t n, int32_t kind);
 
 /* Accessors used by the generated `<name>_input_*` functions; out-of-range
  * indices give NULL. */

@@ -1,0 +1,61 @@
+//===- LowerWarpgroupMma.cpp - dlc.warpgroup_mma to NVVM wgmma ------------===//
+#include "codegen/gpu/Passes.h"
+#include "ir/DlcOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_GPULOWERWARPGROUPMMA
+#include "codegen/gpu/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+using namespace dlc;
+
+namespace {
+struct LowerWarpgroupMmaPass
+    : dlc::impl::GpuLowerWarpgroupMmaBase<LowerWarpgroupMmaPass> {
+  void runOnOperation() override {
+    SmallVector<WarpgroupMmaOp> ops;
+    getOperation().walk([&](WarpgroupMmaOp op) { ops.push_back(op); });
+    for (WarpgroupMmaOp op : ops) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      MLIRContext *ctx = b.getContext();
+      int64_t n = op.getN(), elements = n / 2;
+      Type f32 = b.getF32Type();
+      auto structType = LLVM::LLVMStructType::getLiteral(
+          ctx, SmallVector<Type>(elements, f32));
+      Value acc = LLVM::UndefOp::create(b, loc, structType);
+      for (int64_t i = 0; i < elements; ++i)
+        acc = LLVM::InsertValueOp::create(
+            b, loc, acc,
+            vector::ExtractOp::create(b, loc, op.getAcc(),
+                                      ArrayRef<int64_t>{i}),
+            ArrayRef<int64_t>{i});
+      bool tf32 = op.getPrecision() == GpuPrecision::TF32;
+      auto type = tf32 ? NVVM::WGMMATypes::tf32 : NVVM::WGMMATypes::f16;
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      Value d = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, structType, acc, op.getDescA(), op.getDescB(),
+          NVVM::MMAShapeAttr::get(ctx, 64, n, op.getK()), type, type,
+          NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+          NVVM::MMALayout::row, NVVM::MMALayout::col,
+          /*satfinite=*/nullptr);
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+      SmallVector<Value> results;
+      for (int64_t i = 0; i < elements; ++i)
+        results.push_back(
+            LLVM::ExtractValueOp::create(b, loc, d, ArrayRef<int64_t>{i}));
+      op.getResult().replaceAllUsesWith(vector::FromElementsOp::create(
+          b, loc, cast<VectorType>(op.getType()), results));
+      op.erase();
+    }
+  }
+};
+} // namespace
