@@ -6,6 +6,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_GPULOWERWARPGROUPMMA
@@ -21,6 +22,25 @@ struct LowerWarpgroupMmaPass
   void runOnOperation() override {
     SmallVector<WarpgroupMmaOp> ops;
     getOperation().walk([&](WarpgroupMmaOp op) { ops.push_back(op); });
+    // wgmma reads shared memory through the async proxy: the threads'
+    // stores into the tiles (generic proxy) are fenced for it before the
+    // barriers that publish them (PTX ISA, "Proxies"; as CUTLASS's
+    // fence_view_async_shared).
+    DenseSet<Operation *> fenced;
+    for (WarpgroupMmaOp op : ops) {
+      FunctionOpInterface fn = op->getParentOfType<FunctionOpInterface>();
+      if (!fn || !fenced.insert(fn.getOperation()).second)
+        continue;
+      fn->walk([&](gpu::BarrierOp barrier) {
+        OpBuilder b(barrier);
+        NVVM::FenceProxyOp::create(
+            b, barrier.getLoc(),
+            NVVM::ProxyKindAttr::get(b.getContext(),
+                                     NVVM::ProxyKind::async_shared),
+            NVVM::SharedSpaceAttr::get(b.getContext(),
+                                       NVVM::SharedSpace::shared_cta));
+      });
+    }
     for (WarpgroupMmaOp op : ops) {
       OpBuilder b(op);
       Location loc = op.getLoc();

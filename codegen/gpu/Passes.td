@@ -301,7 +301,11 @@ def GpuLowerWarpgroupMma : Pass<"dlc-gpu-lower-warpgroup-mma",
     `dlc.warpgroup_mma` becomes `wgmma.fence`, one
     `nvvm.wgmma.mma_async` (m64nNk8 tf32 or m64nNk16 f16, A row- and B
     column-major, f32 accumulators in an LLVM struct of N / 2 floats),
-    `wgmma.commit_group` and `wgmma.wait_group 0`.
+    `wgmma.commit_group` and `wgmma.wait_group 0`. In a function with
+    such instructions, every `gpu.barrier` is preceded by
+    `fence.proxy.async.shared::cta`: wgmma reads shared memory through the
+    async proxy, the threads' stores into the tiles go through the generic
+    one.
   }];
   let dependentDialects = ["mlir::NVVM::NVVMDialect",
                            "mlir::LLVM::LLVMDialect",

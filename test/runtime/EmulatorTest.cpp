@@ -3,7 +3,9 @@
 // Hand-written kernels in the emulator's calling convention (what
 // dlc-gpu-emulate-kernels produces): block reductions through shared memory
 // and barriers, warp shuffles of every mode, barriers inside loops, the
-// ids of 3-D grids and blocks, and asynchronous copies (cp.async). Expected values are computed in the tests.
+// ids of 3-D grids and blocks, asynchronous copies (cp.async), and the
+// warp- and warpgroup-level matrix instructions (mma.sync, ldmatrix,
+// wgmma). Expected values are computed in the tests.
 //
 //===----------------------------------------------------------------------===//
 #include "dlc/dlc_model_abi.h"
@@ -418,4 +420,153 @@ TEST(EmulatorDeathTest, LdmatrixNeedsAlignedRows) {
   EXPECT_DEATH(dlcrt_emu_launch(misalignedLdmatrix, nullptr, 1, 1, 1, 32, 1, 1,
                                 1024, DLC_EMU_SYNC),
                "ldmatrix: lane 0's row address is not 16-byte aligned");
+}
+
+// wgmma (dlcrt_emu_wgmma): a warpgroup multiplies A (64 x K) and B (N x K),
+// both K-major in shared memory without swizzling, given by descriptors
+// whose leading (K) and stride (8-row) byte offsets differ from dlc's own
+// layout: A's two K core matrices of each 8-row group side by side (LBO 128,
+// SBO 256), B's 8-row groups 128 bytes apart and its K blocks after all of
+// them (LBO = N / 8 * 128). Thread 32w + 4g + t holds D[16w + g + 8 (i / 2)]
+// [8j + 2t + i % 2] as element 4j + i.
+constexpr int kWgN = 16;
+
+uint64_t wgDescriptor(const void *tile, uint64_t lbo, uint64_t sbo) {
+  uint64_t addr = reinterpret_cast<uintptr_t>(tile) & 0x3FFFF;
+  return (addr >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32);
+}
+
+// A K-major element's byte offset: `per` elements per 16-byte row.
+size_t wgOffset(int row, int k, int per, int elt, size_t lbo, size_t sbo) {
+  return (row / 8) * sbo + (row % 8) * 16 + (k / per) * lbo + (k % per) * elt;
+}
+
+template <typename T, int K>
+void warpgroupMma(void **params, void *shared, int64_t *info) {
+  const T *a = *static_cast<T **>(params[0]);         // [64][K]
+  const T *b = *static_cast<T **>(params[1]);         // [kWgN][K]
+  const float *c = *static_cast<float **>(params[2]); // [64][kWgN]
+  float *d = *static_cast<float **>(params[3]);
+  int kind = *static_cast<int *>(params[4]);
+  int64_t l = info[DLC_EMU_LINEAR_THREAD];
+  char *s = static_cast<char *>(shared);
+  constexpr int elt = sizeof(T), per = 16 / elt;
+  char *tileA = s, *tileB = s + 64 * K * elt;
+  size_t lboB = kWgN / 8 * 128;
+  if (l == 0) {
+    for (int r = 0; r < 64; ++r)
+      for (int k = 0; k < K; ++k)
+        std::memcpy(tileA + wgOffset(r, k, per, elt, 128, 256), &a[r * K + k],
+                    elt);
+    for (int r = 0; r < kWgN; ++r)
+      for (int k = 0; k < K; ++k)
+        std::memcpy(tileB + wgOffset(r, k, per, elt, lboB, 128), &b[r * K + k],
+                    elt);
+  }
+  dlcrt_emu_barrier(info);
+  int w = l / 32, g = l % 32 / 4, t = l % 4;
+  float acc[kWgN / 2];
+  auto at = [&](int j, int i) {
+    return (16 * w + g + 8 * (i / 2)) * kWgN + 8 * j + 2 * t + i % 2;
+  };
+  for (int j = 0; j < kWgN / 8; ++j)
+    for (int i = 0; i < 4; ++i)
+      acc[4 * j + i] = c[at(j, i)];
+  dlcrt_emu_wgmma(
+      info, wgDescriptor(tileA, 128, 256), wgDescriptor(tileB, lboB, 128),
+      static_cast<int64_t>(reinterpret_cast<intptr_t>(acc)), kWgN, kind);
+  for (int j = 0; j < kWgN / 8; ++j)
+    for (int i = 0; i < 4; ++i)
+      d[at(j, i)] = acc[4 * j + i];
+}
+
+TEST(Emulator, WarpgroupMmaTf32) {
+  constexpr int K = 8;
+  std::vector<float> a(64 * K), b(kWgN * K), c(64 * kWgN), d(64 * kWgN, -1);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<float>(static_cast<int>(i * 7 % 11) - 5);
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = static_cast<float>(static_cast<int>(i * 5 % 9) - 4);
+  for (size_t i = 0; i < c.size(); ++i)
+    c[i] = static_cast<float>(i % 3);
+  // The tensor cores read tf32, ignoring the low 13 bits: 1 + 3 * 2^-12
+  // is read as 1 (to nearest, it would be 1 + 2^-10).
+  a[3] = 1.0f + 3.0f / 4096;
+  float *pa = a.data(), *pb = b.data(), *pc = c.data(), *pd = d.data();
+  int kind = DLC_EMU_WGMMA_TF32;
+  void *params[] = {&pa, &pb, &pc, &pd, &kind};
+  dlcrt_emu_launch(warpgroupMma<float, K>, params, 1, 1, 1, 128, 1, 1,
+                   (64 + kWgN) * K * 4, DLC_EMU_SYNC);
+  a[3] = 1.0f;
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < kWgN; ++j) {
+      float expect = c[i * kWgN + j];
+      for (int k = 0; k < K; ++k)
+        expect += a[i * K + k] * b[j * K + k];
+      EXPECT_EQ(d[i * kWgN + j], expect) << "D[" << i << "][" << j << "]";
+    }
+}
+
+TEST(Emulator, WarpgroupMmaF16) {
+  constexpr int K = 16;
+  // Halves of small values, exact in f32: 0, +-0.5, +-1, +-2.
+  const uint16_t bits[] = {0x0000, 0x3800, 0xB800, 0x3C00,
+                           0xBC00, 0x4000, 0xC000};
+  const float values[] = {0, 0.5f, -0.5f, 1, -1, 2, -2};
+  std::vector<uint16_t> a(64 * K), b(kWgN * K);
+  std::vector<float> av(a.size()), bv(b.size()), c(64 * kWgN), d(64 * kWgN, -1);
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = bits[i * 5 % 7];
+    av[i] = values[i * 5 % 7];
+  }
+  for (size_t i = 0; i < b.size(); ++i) {
+    b[i] = bits[i * 3 % 7];
+    bv[i] = values[i * 3 % 7];
+  }
+  for (size_t i = 0; i < c.size(); ++i)
+    c[i] = static_cast<float>(i % 5);
+  uint16_t *pa = a.data(), *pb = b.data();
+  float *pc = c.data(), *pd = d.data();
+  int kind = DLC_EMU_WGMMA_F16;
+  void *params[] = {&pa, &pb, &pc, &pd, &kind};
+  dlcrt_emu_launch(warpgroupMma<uint16_t, K>, params, 1, 1, 1, 128, 1, 1,
+                   (64 + kWgN) * K * 2, DLC_EMU_SYNC);
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < kWgN; ++j) {
+      float expect = c[i * kWgN + j];
+      for (int k = 0; k < K; ++k)
+        expect += av[i * K + k] * bv[j * K + k];
+      EXPECT_EQ(d[i * kWgN + j], expect) << "D[" << i << "][" << j << "]";
+    }
+}
+
+// A wgmma needs the 128 threads of its warpgroup.
+void halfWarpgroupMma(void **, void *shared, int64_t *info) {
+  float acc[4] = {};
+  dlcrt_emu_wgmma(info, wgDescriptor(shared, 128, 256),
+                  wgDescriptor(shared, 128, 128),
+                  static_cast<int64_t>(reinterpret_cast<intptr_t>(acc)), 8,
+                  DLC_EMU_WGMMA_TF32);
+}
+
+TEST(EmulatorDeathTest, WarpgroupMmaNeedsTheWholeGroup) {
+  EXPECT_DEATH(dlcrt_emu_launch(halfWarpgroupMma, nullptr, 1, 1, 1, 64, 1, 1,
+                                4096, DLC_EMU_SYNC),
+               "a wgmma \\(block threads 0..63\\) runs with 64 of 128 threads");
+}
+
+// A descriptor outside the block's shared memory stops the emulator.
+void wgmmaOutOfShared(void **, void *shared, int64_t *info) {
+  float acc[4] = {};
+  char *beyond = static_cast<char *>(shared) + 8192;
+  dlcrt_emu_wgmma(info, wgDescriptor(beyond, 128, 256),
+                  wgDescriptor(shared, 128, 128),
+                  static_cast<int64_t>(reinterpret_cast<intptr_t>(acc)), 8,
+                  DLC_EMU_WGMMA_TF32);
+}
+
+TEST(EmulatorDeathTest, WarpgroupMmaOutsideSharedMemory) {
+  EXPECT_DEATH(dlcrt_emu_launch(wgmmaOutOfShared, nullptr, 1, 1, 1, 128, 1, 1,
+                                4096, DLC_EMU_SYNC),
+               "wgmma: descriptor address .* is outside the block's");
 }

@@ -21,7 +21,10 @@
  * Environment: DLC_FAKE_CUDA_LOG=1 prints every module load, launch,
  * capture and graph launch to stderr; DLC_FAKE_CUDA_FREE_BYTES sets the
  * free device memory reported; DLC_FAKE_CUDA_NO_GRAPHS=1 makes capture
- * unsupported (as a driver or device without it).
+ * unsupported (as a driver or device without it); DLC_FAKE_CUDA_SM (e.g.
+ * 80) sets the compute capability (9.0 otherwise), against which PTX
+ * loads as with the driver's JIT (not for a newer target, an
+ * architecture-specific one such as sm_90a only on its own).
  *
  *===----------------------------------------------------------------------===*/
 #include <stdint.h>
@@ -37,6 +40,7 @@ enum {
   kNotFound = 500,
   kInvalidImage = 200,
   kNoBinaryForGpu = 209,
+  kInvalidPtx = 218,
   kLaunchOutOfResources = 701,
   kNotSupported = 801,
   kCaptureUnsupported = 900,
@@ -69,6 +73,7 @@ CUresult cuGetErrorName(CUresult r, const char **name) {
           : r == kOutOfMemory        ? "CUDA_ERROR_OUT_OF_MEMORY"
           : r == kNotFound           ? "CUDA_ERROR_NOT_FOUND"
           : r == kInvalidImage       ? "CUDA_ERROR_INVALID_IMAGE"
+          : r == kInvalidPtx         ? "CUDA_ERROR_INVALID_PTX"
           : r == kNotSupported       ? "CUDA_ERROR_NOT_SUPPORTED"
           : r == kCaptureUnsupported ? "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"
           : r == kCaptureInvalidated ? "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"
@@ -80,9 +85,17 @@ CUresult cuDeviceGet(int *device, int ordinal) {
   *device = ordinal;
   return ordinal == 0 ? kOk : kInvalidValue;
 }
+/* The device's compute capability: DLC_FAKE_CUDA_SM (e.g. 80), else 9.0. */
+static int fake_sm(void) {
+  const char *v = getenv("DLC_FAKE_CUDA_SM");
+  int sm = v && *v ? atoi(v) : 90;
+  return sm >= 10 ? sm : 90;
+}
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   (void)device;
-  *value = attribute == 75 ? 9 : 0; /* compute capability 9.0 */
+  *value = attribute == 75   ? fake_sm() / 10
+           : attribute == 76 ? fake_sm() % 10
+                             : 0;
   return kOk;
 }
 static int context_token;
@@ -202,6 +215,20 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
   const char *ptx = image;
   if (!strstr(ptx, ".version") || !strstr(ptx, ".target"))
     return kInvalidImage;
+  /* As the driver's JIT: PTX for a newer architecture, or for another
+   * one's architecture-specific features (sm_90a), does not load. */
+  char target[16] = "";
+  int target_sm = 0;
+  char suffix = 0;
+  if (sscanf(strstr(ptx, ".target"), ".target %15s", target) != 1 ||
+      sscanf(target, "sm_%d%c", &target_sm, &suffix) < 1)
+    return kInvalidImage;
+  if (target_sm > fake_sm() || (suffix == 'a' && target_sm != fake_sm())) {
+    if (logging())
+      fprintf(stderr, "fake-cuda: PTX for %s refused on sm_%d\n", target,
+              fake_sm());
+    return kInvalidPtx;
+  }
   fake_module *m = calloc(1, sizeof *m);
   if (!m)
     return kOutOfMemory;
@@ -219,7 +246,8 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
       ++f->num_params;
   }
   if (logging())
-    fprintf(stderr, "fake-cuda: module with %d entries\n", m->count);
+    fprintf(stderr, "fake-cuda: module with %d entries (.target %s)\n",
+            m->count, target);
   *module = m;
   return kOk;
 }

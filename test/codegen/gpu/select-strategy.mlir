@@ -32,6 +32,18 @@
 // RUN: dlc-opt %s --dlc-gpu-select-strategy=precision=bf16 | FileCheck %s --check-prefix=BF16
 // BF16-LABEL: func.func @matmul
 // BF16: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, {{.*}}, precision = bf16>}
+// With warpgroups (sm_90a), a contraction whose m is a multiple of 64 runs
+// on wgmma: blocks of 64 rows (one warpgroup, each warp 16 rows) by the
+// instruction's n (the 256 x 256 matmul in 64 x 8 tiles: 128 blocks, the
+// most it gives), K steps of 32 where K allows; the 49-pixel n stays off
+// tensor cores.
+// RUN: dlc-opt %s --dlc-gpu-select-strategy="precision=tf32 warpgroups=1" | FileCheck %s --check-prefix=WG
+// WG-LABEL: func.func @matmul
+// WG: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, workgroup = [64, 8, 0], thread = [16, 8, 8], reduction = [0, 0, 32], pipeline_depth = 2, precision = tf32, mma = [64, 8, 8]>}
+// WG-LABEL: func.func @plain_operands
+// WG: mma = [64, 64, 8]>
+// WG-LABEL: func.func @pixels_49
+// WG: linalg.matmul {dlc.gpu_config = #dlc.gpu_config<kind = contraction, {{.*}}, precision = tf32>}
 // RUN: not dlc-opt %s --dlc-gpu-select-strategy=precision=fp8 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: dlc-gpu-select-strategy: unknown precision 'fp8' (f32, tf32, f16 or bf16)
 
