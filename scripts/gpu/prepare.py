@@ -333,26 +333,35 @@ def main():
     # at batch 32, sharing the fp32 entries' inputs and CPU references
     # (checked within rtol = atol = 5e-2), timed against PyTorch with TF32
     # allowed, or in fp16 (.half()).
-    for precision in ("tf32", "fp16"):
-        for name in ("matmul4096", "resnet50_b32"):
-            if name not in manifest["models"]:
-                continue
-            src = manifest["models"][name]
-            path = mm if name == "matmul4096" else models[name]
-            label = f"{name}_{precision}"
-            out = os.path.join(bundle, "models", label)
-            os.makedirs(out)
-            extra = ["--gpu-precision", precision]
-            err = compile_cuda(args.dlc, path, out, extra=extra)
-            if err:
-                sys.exit(f"prepare: {label}: {err}")
-            manifest["models"][label] = {
-                "lib": "libmodel.so", "variant_of": name, "precision": precision,
-                "rtol": 5e-2, "atol": 5e-2,
-                "inputs": [f"../{name}/{i}" for i in src["inputs"]],
-                "outputs": [f"../{name}/{o}" for o in src["outputs"]],
-                "gates": static_gates(args.dlc, path, extra)}
-            print(f"model {label}: compiled with --gpu-precision {precision}")
+    # The same with --gpu-arch sm_90a (NAME_PRECISION_sm90a: Hopper's
+    # warpgroup instructions, wgmma) for the MatMul in both precisions and
+    # ResNet-50 in fp16; the runtime loads them on sm_90 only.
+    builds = [(name, precision, arch)
+              for precision in ("tf32", "fp16")
+              for name in ("matmul4096", "resnet50_b32")
+              for arch in ("", "sm_90a")
+              if not (arch and name == "resnet50_b32" and precision == "tf32")]
+    for name, precision, arch in builds:
+        if name not in manifest["models"]:
+            continue
+        src = manifest["models"][name]
+        path = mm if name == "matmul4096" else models[name]
+        label = f"{name}_{precision}" + ("_sm90a" if arch else "")
+        out = os.path.join(bundle, "models", label)
+        os.makedirs(out)
+        extra = ["--gpu-precision", precision]
+        if arch:
+            extra += ["--gpu-arch", arch]
+        err = compile_cuda(args.dlc, path, out, extra=extra)
+        if err:
+            sys.exit(f"prepare: {label}: {err}")
+        manifest["models"][label] = {
+            "lib": "libmodel.so", "variant_of": name, "precision": precision,
+            "rtol": 5e-2, "atol": 5e-2,
+            "inputs": [f"../{name}/{i}" for i in src["inputs"]],
+            "outputs": [f"../{name}/{o}" for o in src["outputs"]],
+            "gates": static_gates(args.dlc, path, extra)}
+        print(f"model {label}: compiled with {' '.join(extra)}")
 
     # Variants: the timed models compiled by other dlc builds, sharing the
     # inputs and references of the model they vary.
