@@ -283,8 +283,10 @@ def GpuVectorToWgmma : Pass<"dlc-gpu-vector-to-wgmma", "mlir::func::FuncOp"> {
     `dlc.warpgroup_mma` on the descriptors of its group's 64 rows of A and
     the N rows of B at its K offset; the accumulators become each thread's
     N / 2 elements of the wgmma D fragment, read and written per lane (two
-    adjacent elements at a time) and carried as such through the loops.
-    Anything else that reads the tiles or the accumulators is an error.
+    adjacent elements at a time) and carried as such through the loops; a
+    K step's loop over its instructions (at most 8) is unrolled so that
+    they chain. Anything else that reads the tiles or the accumulators is
+    an error.
   }];
   let dependentDialects = ["::dlc::DlcDialect", "mlir::gpu::GPUDialect",
                            "mlir::affine::AffineDialect",
@@ -297,11 +299,13 @@ def GpuLowerWarpgroupMma : Pass<"dlc-gpu-lower-warpgroup-mma",
                                 "mlir::gpu::GPUModuleOp"> {
   let summary = "dlc.warpgroup_mma to NVVM wgmma (sm_90a)";
   let description = [{
-    In the kernels, before the conversion to NVVM: each
-    `dlc.warpgroup_mma` becomes `wgmma.fence`, one
-    `nvvm.wgmma.mma_async` (m64nNk8 tf32 or m64nNk16 f16, A row- and B
-    column-major, f32 accumulators in an LLVM struct of N / 2 floats),
-    `wgmma.commit_group` and `wgmma.wait_group 0`. In a function with
+    In the kernels, before the conversion to NVVM: each chain of
+    `dlc.warpgroup_mma`s (each one's result the next one's accumulator,
+    only side-effect-free ops between them: a K step's instructions)
+    becomes `wgmma.fence`, one `nvvm.wgmma.mma_async` per instruction
+    (m64nNk8 tf32 or m64nNk16 f16, A row- and B column-major, f32
+    accumulators in an LLVM struct of N / 2 floats passed from one to the
+    next), one `wgmma.commit_group` and `wgmma.wait_group 0`. In a function with
     such instructions, every `gpu.barrier` is preceded by
     `fence.proxy.async.shared::cta`: wgmma reads shared memory through the
     async proxy, the threads' stores into the tiles go through the generic

@@ -34,6 +34,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineExprVisitor.h"
@@ -494,6 +495,33 @@ struct VectorToWgmmaPass : dlc::impl::GpuVectorToWgmmaBase<VectorToWgmmaPass> {
       write.erase();
     }
     foldCasts(launch);
+    // A K step's loop over its instructions unrolled, so that they chain
+    // (issued back to back, waited for once: dlc-gpu-lower-warpgroup-mma).
+    SmallVector<scf::ForOp> steps;
+    launch.walk([&](scf::ForOp loop) {
+      std::optional<int64_t> trips =
+          loop.getStaticTripCount()
+              ? std::optional<int64_t>(
+                    loop.getStaticTripCount()->getSExtValue())
+              : std::nullopt;
+      bool inner = !loop.getBody()
+                        ->walk([](Operation *op) {
+                          return isa<scf::ForOp, gpu::BarrierOp>(op)
+                                     ? WalkResult::interrupt()
+                                     : WalkResult::advance();
+                        })
+                        .wasInterrupted();
+      bool mma =
+          loop.getBody()
+              ->walk([](WarpgroupMmaOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+      if (trips && *trips <= 8 && inner && mma)
+        steps.push_back(loop);
+    });
+    for (scf::ForOp loop : steps)
+      if (failed(loopUnrollFull(loop)))
+        return loop.emitError("cannot unroll a K step's warpgroup "
+                              "instructions");
     WalkResult left = launch.walk([&](UnrealizedConversionCastOp cast) {
       cast.emitError("a warpgroup accumulator flows into an op that cannot "
                      "take it per lane: ")

@@ -16,6 +16,16 @@
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 8, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// A chain (each result the next one's accumulator, only descriptor math
+// between them) is fenced once, issued back to back and waited for once.
+// CHECK-LABEL: func.func @chain
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: %[[D0:.*]] = nvvm.wgmma.mma_async
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: %[[D1:.*]] = nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %[[D0]]
+// CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: nvvm.wgmma
 // CHECK-LABEL: func.func @no_wgmma
 // CHECK-NOT: nvvm.fence.proxy
 gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
@@ -27,6 +37,12 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     gpu.barrier
     %d = dlc.warpgroup_mma %a, %b, %acc {n = 8 : i64, precision = #dlc<gpu_precision f16>} : vector<4xf32>
     return %d : vector<4xf32>
+  }
+  func.func @chain(%a: i64, %b: i64, %acc: vector<4xf32>) -> vector<4xf32> {
+    %d0 = dlc.warpgroup_mma %a, %b, %acc {n = 8 : i64, precision = #dlc<gpu_precision f16>} : vector<4xf32>
+    %a1 = arith.addi %a, %b : i64
+    %d1 = dlc.warpgroup_mma %a1, %b, %d0 {n = 8 : i64, precision = #dlc<gpu_precision f16>} : vector<4xf32>
+    return %d1 : vector<4xf32>
   }
   func.func @no_wgmma() {
     gpu.barrier

@@ -18,14 +18,20 @@
 // CHECK: %[[A:.*]] = memref.alloc() : memref<8x64x4xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[B:.*]] = memref.alloc() : memref<8x8x4xf32, #gpu.address_space<workgroup>>
 // CHECK: vector.transfer_write %{{.*}}, %[[A]][%{{.*}}, %{{.*}}, %{{.*}}] {in_bounds = [true, true]} : vector<4x4xf32>, memref<8x64x4xf32, #gpu.address_space<workgroup>>
-// CHECK-COUNT-2: vector.transfer_read %{{.*}} {in_bounds = [true]} : memref<64x8xf32>, vector<2xf32>
-// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<4xf32>)
+// The loop over the step's 4 instructions is unrolled (so that they chain).
+// CHECK: %[[R0:.*]] = vector.transfer_read %{{.*}} {in_bounds = [true]} : memref<64x8xf32>, vector<2xf32>
+// CHECK: %[[R1:.*]] = vector.transfer_read %{{.*}} {in_bounds = [true]} : memref<64x8xf32>, vector<2xf32>
+// CHECK: %[[ACC:.*]] = vector.insert_strided_slice %[[R1]], %{{.*}} {offsets = [2], strides = [1]} : vector<2xf32> into vector<4xf32>
+// CHECK-NOT: scf.for
 // CHECK: memref.extract_aligned_pointer_as_index %[[A]]
 // CHECK: arith.constant 34363932672 : i64
 // CHECK: memref.extract_aligned_pointer_as_index %[[B]]
 // CHECK: arith.constant 34360262656 : i64
-// CHECK: %[[D:.*]] = dlc.warpgroup_mma %{{.*}}, %{{.*}}, %[[ACC]] {n = 8 : i64, precision = #dlc<gpu_precision tf32>} : vector<4xf32>
-// CHECK: scf.yield %[[D]] : vector<4xf32>
+// CHECK: %[[D0:.*]] = dlc.warpgroup_mma %{{.*}}, %{{.*}}, %[[ACC]] {n = 8 : i64, precision = #dlc<gpu_precision tf32>} : vector<4xf32>
+// CHECK: %[[D1:.*]] = dlc.warpgroup_mma %{{.*}}, %{{.*}}, %[[D0]]
+// CHECK: %[[D2:.*]] = dlc.warpgroup_mma %{{.*}}, %{{.*}}, %[[D1]]
+// CHECK: %[[D3:.*]] = dlc.warpgroup_mma %{{.*}}, %{{.*}}, %[[D2]]
+// CHECK: vector.extract_strided_slice %[[D3]] {offsets = [0], sizes = [2], strides = [1]}
 // CHECK-COUNT-2: vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<2xf32>, memref<64x8xf32>
 // CHECK-NOT: vector.contract
 // CHECK-NOT: unrealized_conversion_cast
