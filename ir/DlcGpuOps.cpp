@@ -13,9 +13,8 @@ LogicalResult WarpgroupMmaOp::verify() {
   int64_t n = getN();
   if (n % 8 != 0)
     return emitOpError("n must be a multiple of 8, got ") << n;
-  if (getPrecision() != GpuPrecision::TF32 &&
-      getPrecision() != GpuPrecision::F16)
-    return emitOpError("takes tf32 or f16 operands, not ")
+  if (getPrecision() == GpuPrecision::F32)
+    return emitOpError("takes tf32, f16 or bf16 operands, not ")
            << stringifyGpuPrecision(getPrecision());
   int64_t elements = cast<VectorType>(getAcc().getType()).getNumElements();
   if (elements != n / 2)

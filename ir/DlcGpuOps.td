@@ -19,7 +19,7 @@ def Dlc_WarpgroupMmaOp : Op<Dlc_Dialect, "warpgroup_mma",
     an N x K tile B (both K-major, in shared memory, each given by a wgmma
     matrix descriptor without swizzling) and add the 64 x N product to
     their f32 accumulator: K is 8 for `tf32` (f32 elements, of which the
-    tensor cores read the tf32 bits) and 16 for `f16`. Each thread holds
+    tensor cores read the tf32 bits) and 16 for `f16` and `bf16`. Each thread holds
     `n / 2` accumulator elements in the layout of the PTX ISA's wgmma D
     fragment: warp w of the group, lane 4g + t, element 4j + i holds row
     16w + g + 8 (i / 2), column 8j + 2t + i % 2. Every thread of the group
@@ -54,7 +54,7 @@ def Dlc_WarpgroupMmaOp : Op<Dlc_Dialect, "warpgroup_mma",
   }]>];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The instruction's K: 8 for tf32, 16 for f16.
+    /// The instruction's K: 8 for tf32, 16 for f16 and bf16.
     int64_t getK() {
       return getPrecision() == GpuPrecision::TF32 ? 8 : 16;
     }

@@ -30,8 +30,8 @@ static constexpr StringLiteral kAsyncWaitFn = "dlcrt_emu_async_wait";
 static constexpr StringLiteral kMmaSyncFn = "dlcrt_emu_mma_sync";
 static constexpr StringLiteral kLdmatrixFn = "dlcrt_emu_ldmatrix";
 static constexpr StringLiteral kWgmmaFn = "dlcrt_emu_wgmma";
-/// DLC_EMU_WGMMA_TF32 and DLC_EMU_WGMMA_F16 in dlc_model_abi.h.
-static constexpr int64_t kWgmmaTf32 = 0, kWgmmaF16 = 1;
+/// DLC_EMU_WGMMA_TF32, _F16 and _BF16 in dlc_model_abi.h.
+static constexpr int64_t kWgmmaTf32 = 0, kWgmmaF16 = 1, kWgmmaBf16 = 2;
 /// DLC_EMU_MMA_M16N8K8_TF32 and DLC_EMU_MMA_M16N8K16 in dlc_model_abi.h.
 static constexpr int64_t kMmaM16N8K8Tf32 = 0, kMmaM16N8K16 = 1;
 
@@ -290,9 +290,10 @@ struct EmulateKernelsPass : dlc::impl::EmulateKernelsBase<EmulateKernelsPass> {
       func::FuncOp fn = declare(
           b, module, kWgmmaFn,
           b.getFunctionType({info.getType(), i64, i64, i64, i32, i32}, {}));
-      int64_t kind = wgmma.getPrecision() == dlc::GpuPrecision::TF32
-                         ? kWgmmaTf32
-                         : kWgmmaF16;
+      int64_t kind =
+          wgmma.getPrecision() == dlc::GpuPrecision::TF32   ? kWgmmaTf32
+          : wgmma.getPrecision() == dlc::GpuPrecision::BF16 ? kWgmmaBf16
+                                                            : kWgmmaF16;
       func::CallOp::create(
           b, loc, fn,
           ValueRange{info, wgmma.getDescA(), wgmma.getDescB(),

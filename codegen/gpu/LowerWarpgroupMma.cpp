@@ -93,8 +93,10 @@ struct LowerWarpgroupMmaPass
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     for (WarpgroupMmaOp op : chain) {
       b.setInsertionPoint(op);
-      bool tf32 = op.getPrecision() == GpuPrecision::TF32;
-      auto type = tf32 ? NVVM::WGMMATypes::tf32 : NVVM::WGMMATypes::f16;
+      auto type =
+          op.getPrecision() == GpuPrecision::TF32   ? NVVM::WGMMATypes::tf32
+          : op.getPrecision() == GpuPrecision::BF16 ? NVVM::WGMMATypes::bf16
+                                                    : NVVM::WGMMATypes::f16;
       acc = NVVM::WgmmaMmaAsyncOp::create(
           b, op.getLoc(), structType, acc, op.getDescA(), op.getDescB(),
           NVVM::MMAShapeAttr::get(ctx, 64, n, op.getK()), type, type,

@@ -88,8 +88,9 @@ def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
     16, 8 and 16 does the same with `mma.sync.m16n8k16` (`mma = [16, 8,
     16]`, K steps of 32 or 16), its operands staged in fp16. bf16 stays on CUDA cores (upstream's
     nvgpu conversion takes no bf16 fragments). With `warpgroups` (sm_90a),
-    such a contraction whose m is also a multiple of 64 runs on Hopper's
-    warpgroup instructions (`mma = [64, BN, 8]` or `[64, BN, 16]`): blocks
+    such a contraction whose m is also a multiple of 64 (bf16 too, with k a
+    multiple of 16) runs on Hopper's warpgroup instructions (`mma = [64,
+    BN, 8]` or `[64, BN, 16]`): blocks
     of one or two warpgroups (64 or 128 rows) by BN columns (a divisor of
     n, multiple of 8, up to 128), each warp 16 rows of its group's
     `wgmma.m64nBN` instructions, K steps of 32 (16 where K does not

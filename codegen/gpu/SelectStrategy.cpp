@@ -185,6 +185,12 @@ struct SelectStrategyPass
          (contractionPrecision == GpuPrecision::F16 && K % 16 == 0)))
       return warpgroups && M % 64 == 0 ? wgmmaConfig(op, *dims, outer)
                                        : mmaConfig(op, *dims, outer);
+    // bf16 on Hopper's warpgroup instructions (dlc's own lowering, which
+    // takes bf16; upstream's mma.sync conversion does not).
+    if (tensorCores && warpgroups &&
+        contractionPrecision == GpuPrecision::BF16 && M % 64 == 0 &&
+        N % 8 == 0 && K % 16 == 0)
+      return wgmmaConfig(op, *dims, outer);
     // Blocks of bm x bn outputs, each thread tm x tn of them: bm and bn
     // divisors of M and N from 8 to 128 (24 filters, 49 pixels of a 7x7
     // image), tm and tn up to 8, 32 to `limit` threads. The best fills the

@@ -534,6 +534,8 @@ LogicalResult gpu_tiling::tileContraction(RewriterBase &rewriter,
   Type stagedType;
   if (config.usesMma() && config.getPrecision() == GpuPrecision::F16)
     stagedType = rewriter.getF16Type();
+  if (config.usesMma() && config.getPrecision() == GpuPrecision::BF16)
+    stagedType = rewriter.getBF16Type();
   // Hopper's warpgroup instructions read tf32 operands from shared memory
   // as they are (the low mantissa bits ignored, which truncates): they are
   // staged rounded to nearest instead, as the other paths round them.

@@ -518,10 +518,16 @@ static float wgmma_operand(const dlcrt_emu_scheduler *s, int64_t desc, int row,
   }
   uint16_t h;
   memcpy(&h, p, 2);
+  if (kind == DLC_EMU_WGMMA_BF16) {
+    uint32_t bits = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+  }
   return half_to_float(h);
 }
 
-/* wgmma m64nNk8 (tf32) or m64nNk16 (f16) with f32 accumulators (PTX ISA,
+/* wgmma m64nNk8 (tf32) or m64nNk16 (f16, bf16) with f32 accumulators (PTX ISA,
  * "Register Fragments and Shared Memory Matrix Layouts" for wgmma): thread
  * 32w + 4g + t of the group holds D[16w + g + 8 (i / 2)][8j + 2t + i % 2]
  * as its element 4j + i. */
@@ -531,7 +537,8 @@ static void wgmma(const dlcrt_emu_scheduler *s, fiber *lanes) {
   int k = kind == DLC_EMU_WGMMA_TF32 ? 8 : 16;
   if (n < 8 || n > 256 || n % 8 != 0)
     fail("wgmma with n = %d (8 to 256, a multiple of 8)", n);
-  if (kind != DLC_EMU_WGMMA_TF32 && kind != DLC_EMU_WGMMA_F16)
+  if (kind != DLC_EMU_WGMMA_TF32 && kind != DLC_EMU_WGMMA_F16 &&
+      kind != DLC_EMU_WGMMA_BF16)
     fail("unknown wgmma kind %d", kind);
   for (int i = 0; i < 2; ++i) {
     uint64_t d = (uint64_t)(i ? first->desc_b : first->desc_a);

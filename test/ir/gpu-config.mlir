@@ -45,7 +45,7 @@ func.func @warpgroup_rows() attributes {c = #dlc.gpu_config<kind = contraction, 
 
 // -----
 
-// dlc.warpgroup_mma: n a multiple of 8, tf32 or f16 operands, n / 2
+// dlc.warpgroup_mma: n a multiple of 8, tf32, f16 or bf16 operands, n / 2
 // accumulator elements per thread.
 // CHECK-LABEL: func.func @wgmma
 // CHECK: dlc.warpgroup_mma %{{.*}}, %{{.*}}, %{{.*}} {n = 16 : i64, precision = #dlc<gpu_precision f16>} : vector<8xf32>
@@ -64,9 +64,9 @@ func.func @wgmma_n(%a: i64, %b: i64, %acc: vector<6xf32>) -> vector<6xf32> {
 
 // -----
 
-func.func @wgmma_bf16(%a: i64, %b: i64, %acc: vector<4xf32>) -> vector<4xf32> {
-  // expected-error @+1 {{takes tf32 or f16 operands, not bf16}}
-  %d = dlc.warpgroup_mma %a, %b, %acc {n = 8 : i64, precision = #dlc<gpu_precision bf16>} : vector<4xf32>
+func.func @wgmma_f32(%a: i64, %b: i64, %acc: vector<4xf32>) -> vector<4xf32> {
+  // expected-error @+1 {{takes tf32, f16 or bf16 operands, not f32}}
+  %d = dlc.warpgroup_mma %a, %b, %acc {n = 8 : i64, precision = #dlc<gpu_precision f32>} : vector<4xf32>
   return %d : vector<4xf32>
 }
 

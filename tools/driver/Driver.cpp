@@ -84,12 +84,14 @@ of that architecture's major version (no JIT compilation), the PTX on newer
 ones. off embeds the PTX alone.
 
 --gpu-precision (compile, run, bench; --target cuda takes fp32, tf32 and
-fp16, --target cuda-emulator all four): the precision of the contraction
-kernels (MatMul, Gemm, convolutions): fp32 (the default), or operands
-rounded to tf32, fp16 or bf16 and multiplied and accumulated in fp32, as
-tensor cores do; other ops stay fp32. Contractions whose M, N and K are
-multiples of 16, 8 and 8 (tf32) or 16, 8 and 16 (fp16) run on tensor cores
-(mma.sync, sm_80 and newer).
+fp16, and bf16 with --gpu-arch sm_90a; --target cuda-emulator all four):
+the precision of the contraction kernels (MatMul, Gemm, convolutions):
+fp32 (the default), or operands rounded to tf32, fp16 or bf16 and
+multiplied and accumulated in fp32, as tensor cores do; other ops stay
+fp32. Contractions whose M, N and K are multiples of 16, 8 and 8 (tf32) or
+16, 8 and 16 (fp16) run on tensor cores (mma.sync, sm_80 and newer); with
+--gpu-arch sm_90a, those whose M is a multiple of 64 (and bf16 ones) on
+Hopper's warpgroup instructions (wgmma).
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -239,9 +241,11 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
                 "cuda-emulator\n";
       return false;
     }
-    if (opts.target == dlc::Target::Cuda && it->second == "bf16") {
-      errs() << "dlc: error: --gpu-precision bf16 is not available with "
-                "--target cuda yet: it has no tensor-core kernels; "
+    if (opts.target == dlc::Target::Cuda && it->second == "bf16" &&
+        !llvm::is_contained(opts.gpuArchs, "sm_90a")) {
+      errs() << "dlc: error: --gpu-precision bf16 needs --gpu-arch sm_90a "
+                "with --target cuda: its tensor-core kernels are Hopper's "
+                "warpgroup instructions (mma.sync has none here yet); "
                 "--target cuda-emulator runs the CUDA kernels with their "
                 "operands rounded to bf16 (its numerics)\n";
       return false;

@@ -230,7 +230,9 @@ enum {
   /* wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32 */
   DLC_EMU_WGMMA_TF32 = 0,
   /* wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16 */
-  DLC_EMU_WGMMA_F16 = 1
+  DLC_EMU_WGMMA_F16 = 1,
+  /* wgmma.mma_async.sync.aligned.m64nNk16.f32.bf16.bf16 */
+  DLC_EMU_WGMMA_BF16 = 2
 };
 /* One thread's part of a warpgroup's wgmma (the 128 threads of block
  * threads 128g..128g+127), synchronous: `desc_a` and `desc_b` are the

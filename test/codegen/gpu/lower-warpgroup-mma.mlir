@@ -2,7 +2,7 @@
 
 // dlc.warpgroup_mma becomes the fenced, committed and waited-for wgmma:
 // m64n16k8 on tf32 operands (A row-major, B column-major, f32 accumulators
-// in a struct of n / 2 = 8 floats), m64n8k16 on f16.
+// in a struct of n / 2 = 8 floats), m64n8k16 on f16 and bf16.
 // CHECK-LABEL: func.func @tf32
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 16, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
@@ -26,6 +26,8 @@
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NOT: nvvm.wgmma
+// CHECK-LABEL: func.func @bf16
+// CHECK: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 8, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK-LABEL: func.func @no_wgmma
 // CHECK-NOT: nvvm.fence.proxy
 gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
@@ -43,6 +45,10 @@ gpu.module @kernels [#nvvm.target<chip = "sm_90a">] {
     %a1 = arith.addi %a, %b : i64
     %d1 = dlc.warpgroup_mma %a1, %b, %d0 {n = 8 : i64, precision = #dlc<gpu_precision f16>} : vector<4xf32>
     return %d1 : vector<4xf32>
+  }
+  func.func @bf16(%a: i64, %b: i64, %acc: vector<4xf32>) -> vector<4xf32> {
+    %d = dlc.warpgroup_mma %a, %b, %acc {n = 8 : i64, precision = #dlc<gpu_precision bf16>} : vector<4xf32>
+    return %d : vector<4xf32>
   }
   func.func @no_wgmma() {
     gpu.barrier
