@@ -17,8 +17,8 @@ speed comparison (skipped, and said so, without it). Steps:
     the static kernel checks made when the bundle was prepared; models with
     symbolic dimensions run at the input shapes the manifest gives; the
     --gpu-precision tf32 and fp16 builds (NAME_tf32, NAME_fp16, tensor
-    cores; NAME_PRECISION_sm90a with --gpu-arch sm_90a, wgmma, on Hopper)
-    within rtol = atol = 5e-2;
+    cores; NAME_PRECISION_sm90a with --gpu-arch sm_90a, wgmma, on Hopper,
+    bf16 among them) within rtol = atol = 5e-2;
  4. speed, with device-resident inputs, against PyTorch eager fp32 (TF32
     off in cuBLAS and cuDNN) on the same GPU, as ratios of throughput
     (dlc / PyTorch): MatMul 4096^3 (bar 0.6, against cuBLAS), ResNet-50
@@ -422,7 +422,7 @@ BARS = {"matmul4096": 0.6, "resnet50_b32": 0.8, "bert": 1.5, "bert_b8": 1.0,
         # the sm_90a builds (wgmma) and the portable ones (mma.sync) alike.
         "matmul4096_tf32": 0.6, "matmul4096_fp16": 0.6, "resnet50_b32_fp16": 0.8,
         "matmul4096_tf32_sm90a": 0.6, "matmul4096_fp16_sm90a": 0.6,
-        "resnet50_b32_fp16_sm90a": 0.8}
+        "matmul4096_bf16_sm90a": 0.6, "resnet50_b32_fp16_sm90a": 0.8}
 
 
 def speed(runner, bundle, manifest, work, report):
@@ -489,6 +489,8 @@ def speed(runner, bundle, manifest, work, report):
                                                  dtype=np.float32).reshape(4096, 4096)).cuda()
                 if precision == "fp16":  # cuBLAS fp16 (fp32 accumulation)
                     a, b = a.half(), b.half()
+                elif precision == "bf16":  # cuBLAS bf16 (fp32 accumulation)
+                    a, b = a.bfloat16(), b.bfloat16()
                 torch_ms = torch_timing(lambda: a @ b, torch)
                 ref = (a @ b).float().cpu().numpy()
                 got = np.fromfile(os.path.join(work, f"{name}.out0"),
@@ -500,9 +502,10 @@ def speed(runner, bundle, manifest, work, report):
                 make_net, make_inputs, samples = torch_reference(of, torch, bundle)
                 net = make_net().cuda().eval()
                 inputs = make_inputs()
-                if precision == "fp16":
-                    net = net.half()
-                    inputs = tuple(x.half() if x.is_floating_point() else x
+                if precision in ("fp16", "bf16"):
+                    dtype = torch.half if precision == "fp16" else torch.bfloat16
+                    net = net.to(dtype)
+                    inputs = tuple(x.to(dtype) if x.is_floating_point() else x
                                    for x in inputs)
                 with torch.no_grad():
                     torch_ms = torch_timing(lambda: net(*inputs), torch)

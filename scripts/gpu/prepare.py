@@ -334,13 +334,15 @@ def main():
     # (checked within rtol = atol = 5e-2), timed against PyTorch with TF32
     # allowed, or in fp16 (.half()).
     # The same with --gpu-arch sm_90a (NAME_PRECISION_sm90a: Hopper's
-    # warpgroup instructions, wgmma) for the MatMul in both precisions and
-    # ResNet-50 in fp16; the runtime loads them on sm_90 only.
+    # warpgroup instructions, wgmma) for the MatMul in tf32, fp16 and bf16
+    # (which only sm_90a builds take) and ResNet-50 in fp16; the runtime
+    # loads them on sm_90 only.
     builds = [(name, precision, arch)
               for precision in ("tf32", "fp16")
               for name in ("matmul4096", "resnet50_b32")
               for arch in ("", "sm_90a")
               if not (arch and name == "resnet50_b32" and precision == "tf32")]
+    builds.append(("matmul4096", "bf16", "sm_90a"))
     for name, precision, arch in builds:
         if name not in manifest["models"]:
             continue
