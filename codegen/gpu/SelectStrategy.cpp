@@ -329,14 +329,28 @@ struct SelectStrategyPass
       }
     }
     assert(best && "a 16 x 8 tile divides every loop that fits");
-    ContractionTiles tiles = contractionTiles(ranges.size(), dims, best->bm,
-                                              best->bn, best->wm, best->wn, bk);
-    tiles.thread[k] = ik;
+    return tensorCoreConfig(op, dims, best->bm, best->bn, best->wm, best->wn,
+                            bk, {im, in, ik});
+  }
+
+  /// A tensor-core contraction's config: bm x bn blocks of wm x wn warp
+  /// tiles, K steps of bk (two in flight where K has two), the warps'
+  /// steps one instruction's k at a time, `instr` = {m, n, k} of the
+  /// instruction on the innermost m, n and k loops.
+  GpuConfigAttr tensorCoreConfig(linalg::LinalgOp op,
+                                 const linalg::ContractionDimensions &dims,
+                                 int64_t bm, int64_t bn, int64_t wm, int64_t wn,
+                                 int64_t bk, std::array<int64_t, 3> instr) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    unsigned m = dims.m.back(), n = dims.n.back(), k = dims.k.back();
+    ContractionTiles tiles =
+        contractionTiles(ranges.size(), dims, bm, bn, wm, wn, bk);
+    tiles.thread[k] = instr[2];
     SmallVector<int64_t> mma(ranges.size(), 0);
-    mma[m] = im;
-    mma[n] = in;
-    mma[k] = ik;
-    int64_t depth = K / bk >= 2 ? 2 : 1;
+    mma[m] = instr[0];
+    mma[n] = instr[1];
+    mma[k] = instr[2];
+    int64_t depth = ranges[k] / bk >= 2 ? 2 : 1;
     return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,
                               tiles.workgroup, tiles.thread, tiles.reduction,
                               depth, contractionPrecision, mma);
@@ -378,17 +392,8 @@ struct SelectStrategyPass
       }
     }
     assert(bestM && "a 64 x 8 tile divides every loop that fits");
-    ContractionTiles tiles =
-        contractionTiles(ranges.size(), dims, bestM, bestN, 16, bestN, bk);
-    tiles.thread[k] = ik;
-    SmallVector<int64_t> mma(ranges.size(), 0);
-    mma[m] = 64;
-    mma[n] = bestN;
-    mma[k] = ik;
-    int64_t depth = K / bk >= 2 ? 2 : 1;
-    return GpuConfigAttr::get(op->getContext(), GpuKernelKind::Contraction,
-                              tiles.workgroup, tiles.thread, tiles.reduction,
-                              depth, contractionPrecision, mma);
+    return tensorCoreConfig(op, dims, bestM, bestN, 16, bestN, bk,
+                            {64, bestN, ik});
   }
 
   /// A reduction of at least 32 elements per output whose innermost loop

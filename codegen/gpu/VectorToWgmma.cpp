@@ -347,11 +347,10 @@ struct VectorToWgmmaPass : dlc::impl::GpuVectorToWgmmaBase<VectorToWgmmaPass> {
       FailureOr<SharedOperand> a = sharedOperand(contract.getLhs());
       FailureOr<SharedOperand> bOp = sharedOperand(contract.getRhs());
       auto accType = dyn_cast<VectorType>(contract.getAccType());
-      MLIRContext *c = ctx;
       AffineExpr m, n, k;
-      bindDims(c, m, n, k);
+      bindDims(ctx, m, n, k);
       SmallVector<AffineMap> maps = AffineMap::inferFromExprList(
-          ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {n, k}, {m, n}}, c);
+          ArrayRef<ArrayRef<AffineExpr>>{{m, k}, {n, k}, {m, n}}, ctx);
       if (!config || !config.usesWarpgroups() || failed(a) || failed(bOp) ||
           !accType || accType.getRank() != 2 || accType.getDimSize(0) != 16 ||
           contract.getIndexingMapsArray() != maps ||

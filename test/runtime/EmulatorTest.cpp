@@ -507,27 +507,25 @@ TEST(Emulator, WarpgroupMmaTf32) {
     }
 }
 
-TEST(Emulator, WarpgroupMmaF16) {
+// A 16-bit wgmma (`kind`) on operands drawn from `bits` (whose values are
+// `values`, exact in f32) against the plain product.
+void checkHalfWarpgroupMma(int kind, const uint16_t *bits, const float *values,
+                           int count) {
   constexpr int K = 16;
-  // Halves of small values, exact in f32: 0, +-0.5, +-1, +-2.
-  const uint16_t bits[] = {0x0000, 0x3800, 0xB800, 0x3C00,
-                           0xBC00, 0x4000, 0xC000};
-  const float values[] = {0, 0.5f, -0.5f, 1, -1, 2, -2};
   std::vector<uint16_t> a(64 * K), b(kWgN * K);
   std::vector<float> av(a.size()), bv(b.size()), c(64 * kWgN), d(64 * kWgN, -1);
   for (size_t i = 0; i < a.size(); ++i) {
-    a[i] = bits[i * 5 % 7];
-    av[i] = values[i * 5 % 7];
+    a[i] = bits[i * 5 % count];
+    av[i] = values[i * 5 % count];
   }
   for (size_t i = 0; i < b.size(); ++i) {
-    b[i] = bits[i * 3 % 7];
-    bv[i] = values[i * 3 % 7];
+    b[i] = bits[i * 3 % count];
+    bv[i] = values[i * 3 % count];
   }
   for (size_t i = 0; i < c.size(); ++i)
     c[i] = static_cast<float>(i % 5);
   uint16_t *pa = a.data(), *pb = b.data();
   float *pc = c.data(), *pd = d.data();
-  int kind = DLC_EMU_WGMMA_F16;
   void *params[] = {&pa, &pb, &pc, &pd, &kind};
   dlcrt_emu_launch(warpgroupMma<uint16_t, K>, params, 1, 1, 1, 128, 1, 1,
                    (64 + kWgN) * K * 2, DLC_EMU_SYNC);
@@ -540,37 +538,20 @@ TEST(Emulator, WarpgroupMmaF16) {
     }
 }
 
+TEST(Emulator, WarpgroupMmaF16) {
+  // Halves of small values: 0, +-0.5, +-1, +-2.
+  const uint16_t bits[] = {0x0000, 0x3800, 0xB800, 0x3C00,
+                           0xBC00, 0x4000, 0xC000};
+  const float values[] = {0, 0.5f, -0.5f, 1, -1, 2, -2};
+  checkHalfWarpgroupMma(DLC_EMU_WGMMA_F16, bits, values, 7);
+}
+
 TEST(Emulator, WarpgroupMmaBf16) {
-  constexpr int K = 16;
   // bf16 of 0, +-0.5, +-1, +-2, +-3 (the f32 values' high halves).
   const uint16_t bits[] = {0x0000, 0x3F00, 0xBF00, 0x3F80, 0xBF80,
                            0x4000, 0xC000, 0x4040, 0xC040};
   const float values[] = {0, 0.5f, -0.5f, 1, -1, 2, -2, 3, -3};
-  std::vector<uint16_t> a(64 * K), b(kWgN * K);
-  std::vector<float> av(a.size()), bv(b.size()), c(64 * kWgN), d(64 * kWgN, -1);
-  for (size_t i = 0; i < a.size(); ++i) {
-    a[i] = bits[i * 5 % 9];
-    av[i] = values[i * 5 % 9];
-  }
-  for (size_t i = 0; i < b.size(); ++i) {
-    b[i] = bits[i * 7 % 9];
-    bv[i] = values[i * 7 % 9];
-  }
-  for (size_t i = 0; i < c.size(); ++i)
-    c[i] = static_cast<float>(i % 4);
-  uint16_t *pa = a.data(), *pb = b.data();
-  float *pc = c.data(), *pd = d.data();
-  int kind = DLC_EMU_WGMMA_BF16;
-  void *params[] = {&pa, &pb, &pc, &pd, &kind};
-  dlcrt_emu_launch(warpgroupMma<uint16_t, K>, params, 1, 1, 1, 128, 1, 1,
-                   (64 + kWgN) * K * 2, DLC_EMU_SYNC);
-  for (int i = 0; i < 64; ++i)
-    for (int j = 0; j < kWgN; ++j) {
-      float expect = c[i * kWgN + j];
-      for (int k = 0; k < K; ++k)
-        expect += av[i * K + k] * bv[j * K + k];
-      EXPECT_EQ(d[i * kWgN + j], expect) << "D[" << i << "][" << j << "]";
-    }
+  checkHalfWarpgroupMma(DLC_EMU_WGMMA_BF16, bits, values, 9);
 }
 
 // A wgmma needs the 128 threads of its warpgroup.
