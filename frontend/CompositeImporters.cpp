@@ -464,6 +464,9 @@ NodeResults importTopK(NodeContext &nc) {
     return nc.error() << "only floating-point inputs are supported",
            failure();
   bool largest = nc.intAttr("largest", 1);
+  // sorted = 0 leaves the order of the k elements unspecified: dlc's sorted
+  // order is one of them.
+  nc.acknowledgeAttr("sorted");
   auto kv = nc.constantInts(1);
   if (kv && kv->size() != 1)
     return nc.error() << "k must be one integer, not " << kv->size(),

@@ -72,6 +72,8 @@ LogicalResult GraphImporter::importGradient(const onnx::NodeProto &node,
     return error() << "Gradient inside a subgraph is not supported";
   std::vector<std::string> xs;
   std::string y;
+  readAttributes->insert("xs");
+  readAttributes->insert("y");
   for (const auto &attr : node.attribute()) {
     if (attr.name() == "xs")
       xs.assign(attr.strings().begin(), attr.strings().end());

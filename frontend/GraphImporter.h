@@ -20,6 +20,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include "onnx/onnx_pb.h"
 
@@ -71,7 +72,10 @@ private:
   bool checkSupported(const onnx::GraphProto &graph);
   mlir::LogicalResult importConstant(const onnx::TensorProto &tensor,
                                      mlir::Location loc);
+  /// Imports `node` (importNodeOps) and checks that its importer honoured
+  /// each of its attributes (frontend/AttributeCheck.h).
   mlir::LogicalResult importNode(const onnx::NodeProto &node, size_t index);
+  mlir::LogicalResult importNodeOps(const onnx::NodeProto &node, size_t index);
   mlir::Value evaluateValue(mlir::Value v, mlir::Location loc);
   /// When `v` is computed from constants and graph inputs with known values
   /// only: a copy of its computation that reads those values as constants
@@ -171,6 +175,9 @@ private:
   std::string scopePrefix;
   /// Nodes imported so far (Loop bodies are imported once per iteration).
   size_t importedNodes = 0;
+  /// The attributes read by the importer of the node being imported
+  /// (importNode; subgraph nodes have their own).
+  llvm::StringSet<> *readAttributes = nullptr;
   unsigned unsupportedNodes = 0;
   int64_t batchSize;
 

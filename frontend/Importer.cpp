@@ -1,5 +1,6 @@
 //===- Importer.cpp - ONNX graph -> dlc dialect ---------------------------===//
 #include "frontend/Importer.h"
+#include "frontend/AttributeCheck.h"
 #include "frontend/ConstantFolding.h"
 #include "frontend/DynamicBatch.h"
 #include "frontend/GraphImporter.h"
@@ -18,6 +19,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <functional>
 
@@ -225,6 +227,17 @@ static bool supportsDynamicShapes(const onnx::NodeProto &node) {
 
 LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
                                         size_t index) {
+  // The attributes the node's importer reads (NodeContext::attr); any
+  // other must hold its schema default.
+  llvm::StringSet<> read;
+  llvm::SaveAndRestore<llvm::StringSet<> *> restore(readAttributes, &read);
+  if (failed(importNodeOps(node, index)))
+    return failure();
+  return dlc::checkAttributesHandled(node, opset, read, nodeLoc(node, index));
+}
+
+LogicalResult GraphImporter::importNodeOps(const onnx::NodeProto &node,
+                                           size_t index) {
   Location loc = nodeLoc(node, index);
   ++importedNodes;
   // Values with dynamic dimensions (symbolic input dimensions compiled
@@ -279,6 +292,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   if (node.op_type() == "Constant") {
     for (const auto &attr : node.attribute())
       if (attr.name() == "value") {
+        readAttributes->insert("value");
         onnx::TensorProto tensor = attr.t();
         tensor.set_name(node.output(0));
         auto *owned = new onnx::TensorProto(std::move(tensor));
@@ -298,6 +312,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   });
   dlc::NodeContext nc(builder, loc, node, opset, operands, constOperands);
   nc.onnxTypes = &onnxElemTypes;
+  nc.readAttributes = readAttributes;
   if (options.evaluateConstants)
     nc.evaluate = [&](Value v) { return evaluateValue(v, loc); };
   nc.specialize = [&](Value v) { return specializeKnownInputs(v); };

@@ -7,15 +7,20 @@
 #ifndef DLC_FRONTEND_NODEIMPORTER_H
 #define DLC_FRONTEND_NODEIMPORTER_H
 
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinTypes.h"
-#include "mlir/IR/BuiltinAttributes.h"
 #include "frontend/TensorData.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "onnx/onnx_pb.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <functional>
 #include <optional>
+
+namespace onnx {
+class OpSchema;
+} // namespace onnx
 
 namespace dlc {
 
@@ -57,7 +62,16 @@ public:
   /// True when operand i is an ONNX unsigned integer (UINT8 ... UINT64).
   bool isUnsigned(size_t i) const;
 
+  /// Attribute `name` of the node, or null. attr() and its typed forms
+  /// record `name` in `readAttributes`: reading an attribute is the
+  /// importer's promise that it honours the attribute's value (refusing
+  /// values it does not implement); the importer refuses nodes with an
+  /// attribute no importer read unless it holds its schema default
+  /// (frontend/AttributeCheck.h).
   const onnx::AttributeProto *attr(llvm::StringRef name) const;
+  /// The value of attribute `name`; when absent, its default from the op's
+  /// ONNX schema at `opset` where the schema has one (`dflt` must agree:
+  /// asserted), else `dflt`.
   int64_t intAttr(llvm::StringRef name, int64_t dflt) const;
   float floatAttr(llvm::StringRef name, float dflt) const;
   std::string stringAttr(llvm::StringRef name, llvm::StringRef dflt) const;
@@ -89,10 +103,26 @@ public:
   /// Float value of a constant scalar (or one-element) operand i.
   std::optional<double> constantScalar(size_t i) const;
 
+  /// Marks attribute `name` as honoured although the importer does not need
+  /// its value (the caller says why).
+  void acknowledgeAttr(llvm::StringRef name) const { (void)attr(name); }
+
+  /// The default of attribute `name` in the op's schema at `opset`, when it
+  /// has one of `type`.
+  const onnx::AttributeProto *
+  schemaDefault(llvm::StringRef name,
+                onnx::AttributeProto::AttributeType type) const;
+
+  /// Where attr() records the attributes read (null: not recorded, for
+  /// nodes that importers make themselves).
+  llvm::StringSet<> *readAttributes = nullptr;
+
   /// Reports an error at the node, naming its op type; returns failure.
   mlir::InFlightDiagnostic error() const;
 
 private:
+  mutable bool schemaLooked = false;
+  mutable const onnx::OpSchema *schema = nullptr;
   llvm::MutableArrayRef<mlir::Value> operands;
   llvm::ArrayRef<const onnx::TensorProto *> constantOperands;
 };

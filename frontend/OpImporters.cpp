@@ -16,7 +16,11 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "llvm/ADT/StringMap.h"
+
+#include "onnx/defs/schema.h"
+
 #include "mlir/IR/Matchers.h"
+#include <climits>
 
 using namespace mlir;
 using namespace dlc;
@@ -45,25 +49,58 @@ bool NodeContext::isUnsigned(size_t i) const {
 }
 
 const onnx::AttributeProto *NodeContext::attr(StringRef name) const {
+  if (readAttributes)
+    readAttributes->insert(name);
   for (const auto &a : node.attribute())
     if (a.name() == name)
       return &a;
   return nullptr;
 }
 
+const onnx::AttributeProto *
+NodeContext::schemaDefault(StringRef name,
+                           onnx::AttributeProto::AttributeType type) const {
+  if (!schemaLooked) {
+    schemaLooked = true;
+    bool onnxDomain = node.domain().empty() || node.domain() == "ai.onnx";
+    schema = onnx::OpSchemaRegistry::Schema(
+        node.op_type(), onnxDomain ? (int)opset : INT_MAX, node.domain());
+  }
+  if (!schema)
+    return nullptr;
+  auto it = schema->attributes().find(name.str());
+  if (it == schema->attributes().end() ||
+      !it->second.default_value.has_type() ||
+      it->second.default_value.type() != type)
+    return nullptr;
+  return &it->second.default_value;
+}
+
 int64_t NodeContext::intAttr(StringRef name, int64_t dflt) const {
-  const auto *a = attr(name);
-  return a ? a->i() : dflt;
+  if (const auto *a = attr(name))
+    return a->i();
+  const auto *d = schemaDefault(name, onnx::AttributeProto::INT);
+  assert((!d || d->i() == dflt) &&
+         "an importer's default differs from the schema's");
+  return d ? d->i() : dflt;
 }
 
 float NodeContext::floatAttr(StringRef name, float dflt) const {
-  const auto *a = attr(name);
-  return a ? a->f() : dflt;
+  if (const auto *a = attr(name))
+    return a->f();
+  const auto *d = schemaDefault(name, onnx::AttributeProto::FLOAT);
+  assert((!d || d->f() == dflt) &&
+         "an importer's default differs from the schema's");
+  return d ? d->f() : dflt;
 }
 
 std::string NodeContext::stringAttr(StringRef name, StringRef dflt) const {
-  const auto *a = attr(name);
-  return a ? a->s() : dflt.str();
+  if (const auto *a = attr(name))
+    return a->s();
+  const auto *d = schemaDefault(name, onnx::AttributeProto::STRING);
+  assert((!d || d->s() == dflt) &&
+         "an importer's default differs from the schema's");
+  return d ? d->s() : dflt.str();
 }
 
 std::optional<SmallVector<int64_t>> NodeContext::intsAttr(StringRef name) const {
@@ -437,6 +474,7 @@ static Results importPool(NodeContext &nc) {
       SmallVector<Value> operands{x};
       NodeContext fc(nc.builder, nc.loc, nc.node, nc.opset, operands, {});
       fc.onnxTypes = nc.onnxTypes;
+      fc.readAttributes = nc.readAttributes;
       fc.evaluate = nc.evaluate;
       Results pooled = importPool<OpTy>(fc);
       if (failed(pooled))
@@ -451,6 +489,9 @@ static Results importPool(NodeContext &nc) {
   if (failed(requireFloat(nc, 1)))
     return failure();
   bool indices = nc.node.output_size() > 1 && !nc.node.output(1).empty();
+  // storage_order orders the Indices output only.
+  if (!indices)
+    nc.acknowledgeAttr("storage_order");
   RankedTensorType x = typeOf(nc.operand(0));
   std::optional<SmallVector<int64_t>> kernel = nc.intsAttr("kernel_shape");
   if (!kernel)
@@ -509,6 +550,9 @@ static Results importBatchNormalization(NodeContext &nc) {
     return nc.error() << "spatial=0 is not supported", failure();
   Value x = nc.operand(0), mean = nc.operand(3), var = nc.operand(4);
   Value runningMean, runningVar;
+  // momentum moves the running statistics, which inference only reads.
+  if (!training)
+    nc.acknowledgeAttr("momentum");
   if (training) {
     // Statistics of this batch (population variance) normalize it; the
     // running statistics move towards them by 1 - momentum.

@@ -65,6 +65,8 @@ NodeResults importDequantizeLinear(NodeContext &nc) {
   FailureOr<int64_t> axis = 0;
   if (typeOf(nc.operand(1)).getRank() == 1)
     axis = normalizeAxis(nc, nc.intAttr("axis", 1), t.getRank());
+  else
+    nc.acknowledgeAttr("axis");
   if (failed(axis))
     return failure();
   Value x = castValue(nc, nc.operand(0), f, nc.isUnsigned(0));
@@ -82,6 +84,8 @@ NodeResults importQuantizeLinear(NodeContext &nc) {
   FailureOr<int64_t> axis = 0;
   if (typeOf(nc.operand(1)).getRank() == 1)
     axis = normalizeAxis(nc, nc.intAttr("axis", 1), t.getRank());
+  else
+    nc.acknowledgeAttr("axis");
   if (failed(axis))
     return failure();
   auto [qt, isUnsigned] = zeroPointType(nc, 2);

@@ -47,6 +47,7 @@ GraphImporter::graphLevelContext(const onnx::NodeProto &node, Location loc,
   auto nc = std::make_unique<NodeContext>(builder, loc, node, opset, operands,
                                           protos);
   nc->onnxTypes = &onnxElemTypes;
+  nc->readAttributes = readAttributes;
   if (options.evaluateConstants)
     nc->evaluate = [this, loc](Value v) { return evaluateValue(v, loc); };
   nc->specialize = [this](Value v) { return specializeKnownInputs(v); };

@@ -201,11 +201,15 @@ std::optional<NodeResults> dlc::importShapeArithmetic(NodeContext &nc) {
     return result(ops[0], 1);
   }
   if (op == "Squeeze") {
-    if (ranks[0] != 1 || ops[0].size() != 1)
+    std::optional<SmallVector<int64_t>> axes = nc.intsAttr("axes");
+    if (ranks[0] != 1 || ops[0].size() != 1 ||
+        (axes && (axes->size() != 1 || ((*axes)[0] != 0 && (*axes)[0] != -1))))
       return std::nullopt;
     return result(ops[0], 0);
   }
   if (op == "Concat") {
+    if (nc.intAttr("axis", 0) != 0 && nc.intAttr("axis", 0) != -1)
+      return std::nullopt;
     Elements all;
     for (auto [e, r] : llvm::zip(ops, ranks)) {
       if (r != 1)

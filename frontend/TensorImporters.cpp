@@ -694,6 +694,10 @@ NodeResults importDropout(NodeContext &nc) {
   }
   if (nc.opset < 7 && nc.intAttr("is_test", 0) == 0)
     return nc.error() << "training mode is not supported", failure();
+  // Inference keeps every element: the ratio (an attribute before opset 12)
+  // and the seed of the masks do not change the result.
+  nc.acknowledgeAttr("ratio");
+  nc.acknowledgeAttr("seed");
   // Inference: the identity, and a mask that keeps everything.
   auto t = typeOf(nc.operand(0));
   auto maskType = RankedTensorType::get(t.getShape(), nc.builder.getI1Type());
@@ -789,6 +793,21 @@ NodeResults importLayerNormalization(NodeContext &nc) {
   Value x = nc.operand(0);
   auto t = typeOf(x);
   Type et = t.getElementType();
+  // stash_type 1 (the default) computes in float32, 0 in the input's type;
+  // Mean and InvStdDev are of that type, Y of the input's.
+  int64_t stash = nc.intAttr("stash_type", 1);
+  if (stash != 0 && stash != 1)
+    return nc.error() << "stash_type " << stash
+                      << " is not supported (0: the input's type, 1: float)",
+           failure();
+  Type ct = stash ? nc.builder.getF32Type() : et;
+  auto computed = [&](Value v) {
+    return v && ct != et ? castValue(nc, v, ct) : v;
+  };
+  Value scaleIn = computed(nc.operand(1)), biasIn = computed(nc.operand(2));
+  x = computed(x);
+  if (!x || !scaleIn || (nc.operand(2) && !biasIn))
+    return failure();
   auto axis = normalizeAxis(nc, nc.intAttr("axis", -1), t.getRank());
   if (failed(axis))
     return failure();
@@ -806,8 +825,8 @@ NodeResults importLayerNormalization(NodeContext &nc) {
   auto scalar = [&](double v) -> Value {
     return ConstantOp::create(
         b, nc.loc,
-        DenseElementsAttr::get(RankedTensorType::get({}, et),
-                               b.getFloatAttr(et, v)));
+        DenseElementsAttr::get(RankedTensorType::get({}, ct),
+                               b.getFloatAttr(ct, v)));
   };
   auto m = mean(x);
   if (failed(m))
@@ -820,16 +839,18 @@ NodeResults importLayerNormalization(NodeContext &nc) {
   auto sd = buildTyped<SqrtOp>(nc, typeOf((*ve)[0]), {(*ve)[0]});
   auto inv = buildTyped<ReciprocalOp>(nc, typeOf((*sd)[0]), {(*sd)[0]});
   auto norm = buildInferred<MulOp>(nc, {(*d)[0], (*inv)[0]});
-  auto y = buildInferred<MulOp>(nc, {(*norm)[0], nc.operand(1)});
+  auto y = buildInferred<MulOp>(nc, {(*norm)[0], scaleIn});
   if (failed(y))
     return failure();
   Value result = (*y)[0];
-  if (nc.operand(2)) {
-    auto yb = buildInferred<AddOp>(nc, {result, nc.operand(2)});
+  if (biasIn) {
+    auto yb = buildInferred<AddOp>(nc, {result, biasIn});
     if (failed(yb))
       return failure();
     result = (*yb)[0];
   }
+  if (ct != et && !(result = castValue(nc, result, et)))
+    return failure();
   return SmallVector<Value>{result, (*m)[0], (*inv)[0]};
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Compare `dlc run` against ONNX Runtime (CPU) on random inputs.
 
-  compare_with_ort.py --dlc PATH_TO_DLC --model M.onnx [--rtol 1e-3] [--atol 1e-4]
+  compare_with_ort.py --dlc PATH_TO_DLC --model M.onnx|M.onnxtxt [--rtol 1e-3] [--atol 1e-4]
                       [--seed 0] [--ort-dir DIR] [--work DIR]
 
 Inputs are the graph inputs that are not initializers; each needs a static shape. Random
@@ -36,6 +36,7 @@ import tempfile
 
 import numpy as np
 import onnx
+import onnx.parser
 from onnx import numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -339,7 +340,11 @@ def main():
                     "';'-separated (NAME=V,NAME=V;...)")
     args = ap.parse_args()
 
-    model = onnx.load(args.model)
+    if args.model.endswith(".onnxtxt"):  # ONNX's text format (onnx.parser)
+        with open(args.model) as f:
+            model = onnx.parser.parse_model(f.read())
+    else:
+        model = onnx.load(args.model)
     inputs = [] if args.batches or args.sizes else random_inputs(
         model, np.random.default_rng(args.seed), args.int_high)
     output_names = [o.name for o in model.graph.output]
@@ -350,6 +355,9 @@ def main():
     else:
         work = tempfile.mkdtemp(prefix="dlc-vs-ort-")
     try:
+        if args.model.endswith(".onnxtxt"):  # ONNX Runtime reads binary models
+            args.model = os.path.join(work, "model.onnx")
+            onnx.save(model, args.model)
         rc, log = run([os.path.join(HERE, "ensure-ort.sh"), args.ort_dir], timeout=args.timeout)
         if rc != 0:
             print(f"cannot set up onnxruntime-node in {args.ort_dir}:\n{log}")

@@ -3,6 +3,7 @@
 //
 //   node ort_run.js MODEL IN_DIR OUT_DIR [--threads N]
 //   node ort_run.js MODEL IN_DIR [OUT_DIR] --bench N [--threads N]
+//   node ort_run.js --jobs FILE
 //
 // Tensor directory format (used for IN_DIR and OUT_DIR):
 //   meta.json      {"tensors": [{"name": "image", "dtype": "float32", "shape": [1, 1, 8, 8],
@@ -13,6 +14,9 @@
 //
 // --bench N runs the model once to warm up, then N times, and prints one JSON line:
 //   {"model": ..., "threads": T, "runs": N, "median_ms": ..., "min_ms": ..., "mean_ms": ...}
+// --jobs FILE runs many models in one process: FILE holds one JSON object per
+// line, {"model": ..., "in": IN_DIR, "out": OUT_DIR}; a model that ONNX Runtime
+// refuses or fails on gets OUT_DIR/error.txt with the message instead of outputs.
 // Find onnxruntime-node through NODE_PATH=DIR/node_modules (see ensure-ort.sh).
 'use strict';
 const fs = require('fs');
@@ -81,7 +85,27 @@ function writeTensors(dir, names, results) {
   fs.writeFileSync(path.join(dir, 'meta.json'), JSON.stringify({ tensors }, null, 1) + '\n');
 }
 
+async function runJobs(file) {
+  const sessionOptions = { executionProviders: ['cpu'], logSeverityLevel: 4 };
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const job = JSON.parse(line);
+    try {
+      const session = await ort.InferenceSession.create(job.model, sessionOptions);
+      const results = await session.run(readTensors(job.in));
+      writeTensors(job.out, session.outputNames, results);
+    } catch (err) {
+      fs.mkdirSync(job.out, { recursive: true });
+      fs.writeFileSync(path.join(job.out, 'error.txt'), `${err && err.message ? err.message : err}\n`);
+    }
+  }
+}
+
 async function main() {
+  if (process.argv[2] === '--jobs') {
+    if (process.argv.length !== 4) usage();
+    return runJobs(process.argv[3]);
+  }
   const opts = parseArgs(process.argv.slice(2));
   const sessionOptions = { executionProviders: ['cpu'], logSeverityLevel: 3 };  // errors only
   if (opts.threads) sessionOptions.intraOpNumThreads = opts.threads;
