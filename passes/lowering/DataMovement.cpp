@@ -234,6 +234,22 @@ struct SliceLowering : OpRewritePattern<dlc::SliceOp> {
   }
 };
 
+/// The position in [0, size) of the ONNX index `index` (an integer;
+/// negative ones count from the end). Indices out of [-size, size) are
+/// clamped into it, so that no read leaves the data: ONNX leaves their
+/// result undefined, and dlc does not report them yet (docs/design.md).
+static Value indexWithin(OpBuilder &b, Location l, Value index, Value size) {
+  Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(), index);
+  Value zero = arith::ConstantIndexOp::create(b, l, 0);
+  Value one = arith::ConstantIndexOp::create(b, l, 1);
+  Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx, zero);
+  idx = arith::SelectOp::create(b, l, neg,
+                                arith::AddIOp::create(b, l, idx, size), idx);
+  Value last = arith::SubIOp::create(b, l, size, one);
+  return arith::MaxSIOp::create(b, l, arith::MinSIOp::create(b, l, idx, last),
+                                zero);
+}
+
 /// out[pre, i..., post] = data[pre, wrap(indices[i...]), post].
 struct GatherLowering : OpRewritePattern<dlc::GatherOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -280,16 +296,10 @@ struct GatherLowering : OpRewritePattern<dlc::GatherOp> {
                                     rewriter.getMultiDimIdentityMap(rank)},
                 iters,
                 [&](OpBuilder &b, Location l, ValueRange args) {
-                  Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(),
-                                                         args[0]);
-                  Value size = axisSize
-                                   ? axisSize
-                                   : arith::ConstantIndexOp::create(b, l, n);
-                  Value zero = arith::ConstantIndexOp::create(b, l, 0);
-                  Value neg = arith::CmpIOp::create(
-                      b, l, arith::CmpIPredicate::slt, idx, zero);
-                  idx = arith::SelectOp::create(
-                      b, l, neg, arith::AddIOp::create(b, l, idx, size), idx);
+                  Value idx = indexWithin(
+                      b, l, args[0],
+                      axisSize ? axisSize
+                               : arith::ConstantIndexOp::create(b, l, n));
                   SmallVector<Value> coords;
                   for (int64_t d = 0; d < axis; ++d)
                     coords.push_back(linalg::IndexOp::create(b, l, d));
@@ -333,18 +343,10 @@ struct GatherElementsLowering : OpRewritePattern<dlc::GatherElementsOp> {
                 rewriter, op.getLoc(), type, op.getIndices(), init,
                 ArrayRef<AffineMap>{id, id}, iters,
                 [&](OpBuilder &b, Location l, ValueRange args) {
-                  Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(),
-                                                         args[0]);
-                  Value zero = arith::ConstantIndexOp::create(b, l, 0);
-                  Value neg = arith::CmpIOp::create(
-                      b, l, arith::CmpIPredicate::slt, idx, zero);
-                  idx = arith::SelectOp::create(
-                      b, l, neg,
-                      arith::AddIOp::create(
-                          b, l, idx,
-                          axisSize ? axisSize
-                                   : arith::ConstantIndexOp::create(b, l, n)),
-                      idx);
+                  Value idx = indexWithin(
+                      b, l, args[0],
+                      axisSize ? axisSize
+                               : arith::ConstantIndexOp::create(b, l, n));
                   SmallVector<Value> coords;
                   for (int64_t d = 0; d < rank; ++d)
                     coords.push_back(d == axis ? idx

@@ -51,8 +51,9 @@ func.func @slice_mixed(%x: tensor<4x3x5xf32>) -> tensor<2x1x5xf32> {
 
 // Gather: a generic over the result reads the index (its map picks the
 // indices' dims out of the result's), wraps negative indices by the axis
-// size (4), and tensor.extracts the element with the other coordinates
-// from linalg.index.
+// size (4), clamps the result into [0, 3] (out-of-range indices read no
+// memory outside the data) and tensor.extracts the element with the other
+// coordinates from linalg.index.
 // CHECK-LABEL: func.func @gather
 // CHECK-SAME:    (%[[X:.+]]: tensor<5x4x3xf32>, %[[I:.+]]: tensor<2xi64>)
 // CHECK:         %[[E:.+]] = tensor.empty() : tensor<5x2x3xf32>
@@ -60,12 +61,16 @@ func.func @slice_mixed(%x: tensor<4x3x5xf32>) -> tensor<2x1x5xf32> {
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>]
 // CHECK-SAME:      ins(%[[I]] : tensor<2xi64>) outs(%[[E]] : tensor<5x2x3xf32>)
 // CHECK:         ^bb0(%[[IDX:.+]]: i64, %{{.+}}: f32):
-// CHECK-NEXT:      %[[C:.+]] = arith.index_cast %[[IDX]] : i64 to index
 // CHECK-NEXT:      %[[N:.+]] = arith.constant 4 : index
+// CHECK-NEXT:      %[[C:.+]] = arith.index_cast %[[IDX]] : i64 to index
 // CHECK-NEXT:      %[[Z:.+]] = arith.constant 0 : index
+// CHECK-NEXT:      %[[ONE:.+]] = arith.constant 1 : index
 // CHECK-NEXT:      %[[NEG:.+]] = arith.cmpi slt, %[[C]], %[[Z]] : index
 // CHECK-NEXT:      %[[W:.+]] = arith.addi %[[C]], %[[N]] : index
-// CHECK-NEXT:      %[[J:.+]] = arith.select %[[NEG]], %[[W]], %[[C]] : index
+// CHECK-NEXT:      %[[S:.+]] = arith.select %[[NEG]], %[[W]], %[[C]] : index
+// CHECK-NEXT:      %[[LAST:.+]] = arith.subi %[[N]], %[[ONE]] : index
+// CHECK-NEXT:      %[[LO:.+]] = arith.minsi %[[S]], %[[LAST]] : index
+// CHECK-NEXT:      %[[J:.+]] = arith.maxsi %[[LO]], %[[Z]] : index
 // CHECK-NEXT:      %[[D0:.+]] = linalg.index 0 : index
 // CHECK-NEXT:      %[[D2:.+]] = linalg.index 2 : index
 // CHECK-NEXT:      %[[V:.+]] = tensor.extract %[[X]][%[[D0]], %[[J]], %[[D2]]] : tensor<5x4x3xf32>
