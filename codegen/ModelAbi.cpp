@@ -86,7 +86,7 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
 
 /// DLC_MODEL_ABI_VERSION of runtime/include/dlc/dlc_model_abi.h, whose
 /// structs this file lays out (the runtime refuses any other version).
-static constexpr uint32_t kModelAbiVersion = 11;
+static constexpr uint32_t kModelAbiVersion = 12;
 
 /// dlc_cuda_desc { u32 num_images, num_kernels; const dlc_cuda_image *images;
 ///                 const char *const *kernel_names;
@@ -255,9 +255,21 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
                                "CUDA module has no dlc_constants");
     cudaDesc = cudaDescriptor(m, *info.cuda, constants, name);
   }
-  auto *descTy = StructType::create(
-      ctx, {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr, i64, i64, i64},
-      "dlc_model_desc");
+  // The run-time checks' messages.
+  Constant *checks = ConstantPointerNull::get(cast<PointerType>(ptr));
+  if (!info.checks.empty()) {
+    SmallVector<Constant *> messages;
+    for (auto [k, message] : llvm::enumerate(info.checks))
+      messages.push_back(cString(m, message, name + "_check_" + Twine(k)));
+    auto *messagesTy = ArrayType::get(ptr, messages.size());
+    checks = new GlobalVariable(
+        m, messagesTy, true, GlobalValue::InternalLinkage,
+        ConstantArray::get(messagesTy, messages), name + "_checks");
+  }
+  auto *descTy = StructType::create(ctx,
+                                    {i32, i32, i32, i32, ptr, ptr, ptr, i64,
+                                     ptr, ptr, i64, i64, i64, i64, i64, ptr},
+                                    "dlc_model_desc");
   Constant *descInit = ConstantStruct::get(
       descTy, {ConstantInt::get(i32, kModelAbiVersion),
                ConstantInt::get(i32, info.inputs.size()),
@@ -269,7 +281,9 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
                ConstantInt::get(i64, info.workspaceSize), entry, cudaDesc,
                ConstantInt::get(i64, info.numDynamicDims),
                ConstantInt::get(i64, info.numInputDynamicDims),
-               ConstantInt::get(i64, info.batchChunk)});
+               ConstantInt::get(i64, info.batchChunk),
+               ConstantInt::get(i64, info.checks.size()),
+               ConstantInt::get(i64, info.checkOffset), checks});
   auto *desc = new GlobalVariable(m, descTy, true, GlobalValue::ExternalLinkage,
                                   descInit, name + "_desc");
 

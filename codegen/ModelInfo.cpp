@@ -147,6 +147,22 @@ uint64_t dlc::extractWorkspaceSize(ModuleOp module) {
   return largestAttr(module, "dlc.workspace_size");
 }
 
+void dlc::extractChecks(ModuleOp module, ModelInfo &info) {
+  info.checks.clear();
+  info.checkOffset = 0;
+  // @main, a func.func or, lowered, an llvm.func.
+  Operation *main = module.lookupSymbol("main");
+  if (!main)
+    return;
+  auto checks = main->getAttrOfType<ArrayAttr>("dlc.checks");
+  auto offset = main->getAttrOfType<IntegerAttr>("dlc.check_offset");
+  if (!checks || !offset)
+    return;
+  for (Attribute a : checks)
+    info.checks.push_back(cast<StringAttr>(a).str());
+  info.checkOffset = offset.getInt();
+}
+
 uint64_t dlc::extractWorkspaceLiveSet(ModuleOp module) {
   return largestAttr(module, "dlc.workspace_live_set");
 }

@@ -58,6 +58,11 @@ struct ModelInfo {
   std::vector<TensorInfo> inputs, outputs;
   uint64_t workspaceSize = 0;
   uint64_t workspaceLiveSet = 0; // most intermediate bytes alive at once
+  /// Run-time checks (dlc-memory-plan's dlc.checks): the byte offset in the
+  /// workspace of the word a failed check writes its number (from 1) to,
+  /// and the checks' messages; no checks: empty.
+  uint64_t checkOffset = 0;
+  std::vector<std::string> checks;
   uint64_t weightsSize = 0; // bytes of constant tensors
   /// Set for models compiled with --target cuda.
   std::optional<CudaImages> cuda;
@@ -100,6 +105,8 @@ mlir::LogicalResult extractOutputBounds(mlir::ModuleOp module, ModelInfo &info);
 
 /// Reads the workspace size the memory plan recorded (0 if none).
 uint64_t extractWorkspaceSize(mlir::ModuleOp module);
+/// The run-time checks of the lowered @main (ModelInfo::checks).
+void extractChecks(mlir::ModuleOp module, ModelInfo &info);
 
 /// Reads the memory plan's live-set lower bound: the most bytes of
 /// intermediate tensors alive at any one op (0 if none).

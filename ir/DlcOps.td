@@ -325,6 +325,31 @@ def Dlc_ConcatOp : Dlc_Op<"concat",
   let hasFolder = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Run-time checks
+//===----------------------------------------------------------------------===//
+
+def Dlc_ReportOp : Op<Dlc_Dialect, "report", [MemoryEffects<[MemWrite]>]> {
+  let summary = "fail the run with a message when a run-time check fails";
+  let description = [{
+    Made by `dlc-lower-to-linalg{index-checks}` where an op reads data at
+    run-time indices (Gather, GatherElements): `failed` is true when some
+    index lies outside its axis. The run then completes (the lowering
+    clamped the indices, so nothing is read out of bounds) and fails with
+    `message`, which names the ONNX node. `dlc-memory-plan` numbers the
+    reports of a function from 1 (`dlc.checks`, their messages) and lowers
+    each to a store of its number into a word of the workspace
+    (`dlc.check_offset`), which the runtime clears before each call and
+    reads after it.
+
+    ```mlir
+    dlc.report %bad, "node 'g' (Gather): an index is outside [-4, 4)"
+    ```
+  }];
+  let arguments = (ins I1:$failed, StrAttr:$message);
+  let assemblyFormat = "$failed `,` $message attr-dict";
+}
+
 include "ir/DlcTensorOps.td"
 include "ir/DlcDataDependentOps.td"
 include "ir/DlcGpuOps.td"

@@ -12,6 +12,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace dlc {
@@ -226,7 +227,26 @@ LogicalResult BatchTracker::visitLinalg(linalg::LinalgOp op) {
   return success();
 }
 
+/// True when every result of `op` only reaches run-time checks
+/// (dlc.report, through the tensor.extract of a flag): such a computation
+/// may combine the samples of a call, which fails when any sample fails.
+static bool onlyFeedsReports(Operation *op) {
+  if (op->getNumResults() == 0)
+    return false;
+  for (Operation *user : op->getUsers()) {
+    if (isa<dlc::ReportOp>(user))
+      continue;
+    if (!isa<tensor::ExtractOp>(user) ||
+        !llvm::all_of(user->getUsers(),
+                      [](Operation *u) { return isa<dlc::ReportOp>(u); }))
+      return false;
+  }
+  return true;
+}
+
 LogicalResult BatchTracker::visit(Operation *op) {
+  if (onlyFeedsReports(op))
+    return success();
   // The import's word on where the batch lies in a node's output: it
   // settles the candidates the lowering of the node left.
   if (auto hint = dyn_cast<dlc::BatchAxisOp>(op)) {

@@ -21,6 +21,12 @@ def LowerToLinalg : Pass<"dlc-lower-to-linalg", "mlir::ModuleOp"> {
     inserted once and the earlier ones its leading slices, instead of each
     copying all the inputs again.
   }];
+  let options = [
+    Option<"indexChecks", "index-checks", "bool", /*default=*/"false",
+           "check run-time indices of Gather and GatherElements: a "
+           "dlc.report per op fails the run when an index is outside its "
+           "axis (the indices are clamped either way)">
+  ];
   let dependentDialects = [
     "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
     "mlir::arith::ArithDialect", "mlir::math::MathDialect",
@@ -48,6 +54,9 @@ def CheckBatchIndependence
     - `dlc.batch_axis` (set by the import on each node output) fixes the
       batch axis to the one seen at batch 2, or says the output must not
       depend on the batch; the pass erases these hints.
+    - Computations whose results only reach run-time checks (`dlc.report`,
+      through `tensor.extract` of a flag) may combine samples: a call fails
+      when any of its samples does.
     - Any other op on a batched tensor is an error.
 
     Errors name the op (its location is the ONNX node) and the reason. On

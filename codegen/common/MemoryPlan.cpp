@@ -1,5 +1,6 @@
 //===- MemoryPlan.cpp - static workspace plan for intermediate buffers ----===//
 #include "codegen/common/Passes.h"
+#include "ir/DlcOps.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
@@ -347,6 +348,16 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
       placed.push_back(buf);
     }
 
+    // Run-time checks (dlc.report) store their number, from 1, into one
+    // word after the buffers when they fail.
+    SmallVector<dlc::ReportOp> reports;
+    func.walk([&](dlc::ReportOp r) { reports.push_back(r); });
+    int64_t checkOffset = -1;
+    if (!reports.empty()) {
+      checkOffset = llvm::alignTo(total, 8);
+      total = checkOffset + 8;
+    }
+
     OpBuilder b(func.getContext());
     auto wsType = MemRefType::get({std::max<int64_t>(total, alignment)},
                                   b.getI8Type());
@@ -366,6 +377,26 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
                                           offset, ValueRange{});
       buf.alloc.replaceAllUsesWith(view);
       buf.alloc.erase();
+    }
+    if (!reports.empty()) {
+      SmallVector<Attribute> messages;
+      for (auto [i, report] : llvm::enumerate(reports)) {
+        b.setInsertionPoint(report);
+        Location loc = report.getLoc();
+        auto ifOp = scf::IfOp::create(b, loc, report.getFailed(),
+                                      /*withElseRegion=*/false);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        Value word = memref::ViewOp::create(
+            b, loc, MemRefType::get({}, b.getI32Type()), ws,
+            arith::ConstantIndexOp::create(b, loc, checkOffset), ValueRange{});
+        memref::StoreOp::create(
+            b, loc, arith::ConstantIntOp::create(b, loc, b.getI32Type(), i + 1),
+            word, ValueRange{});
+        messages.push_back(report.getMessageAttr());
+        report.erase();
+      }
+      func->setAttr("dlc.checks", b.getArrayAttr(messages));
+      func->setAttr("dlc.check_offset", b.getI64IntegerAttr(checkOffset));
     }
     SmallVector<memref::DeallocOp> deallocs;
     func.walk([&](memref::DeallocOp d) { deallocs.push_back(d); });

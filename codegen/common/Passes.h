@@ -22,7 +22,10 @@ namespace dlc {
 
 /// The target-independent front of every pipeline: dlc ops to linalg on
 /// tensors, elementwise ops fused.
-void buildGraphToLinalgPipeline(mlir::OpPassManager &pm);
+/// With `indexChecks`, the run-time indices of Gather and GatherElements are
+/// checked (dlc.report, lowered by dlc-memory-plan).
+void buildGraphToLinalgPipeline(mlir::OpPassManager &pm,
+                                bool indexChecks = false);
 } // namespace dlc
 
 #endif

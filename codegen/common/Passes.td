@@ -28,13 +28,17 @@ def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
     parallel tile loop become
     thread-private stack buffers (`memref.alloca`) instead. Buffers in
     another memory space (a GPU block's shared memory) are left to the
-    target.
+    target. Run-time checks (`dlc.report`) are numbered from 1 in the
+    order of the function; each becomes an `scf.if` that stores its number
+    into a 32-bit word of the workspace after the buffers when it fails.
+    The function records the word's byte offset as `dlc.check_offset` and
+    the checks' messages, in order, as `dlc.checks`.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",
            "byte alignment of every buffer">
   ];
-  let dependentDialects = ["mlir::memref::MemRefDialect",
+  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::scf::SCFDialect",
                            "mlir::arith::ArithDialect"];
 }
 

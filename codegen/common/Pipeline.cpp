@@ -10,8 +10,7 @@ using namespace mlir;
 /// Graph level: dlc ops to linalg on tensors, fused elementwise.
 /// dlc-check-batch-independence runs before canonicalization, which would
 /// fold the index of a unit batch loop to 0.
-static const char *kToLinalg = "dlc-lower-to-linalg,"
-                               "dlc-check-batch-independence,canonicalize,cse,"
+static const char *kToLinalg = "dlc-check-batch-independence,canonicalize,cse,"
                                "dlc-bounded-arguments,"
                                "resolve-ranked-shaped-type-result-dims,"
                                "canonicalize,"
@@ -22,7 +21,9 @@ static const char *kToLinalg = "dlc-lower-to-linalg,"
                                "canonicalize,cse,"
                                "func.func(dlc-resolve-carried-dims)";
 
-void dlc::buildGraphToLinalgPipeline(OpPassManager &pm) {
-  if (failed(parsePassPipeline(kToLinalg, pm, llvm::errs())))
+void dlc::buildGraphToLinalgPipeline(OpPassManager &pm, bool indexChecks) {
+  std::string pipeline = std::string("dlc-lower-to-linalg{index-checks=") +
+                         (indexChecks ? "true" : "false") + "}," + kToLinalg;
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
     llvm::report_fatal_error("dlc: invalid built-in linalg pipeline");
 }

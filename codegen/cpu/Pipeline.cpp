@@ -53,7 +53,7 @@ static const char *kToLLVM =
 
 void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
                            bool untilLinalg) {
-  buildGraphToLinalgPipeline(pm);
+  buildGraphToLinalgPipeline(pm, /*indexChecks=*/true);
   if (untilLinalg)
     return;
   std::string text =

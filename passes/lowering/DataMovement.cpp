@@ -6,6 +6,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -250,9 +252,76 @@ static Value indexWithin(OpBuilder &b, Location l, Value index, Value size) {
                                 zero);
 }
 
+/// The ONNX node a location names ("" when none).
+static std::string nodeName(Location loc) {
+  std::string name;
+  loc->walk([&](Location l) {
+    if (auto n = dyn_cast<NameLoc>(l)) {
+      name = n.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return name;
+}
+
+/// With index checks, a dlc.report that fails the run when some element of
+/// `indices` lies outside [-size, size) (`size` the axis' size, `n` when
+/// static): one reduction over the indices. Constant indices are not
+/// checked at run time.
+static void reportIndicesOutside(PatternRewriter &rewriter, Operation *op,
+                                 Value indices, Value size, int64_t n,
+                                 StringRef opName) {
+  if (matchPattern(indices, m_Constant()))
+    return;
+  Location loc = op->getLoc();
+  auto type = cast<RankedTensorType>(indices.getType());
+  int64_t rank = type.getRank();
+  auto flagType = RankedTensorType::get({}, rewriter.getI1Type());
+  Value init =
+      dlc::buildFilled(rewriter, loc, flagType, rewriter.getBoolAttr(false));
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::reduction);
+  MLIRContext *ctx = rewriter.getContext();
+  Value flag =
+      linalg::GenericOp::create(
+          rewriter, loc, flagType, indices, init,
+          ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
+                              AffineMap::get(rank, 0, {}, ctx)},
+          iters,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value idx =
+                arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+            Value hi = size;
+            Value lo = arith::SubIOp::create(
+                b, l, arith::ConstantIndexOp::create(b, l, 0), hi);
+            Value below =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx, lo);
+            Value above =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, idx, hi);
+            Value bad = arith::OrIOp::create(b, l, below, above);
+            linalg::YieldOp::create(
+                b, l, Value(arith::OrIOp::create(b, l, args[1], bad)));
+          })
+          .getResult(0);
+  Value failed = tensor::ExtractOp::create(rewriter, loc, flag, ValueRange{});
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  std::string node = nodeName(loc);
+  if (!node.empty())
+    os << "node '" << node << "' ";
+  os << "(" << opName << "): an index is outside ";
+  if (ShapedType::isDynamic(n))
+    os << "its axis";
+  else
+    os << "[" << -n << ", " << n << ")";
+  dlc::ReportOp::create(rewriter, loc, failed, message);
+}
+
 /// out[pre, i..., post] = data[pre, wrap(indices[i...]), post].
 struct GatherLowering : OpRewritePattern<dlc::GatherOp> {
-  using OpRewritePattern::OpRewritePattern;
+  GatherLowering(MLIRContext *ctx, bool checks)
+      : OpRewritePattern(ctx), checks(checks) {}
+  bool checks;
   LogicalResult matchAndRewrite(dlc::GatherOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = op.getType();
@@ -289,6 +358,12 @@ struct GatherLowering : OpRewritePattern<dlc::GatherOp> {
             ? Value(tensor::DimOp::create(rewriter, loc, data, axis))
             : Value();
     int64_t n = dataType.getDimSize(axis);
+    if (checks)
+      reportIndicesOutside(
+          rewriter, op, op.getIndices(),
+          axisSize ? axisSize
+                   : Value(arith::ConstantIndexOp::create(rewriter, loc, n)),
+          n, "Gather");
     rewriter.replaceOp(
         op, linalg::GenericOp::create(
                 rewriter, op.getLoc(), type, op.getIndices(), init,
@@ -315,7 +390,9 @@ struct GatherLowering : OpRewritePattern<dlc::GatherOp> {
 };
 
 struct GatherElementsLowering : OpRewritePattern<dlc::GatherElementsOp> {
-  using OpRewritePattern::OpRewritePattern;
+  GatherElementsLowering(MLIRContext *ctx, bool checks)
+      : OpRewritePattern(ctx), checks(checks) {}
+  bool checks;
   LogicalResult matchAndRewrite(dlc::GatherElementsOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = op.getType();
@@ -336,6 +413,12 @@ struct GatherElementsLowering : OpRewritePattern<dlc::GatherElementsOp> {
         ShapedType::isDynamic(n)
             ? Value(tensor::DimOp::create(rewriter, loc, data, axis))
             : Value();
+    if (checks)
+      reportIndicesOutside(
+          rewriter, op, op.getIndices(),
+          axisSize ? axisSize
+                   : Value(arith::ConstantIndexOp::create(rewriter, loc, n)),
+          n, "GatherElements");
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     rewriter.replaceOp(
@@ -432,9 +515,12 @@ struct PadLowering : OpRewritePattern<dlc::PadOp> {
 
 } // namespace
 
-void dlc::populateDataMovementLoweringPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConstantLowering, ReshapeLowering, TransposeLowering,
-               ConcatLowering, SliceLowering, GatherLowering, GatherElementsLowering,
-               ExpandLowering,
-               TileLowering, PadLowering>(patterns.getContext());
+void dlc::populateDataMovementLoweringPatterns(RewritePatternSet &patterns,
+                                               bool indexChecks) {
+  patterns
+      .add<ConstantLowering, ReshapeLowering, TransposeLowering, ConcatLowering,
+           SliceLowering, ExpandLowering, TileLowering, PadLowering>(
+          patterns.getContext());
+  patterns.add<GatherLowering, GatherElementsLowering>(patterns.getContext(),
+                                                       indexChecks);
 }

@@ -5,6 +5,7 @@
 #include "passes/lowering/Patterns.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace dlc {
@@ -17,6 +18,7 @@ using namespace mlir;
 namespace {
 struct LowerToLinalgPass
     : public dlc::impl::LowerToLinalgBase<LowerToLinalgPass> {
+  using LowerToLinalgBase::LowerToLinalgBase;
   void runOnOperation() override {
     // Operands are static; only the data-dependent ops (dlc.nonzero, ...)
     // have dynamic results. Say so at the node otherwise.
@@ -64,6 +66,25 @@ struct LowerToLinalgPass
             return WalkResult::interrupt();
           }
         }
+      }
+      // Constant indices (initializers, or inputs `dlc run` specialized to
+      // its data) outside their axis are an error of the compile.
+      if (isa<dlc::GatherOp, dlc::GatherElementsOp>(op)) {
+        auto data = cast<RankedTensorType>(op->getOperand(0).getType());
+        int64_t axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+        int64_t n = data.getDimSize(axis);
+        DenseIntElementsAttr indices;
+        if (!ShapedType::isDynamic(n) &&
+            matchPattern(op->getOperand(1), m_Constant(&indices)))
+          for (const APInt &v : indices.getValues<APInt>()) {
+            int64_t i = v.getSExtValue();
+            if (i >= -n && i < n)
+              continue;
+            op->emitError(isa<dlc::GatherOp>(op) ? "Gather" : "GatherElements")
+                << ": index " << i << " is outside [" << -n << ", " << n
+                << "), the range of axis " << axis << " of " << data;
+            return WalkResult::interrupt();
+          }
       }
       if (auto reshape = dyn_cast<dlc::ReshapeOp>(op);
           reshape && !reshape.getInput().getType().hasStaticShape() &&
@@ -115,7 +136,7 @@ struct LowerToLinalgPass
     dlc::populateConvLoweringPatterns(patterns);
     dlc::populatePoolLoweringPatterns(patterns);
     dlc::populateSoftmaxLoweringPatterns(patterns);
-    dlc::populateDataMovementLoweringPatterns(patterns);
+    dlc::populateDataMovementLoweringPatterns(patterns, indexChecks);
     dlc::populateDataDependentLoweringPatterns(patterns);
     dlc::populateLinearAlgebraLoweringPatterns(patterns);
 
@@ -123,6 +144,8 @@ struct LowerToLinalgPass
     target.addIllegalDialect<dlc::DlcDialect>();
     // Dynamic-batch hints stay for dlc-check-batch-independence.
     target.addLegalOp<dlc::BatchAxisOp>();
+    // Run-time checks stay until dlc-memory-plan.
+    target.addLegalOp<dlc::ReportOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))

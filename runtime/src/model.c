@@ -3,6 +3,7 @@
 #include "dlc/dlc_model_abi.h"
 #include "workers.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ typedef struct worker {
 
 struct dlcrt_model {
   const dlc_model_desc *desc;
+  atomic_int running;  /* a run is in progress (dlcrt_model_run) */
   int32_t num_threads; /* dlc_options.num_threads, at least 1 */
   /* CUDA models: device state; the host workspace is unused. */
   dlcrt_cuda *cuda;
@@ -489,8 +491,22 @@ static dlc_status *run_entry(dlcrt_model *model, worker *w,
     w->args[at++] = w->input_dims;
   w->args[at] = w->workspace;
   w->args[at + 1] = &w->num_threads;
+  uint32_t failed = 0;
+  char *word = (char *)w->workspace + desc->check_offset;
+  if (desc->num_checks)
+    memcpy(word, &failed, sizeof failed);
   desc->entry(w->args);
-  return NULL;
+  if (!desc->num_checks)
+    return NULL;
+  memcpy(&failed, word, sizeof failed);
+  if (failed == 0)
+    return NULL;
+  if (failed > desc->num_checks)
+    return dlcrt_status_create(DLC_INTERNAL, "run: check %u of %llu failed",
+                               (unsigned)failed,
+                               (unsigned long long)desc->num_checks);
+  return dlcrt_status_create(DLC_INVALID_ARGUMENT, "run: %s",
+                             desc->check_messages[failed - 1]);
 }
 
 /* Copies samples b..b+c-1 of a batched tensor (batch size n; a sample is
@@ -612,12 +628,10 @@ static dlc_status *run_batched(dlcrt_model *model, const dlc_tensor *inputs,
   return NULL;
 }
 
-dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
+/* dlcrt_model_run with `model` held by this call. */
+static dlc_status *run_held(dlcrt_model *model, const dlc_tensor *inputs,
                             size_t num_inputs, const dlc_tensor *outputs,
                             size_t num_outputs) {
-  if (!model)
-    return dlcrt_status_create(DLC_INVALID_ARGUMENT,
-                               "run: model must not be NULL");
   const dlc_model_desc *desc = model->desc;
   if (num_inputs != desc->num_inputs || num_outputs != desc->num_outputs)
     return dlcrt_status_create(
@@ -663,5 +677,25 @@ dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
   }
   if (!s)
     record_shapes(model, batch);
+  return s;
+}
+
+dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
+                            size_t num_inputs, const dlc_tensor *outputs,
+                            size_t num_outputs) {
+  if (!model)
+    return dlcrt_status_create(DLC_INVALID_ARGUMENT,
+                               "run: model must not be NULL");
+  /* One run at a time per instance: its workspace, staging buffers and
+   * output shapes are the instance's. A second concurrent run is refused
+   * (one atomic exchange per run) instead of corrupting the first. */
+  if (atomic_exchange(&model->running, 1))
+    return dlcrt_status_create(
+        DLC_INVALID_ARGUMENT,
+        "run: model '%s' is running on another thread; an instance runs "
+        "one call at a time (create one instance per thread)",
+        model->desc->model_name);
+  dlc_status *s = run_held(model, inputs, num_inputs, outputs, num_outputs);
+  atomic_store(&model->running, 0);
   return s;
 }

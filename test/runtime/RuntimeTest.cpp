@@ -9,11 +9,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
-#include <algorithm>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -172,6 +173,87 @@ TEST(Model, RejectsAbiMismatchAndNullOut) {
   EXPECT_EQ(takeMessage(dlcrt_model_create(&kDesc, nullptr, nullptr)),
             "create: out_model must not be NULL");
   dlcrt_model_destroy(nullptr);
+}
+
+// An entry with two run-time checks whose word lies at byte 24 of the
+// workspace: x[0] < 0 fails check 2, x[0] > 100 writes a number past the
+// checks (a bug the runtime reports as internal).
+const char *const kCheckMessages[] = {"first check", "second check"};
+void checked(void **args) {
+  const float *x = static_cast<const float *>(args[0]);
+  unsigned char *ws = static_cast<unsigned char *>(args[2]);
+  uint32_t word;
+  std::memcpy(&word, ws + 24, sizeof word);
+  EXPECT_EQ(word, 0u) << "the runtime clears the word before each call";
+  addOne(args);
+  word = x[0] < 0 ? 2 : x[0] > 100 ? 7 : 0;
+  if (word)
+    std::memcpy(ws + 24, &word, sizeof word);
+}
+
+TEST(Model, FailedCheckFailsTheRunWithItsMessage) {
+  dlc_model_desc desc = kDesc;
+  desc.workspace_size = 32;
+  desc.entry = checked;
+  desc.num_checks = 2;
+  desc.check_offset = 24;
+  desc.check_messages = kCheckMessages;
+  dlcrt_model *model = nullptr;
+  ASSERT_EQ(dlcrt_model_create(&desc, nullptr, &model), nullptr);
+  float x[6] = {1, 2, 3, 4, 5, 6}, y[6];
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, kShape);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, kShape);
+  EXPECT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+  x[0] = -1;
+  dlc_status *s = dlcrt_model_run(model, &in, 1, &out, 1);
+  EXPECT_EQ(dlc_status_code_of(s), DLC_INVALID_ARGUMENT);
+  EXPECT_EQ(takeMessage(s), "run: second check");
+  // The word is cleared again: the next run succeeds.
+  x[0] = 1;
+  EXPECT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+  x[0] = 1000;
+  s = dlcrt_model_run(model, &in, 1, &out, 1);
+  EXPECT_EQ(dlc_status_code_of(s), DLC_INTERNAL);
+  EXPECT_EQ(takeMessage(s), "run: check 7 of 2 failed");
+  dlcrt_model_destroy(model);
+}
+
+// An entry that waits until released, to hold a run in progress.
+std::atomic<int> entered{0}, release{0};
+void waiting(void **args) {
+  entered = 1;
+  while (!release)
+    std::this_thread::yield();
+  addOne(args);
+}
+
+TEST(Model, ConcurrentRunOfOneInstanceIsRefused) {
+  dlc_model_desc desc = kDesc;
+  desc.entry = waiting;
+  dlcrt_model *model = nullptr;
+  ASSERT_EQ(dlcrt_model_create(&desc, nullptr, &model), nullptr);
+  float x[6] = {}, y[6], y2[6];
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, kShape);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, kShape);
+  dlc_tensor out2 = tensor(y2, sizeof y2, DLC_DTYPE_F32, 2, kShape);
+  entered = 0;
+  release = 0;
+  dlc_status *first = nullptr;
+  std::thread t([&] { first = dlcrt_model_run(model, &in, 1, &out, 1); });
+  while (!entered)
+    std::this_thread::yield();
+  dlc_status *second = dlcrt_model_run(model, &in, 1, &out2, 1);
+  EXPECT_EQ(dlc_status_code_of(second), DLC_INVALID_ARGUMENT);
+  EXPECT_EQ(takeMessage(second),
+            "run: model 'add_one' is running on another thread; an instance "
+            "runs one call at a time (create one instance per thread)");
+  release = 1;
+  t.join();
+  EXPECT_EQ(first, nullptr);
+  // Afterwards the instance runs again.
+  EXPECT_EQ(dlcrt_model_run(model, &in, 1, &out2, 1), nullptr);
+  EXPECT_EQ(y2[0], 1.0f);
+  dlcrt_model_destroy(model);
 }
 
 TEST(Describe, AccessorsAndRanges) {

@@ -545,6 +545,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   info->cudaEmulated = emulated;
   info->workspaceSize = extractWorkspaceSize(*module);
   info->workspaceLiveSet = extractWorkspaceLiveSet(*module);
+  extractChecks(*module, *info);
   result.info = *info;
 
   auto tm = createTargetMachine(*target);

@@ -74,6 +74,7 @@ dlc::evaluateConstantsOnCpu(ModuleOp module) {
   if (failed(pm.run(module)))
     return failure();
   info->workspaceSize = extractWorkspaceSize(module);
+  extractChecks(module, *info);
 
   auto tm = createTargetMachine(*target);
   if (!tm)

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 11
+#define DLC_MODEL_ABI_VERSION 12
 
 /* One input or output of a model. For a model with a dynamic batch, a
  * batched tensor has shape[batch_axis] == DLC_DIM_DYNAMIC and size_bytes is
@@ -121,6 +121,14 @@ typedef struct dlc_model_desc {
    * entry writes it at every output batch axis (num_dynamic_dims). Batched
    * tensors' size_bytes stay those of one sample. 0: one sample per call. */
   uint64_t batch_chunk;
+  /* Run-time checks (indices of Gather and GatherElements on the CPU): when
+   * num_checks is not 0, a check that fails during a call writes its number
+   * k (1..num_checks) as a uint32_t at byte check_offset of the workspace;
+   * the runtime clears that word before each call and, when it is set
+   * after the call, fails the run with check_messages[k - 1]. */
+  uint64_t num_checks;
+  uint64_t check_offset;
+  const char *const *check_messages;
 } dlc_model_desc;
 
 typedef struct dlcrt_model dlcrt_model;

@@ -13,6 +13,9 @@
  *    back, accessors borrow.
  *  - Thread safety: a model handle may be used by one thread at a time;
  *    distinct handles (of the same or different models) are independent.
+ *    A run on a handle that another thread is running fails with
+ *    DLC_INVALID_ARGUMENT instead of racing it; destroy must not race a
+ *    run of the same handle. Destroying NULL is a no-op.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef DLC_RUNTIME_H
@@ -56,7 +59,8 @@ const char *dlc_dtype_name(dlc_dtype dtype);
 
 typedef enum dlc_status_code {
   DLC_OK = 0,
-  DLC_INVALID_ARGUMENT = 1, /* wrong count, dtype, shape, size or NULL */
+  DLC_INVALID_ARGUMENT = 1, /* wrong count, dtype, shape, size or NULL; an
+                             * input value a check refused (an index) */
   DLC_OUT_OF_MEMORY = 2,    /* an allocation failed */
   DLC_UNAVAILABLE = 3,      /* a device or driver is not present */
   DLC_INTERNAL = 4,         /* a bug in dlc */

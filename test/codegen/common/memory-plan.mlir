@@ -213,3 +213,32 @@ func.func @run_time_sizes(%n: index, %out: memref<64xf32>) {
   memref.copy %av, %ov : memref<?xf32, strided<[1]>> to memref<?xf32, strided<[1]>>
   return
 }
+
+// -----
+
+// Run-time checks: numbered in order, each stores its number into a word
+// after the buffers (offset 64: one 64-byte buffer) when it fails; the
+// function records the offset and the messages.
+// CHECK-LABEL: func.func @checks
+// CHECK-SAME:    %[[WS:[a-z0-9]+]]: memref<72xi8> {dlc.workspace}
+// CHECK-SAME:    dlc.check_offset = 64 : i64
+// CHECK-SAME:    dlc.checks = ["first", "second"]
+// CHECK:         scf.if %{{.+}} {
+// CHECK-NEXT:      %[[OFF:.+]] = arith.constant 64 : index
+// CHECK-NEXT:      %[[W:.+]] = memref.view %[[WS]][%[[OFF]]][] : memref<72xi8> to memref<i32>
+// CHECK-NEXT:      %[[ONE:.+]] = arith.constant 1 : i32
+// CHECK-NEXT:      memref.store %[[ONE]], %[[W]][] : memref<i32>
+// CHECK:         scf.if %{{.+}} {
+// CHECK:           arith.constant 2 : i32
+// CHECK-NOT:     dlc.report
+// A16-LABEL: func.func @checks
+// A16-SAME:    memref<24xi8> {dlc.workspace}
+// A16-SAME:    dlc.check_offset = 16 : i64
+func.func @checks(%a: i1, %b: i1, %out: memref<4xf32>) {
+  %buf = memref.alloc() : memref<4xf32>
+  memref.copy %out, %buf : memref<4xf32> to memref<4xf32>
+  dlc.report %a, "first"
+  memref.copy %buf, %out : memref<4xf32> to memref<4xf32>
+  dlc.report %b, "second"
+  return
+}

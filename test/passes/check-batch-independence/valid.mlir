@@ -175,3 +175,33 @@ module attributes {dlc.batch_dim = "N", dlc.input_batch_axes = array<i64: 0>,
     return %h, %k : tensor<1x1x4xf32>, tensor<1x4xf32>
   }
 }
+
+// -----
+
+// A run-time index check reduces the whole call's indices, samples
+// together, into one flag for dlc.report: it fails when any sample fails,
+// so it does not mix samples' results.
+#all = affine_map<(d0, d1) -> (d0, d1)>
+#none = affine_map<(d0, d1) -> ()>
+// CHECK-LABEL: module attributes
+// CHECK-SAME: dlc.output_batch_axes = array<i64: 0>
+module attributes {dlc.batch_dim = "N", dlc.input_batch_axes = array<i64: 0>,
+                   dlc.declared_output_batch_axes = array<i64: 0>} {
+  func.func @main(%i: tensor<1x3xi64>) -> tensor<1x3xi64> {
+    %false = arith.constant false
+    %e = tensor.empty() : tensor<i1>
+    %f = linalg.fill ins(%false : i1) outs(%e : tensor<i1>) -> tensor<i1>
+    %flag = linalg.generic {indexing_maps = [#all, #none],
+                            iterator_types = ["reduction", "reduction"]}
+        ins(%i : tensor<1x3xi64>) outs(%f : tensor<i1>) {
+    ^bb0(%v: i64, %acc: i1):
+      %c4 = arith.constant 4 : i64
+      %bad = arith.cmpi sge, %v, %c4 : i64
+      %or = arith.ori %acc, %bad : i1
+      linalg.yield %or : i1
+    } -> tensor<i1>
+    %b = tensor.extract %flag[] : tensor<i1>
+    dlc.report %b, "node 'g' (Gather): an index is outside [-4, 4)"
+    return %i : tensor<1x3xi64>
+  }
+}
