@@ -6,6 +6,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 using onnx::TensorProto;
@@ -88,16 +89,33 @@ bool dlc::tensorBytes(const TensorProto &tensor, std::string &bytes,
                         std::string &error) {
   int t = tensor.data_type();
   size_t elt = storageBytes(t);
+  // The declared size is checked before anything is sized from it.
   int64_t n = 1;
-  for (int64_t d : tensor.dims())
+  for (int64_t d : tensor.dims()) {
+    if (d < 0) {
+      error = "tensor '" + tensor.name() + "' has the negative dimension " +
+              std::to_string(d);
+      return false;
+    }
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) {
+      error = "tensor '" + tensor.name() + "' has more elements than 2^63";
+      return false;
+    }
     n *= d;
+  }
+  if (elt && n > std::numeric_limits<int64_t>::max() / (int64_t)elt) {
+    error = "tensor '" + tensor.name() + "' has more bytes than 2^63";
+    return false;
+  }
   if (tensor.has_raw_data()) {
     bytes = tensor.raw_data();
   } else {
-    bytes.assign(n * elt, '\0');
+    int64_t held = 0;
     auto fill = [&](const auto &field) {
+      held = field.size();
       if ((int64_t)field.size() != n)
         return false;
+      bytes.assign(n * elt, '\0');
       for (int64_t i = 0; i < n; ++i) {
         auto v = field.Get(i);
         if (t == TensorProto::FLOAT || t == TensorProto::DOUBLE ||
@@ -120,7 +138,8 @@ bool dlc::tensorBytes(const TensorProto &tensor, std::string &bytes,
     default: ok = fill(tensor.int32_data()); break;
     }
     if (!ok) {
-      error = "tensor '" + tensor.name() + "' holds the wrong number of values";
+      error = "tensor '" + tensor.name() + "' holds " + std::to_string(held) +
+              " values, its shape has " + std::to_string(n) + " elements";
       return false;
     }
   }

@@ -2,7 +2,8 @@
 # Installs what dlc needs on Debian 12, skipping what is already there:
 # LLVM/MLIR 22, ONNX and protobuf, the build tools, the test tools (PyTorch
 # exports the real-model tests' architectures; OpenBLAS is the benchmarks'
-# sgemm reference; valgrind checks passes for reads of erased IR), and
+# sgemm reference; valgrind checks passes for reads of erased IR; clang's
+# sanitizer runtimes build the checked runtime, scripts/sanitize.sh), and
 # ONNX Runtime (npm, for reference outputs) into ~/.cache/dlc/ort.
 # Idempotent; safe to run again.
 set -euo pipefail
@@ -13,7 +14,7 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libzstd-dev libomp-22-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   libgtest-dev python3-onnx python3-numpy nodejs npm libopenblas-dev
-  python3-torch python3-torchvision valgrind
+  python3-torch python3-torchvision valgrind libclang-rt-22-dev
 )
 missing=()
 for p in "${packages[@]}"; do

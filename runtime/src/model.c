@@ -560,7 +560,9 @@ static dlc_status *run_chunk(dlcrt_model *model, worker *w, int64_t b,
   for (uint64_t d = 0; model->chunk > 1 && d < desc->num_input_dynamic_dims;
        ++d)
     w->input_dims[d] = c;
-  dlc_status *s = run_entry(model, w, model->sample, model->sample + ni);
+  /* The per-sample views exist for CUDA models only. */
+  dlc_status *s = run_entry(model, w, model->sample,
+                            model->sample ? model->sample + ni : NULL);
   for (size_t k = ni; !s && k < nt; ++k)
     if (w->staging[k])
       stage(model, w, k, &outputs[k - ni], b, c, n, 0);

@@ -168,8 +168,9 @@ TEST(Model, RejectsAbiMismatchAndNullOut) {
   dlc_model_desc bad = kDesc;
   bad.abi_version = 99;
   dlcrt_model *model = nullptr;
-  EXPECT_EQ(dlc_status_code_of(dlcrt_model_create(&bad, nullptr, &model)),
-            DLC_INTERNAL);
+  dlc_status *s = dlcrt_model_create(&bad, nullptr, &model);
+  EXPECT_EQ(dlc_status_code_of(s), DLC_INTERNAL);
+  dlc_status_free(s);
   EXPECT_EQ(takeMessage(dlcrt_model_create(&kDesc, nullptr, nullptr)),
             "create: out_model must not be NULL");
   dlcrt_model_destroy(nullptr);

@@ -1,0 +1,248 @@
+"""Writes dlc's corpus of hostile models into OUTDIR: malformed files,
+sizes that overflow or do not match their data, external data that escapes
+the model's directory or lies outside its file, attributes dlc does not
+implement, indices outside their axis, unsupported ops and opsets.
+
+usage: make_corpus.py OUTDIR
+
+OUTDIR/cases.json lists the cases: {"name", "args" (dlc's arguments, paths
+relative to OUTDIR), "exit" (the expected exit status), "message" (a
+regular expression the error output must match)}. run_corpus.py runs them.
+Everything is built here with onnx.helper (no checker) or as raw bytes, so
+that the models are as broken as intended.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+cases = []
+
+
+def case(name, message, args=None, exit=2, model=None, raw=None, ext="onnx"):
+    path = f"{name}.{ext}"
+    if model is not None:
+        with open(os.path.join(out, path), "wb") as f:
+            f.write(model.SerializeToString())
+    elif raw is not None:
+        with open(os.path.join(out, path), "wb") as f:
+            f.write(raw)
+    cases.append({"name": name, "args": args or ["compile", path, "--emit=mlir"],
+                  "exit": exit, "message": message})
+
+
+def vi(name, shape, elem=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def model_of(nodes, inputs, outputs, inits=(), opset=13, ir=8):
+    g = helper.make_graph(nodes, "g", inputs, outputs, initializer=list(inits))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
+                             ir_version=ir)
+
+
+def relu(shape=(2, 3), opset=13):
+    return model_of([helper.make_node("Relu", ["x"], ["y"])], [vi("x", list(shape))],
+                    [vi("y", list(shape))], opset=opset)
+
+
+good = relu().SerializeToString()
+
+# Files that are not models.
+case("empty", r"empty|no graph|invalid ONNX model|parse", raw=b"")
+case("garbage", r"not an ONNX model|cannot parse|invalid ONNX model",
+     raw=bytes(range(256)) * 4)
+case("truncated", r"not an ONNX model|cannot parse|truncated|invalid ONNX model",
+     raw=good[: len(good) // 2])
+case("text-garbage", r"error", raw=b"<ir_version: 8 agraph ((( }", ext="onnxtxt")
+os.makedirs(os.path.join(out, "a-directory.onnx"), exist_ok=True)
+cases.append({"name": "directory", "args": ["compile", "a-directory.onnx", "--emit=mlir"],
+              "exit": 2, "message": r"is a directory"})
+cases.append({"name": "missing", "args": ["compile", "no-such-model.onnx", "--emit=mlir"],
+              "exit": 2, "message": r"no such file"})
+
+# Graph structure.
+case("undefined-input", r"not defined|invalid ONNX model",
+     model=model_of([helper.make_node("Relu", ["nowhere"], ["y"])], [vi("x", [2])],
+                    [vi("y", [2])]))
+case("cycle", r"not defined|invalid ONNX model|topologically",
+     model=model_of([helper.make_node("Relu", ["b"], ["a"]),
+                     helper.make_node("Relu", ["a"], ["b"])], [vi("x", [2])],
+                    [vi("b", [2])]))
+case("unsupported-op", r"unsupported ONNX op 'TfIdfVectorizer'",
+     model=model_of([helper.make_node("TfIdfVectorizer", ["x"], ["y"], mode="TF",
+                                      min_gram_length=1, max_gram_length=1,
+                                      max_skip_count=0, ngram_counts=[0],
+                                      ngram_indexes=[0], pool_int64s=[1])],
+                    [vi("x", [4], TensorProto.INT64)], [vi("y", [1])], opset=9))
+m = model_of([helper.make_node("Foo", ["x"], ["y"], domain="com.example")],
+             [vi("x", [2])], [vi("y", [2])])
+m.opset_import.append(helper.make_opsetid("com.example", 1))
+case("unknown-domain", r"unsupported ONNX op 'Foo' of domain 'com.example'", model=m)
+
+# Sizes.
+case("elements-overflow", r"more elements than 2\^64",
+     model=model_of([helper.make_node("Relu", ["x"], ["y"])],
+                    [vi("x", [2**40, 2**40])], [vi("y", [2**40, 2**40])]))
+case("negative-dim", r"negative dimension",
+     model=model_of([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [-3, 2])],
+                    [vi("y", [-3, 2])]))
+shape = numpy_helper.from_array(np.array([2**25, 2**25], dtype=np.int64), "s")
+case("huge-expand", r"needs more than 2\^48 bytes",
+     model=model_of([helper.make_node("Expand", ["x", "s"], ["y"])], [vi("x", [1, 1])],
+                    [vi("y", [2**25, 2**25])], inits=[shape]))
+
+
+def add_init(w, opset=13):
+    return model_of([helper.make_node("Add", ["x", "w"], ["y"])], [vi("x", [4])],
+                    [vi("y", [4])], inits=[w], opset=opset)
+
+
+w = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[4])
+w.raw_data = np.ones(3, np.float32).tobytes()
+case("raw-data-short", r"'w'", model=add_init(w))
+w = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[4])
+w.float_data.extend([1.0, 2.0])
+case("float-data-short", r"tensor 'w' holds 2 values, its shape has 4 elements",
+     model=add_init(w))
+# ONNX's checker (opsets up to 17) sees these first; at opset 18 only dlc's
+# own checks stand between them and an allocation.
+for opset in (13, 18):
+    w = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[2**31, 2**31, 2**31])
+    w.raw_data = b"\0" * 16
+    case(f"initializer-dims-overflow-{opset}", r"\bw\b.*(0-element|more elements than 2\^63)",
+         model=add_init(w, opset))
+    w = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[2**45])
+    case(f"initializer-no-data-{opset}",
+         r"\bw\b.*(one and only one value|holds 0 values, its shape has 35184372088832)",
+         model=add_init(w, opset))
+    w = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[-4])
+    w.raw_data = np.ones(4, np.float32).tobytes()
+    case(f"initializer-negative-dim-{opset}", r"tensor 'w' has the negative dimension -4",
+         model=add_init(w, opset))
+
+
+# External data.
+def external(name, location, offset="0", length="16", write=True):
+    d = os.path.join(out, name)
+    os.makedirs(d, exist_ok=True)
+    w = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[4])
+    w.data_location = TensorProto.EXTERNAL
+    for k, v in (("location", location), ("offset", offset), ("length", length)):
+        e = w.external_data.add()
+        e.key, e.value = k, v
+    if write:
+        with open(os.path.join(d, "weights.bin"), "wb") as f:
+            f.write(np.arange(4, dtype=np.float32).tobytes())
+    return os.path.join(name, "model.onnx"), add_init(w)
+
+
+for name, location, kw, message in [
+        ("external-dotdot", "../outside.bin", {}, r"escapes|outside the model's directory"),
+        ("external-absolute", "/etc/hostname", {}, r"absolute|escapes|outside"),
+        ("external-offset-past-end", "weights.bin", {"offset": "64"}, r"'w'.*(offset|past|beyond|end)"),
+        ("external-length-past-end", "weights.bin", {"length": "4096"}, r"'w'.*(length|past|beyond|end|bytes)"),
+        ("external-offset-not-a-number", "weights.bin", {"offset": "12abc"}, r"'w'.*offset"),
+        ("external-length-huge", "weights.bin", {"length": "18446744073709551615"}, r"'w'"),
+        ("external-missing-file", "nothing-here.bin", {}, r"'w'|nothing-here")]:
+    path, m = external(name, location, **kw)
+    with open(os.path.join(out, path), "wb") as f:
+        f.write(m.SerializeToString())
+    cases.append({"name": name, "args": ["compile", path, "--emit=mlir"], "exit": 2,
+                  "message": message})
+path, m = external("external-symlink", "link.bin")
+with open(os.path.join(out, path), "wb") as f:
+    f.write(m.SerializeToString())
+link = os.path.join(out, "external-symlink", "link.bin")
+if os.path.lexists(link):
+    os.remove(link)
+os.symlink("/etc/hostname", link)
+cases.append({"name": "external-symlink", "args": ["compile", path, "--emit=mlir"], "exit": 2,
+              "message": r"escapes|outside|symbolic link"})
+
+# Attributes.
+case("attribute-unknown", r"attribute 'mystery' = 3 is not supported by dlc",
+     model=model_of([helper.make_node("Softmax", ["x"], ["y"], mystery=3)],
+                    [vi("x", [2, 3])], [vi("y", [2, 3])], opset=18))
+case("attribute-stash-type", r"stash_type 2 is not supported",
+     model=model_of([helper.make_node("LayerNormalization", ["x", "s"], ["y"], stash_type=2)],
+                    [vi("x", [2, 4]), vi("s", [4])], [vi("y", [2, 4])], opset=17))
+case("attribute-auto-pad", r"auto_pad|FOO",
+     model=model_of([helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2],
+                                      auto_pad="FOO")],
+                    [vi("x", [1, 1, 4, 4])], [vi("y", [1, 1, 2, 2])], opset=18))
+case("attribute-axis-range", r"axis",
+     model=model_of([helper.make_node("Softmax", ["x"], ["y"], axis=5)],
+                    [vi("x", [2, 3])], [vi("y", [2, 3])], opset=18))
+case("attribute-perm", r"perm",
+     model=model_of([helper.make_node("Transpose", ["x"], ["y"], perm=[0, 0])],
+                    [vi("x", [2, 3])], [vi("y", [3, 2])], opset=18))
+case("attribute-missing-required", r"kernel_shape",
+     model=model_of([helper.make_node("MaxPool", ["x"], ["y"])],
+                    [vi("x", [1, 1, 4, 4])], [vi("y", [1, 1, 2, 2])], opset=18))
+case("attribute-ceil-too-small", r"kernel larger than padded input",
+     model=model_of([helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[5, 5],
+                                      ceil_mode=1, strides=[2, 2])],
+                    [vi("x", [1, 1, 4, 4])], [vi("y", [1, 1, 1, 1])], opset=13))
+
+# Shapes that contradict the op.
+s = numpy_helper.from_array(np.array([-1, -1], dtype=np.int64), "s")
+case("reshape-two-minus-one", r"-1|Reshape",
+     model=model_of([helper.make_node("Reshape", ["x", "s"], ["y"])], [vi("x", [2, 3])],
+                    [vi("y", [3, 2])], inits=[s], opset=18))
+case("matmul-mismatch", r"MatMul",
+     model=model_of([helper.make_node("MatMul", ["a", "b"], ["y"])],
+                    [vi("a", [2, 3]), vi("b", [4, 5])], [vi("y", [2, 5])], opset=18))
+case("declared-output-shape", r"declared as",
+     model=model_of([helper.make_node("Relu", ["x"], ["y"])], [vi("x", [2, 3])],
+                    [vi("y", [3, 3])], opset=18))
+
+# Indices outside their axis.
+i = numpy_helper.from_array(np.array([1, 100000], dtype=np.int64), "i")
+case("gather-constant-index", r"Gather: index 100000 is outside \[-4, 4\)",
+     model=model_of([helper.make_node("Gather", ["x", "i"], ["y"], axis=0)],
+                    [vi("x", [4, 3])], [vi("y", [2, 3])], inits=[i]),
+     args=["compile", "gather-constant-index.onnx", "-o", "gather-constant-index.out"])
+m = model_of([helper.make_node("Gather", ["x", "i"], ["y"], axis=0)],
+             [vi("x", [4, 3]), vi("i", [2], TensorProto.INT64)], [vi("y", [2, 3])])
+with open(os.path.join(out, "gather-run-time-index.onnx"), "wb") as f:
+    f.write(m.SerializeToString())
+for k, idx in ((1, [1, 2]), (2, [1, 100000])):
+    d = os.path.join(out, f"gather-data-{k}")
+    os.makedirs(d, exist_ok=True)
+    for j, (name, value) in enumerate((("x", np.arange(12, dtype=np.float32).reshape(4, 3)),
+                                       ("i", np.array(idx, dtype=np.int64)))):
+        with open(os.path.join(d, f"input_{j}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(value, name).SerializeToString())
+cases.append({"name": "gather-run-time-index",
+              "args": ["run", "gather-run-time-index.onnx", "--data", "gather-data-1", "--out",
+                       "gather-out-1", "--data", "gather-data-2", "--out", "gather-out-2"],
+              "exit": 1,
+              "message": r"run: node 'Gather_0' \(Gather\): an index is outside \[-4, 4\)"})
+
+# Data files that are not tensors.
+d = os.path.join(out, "bad-data")
+os.makedirs(d, exist_ok=True)
+with open(os.path.join(d, "input_0.pb"), "wb") as f:
+    f.write(b"\xff\xfe garbage")
+with open(os.path.join(out, "relu.onnx"), "wb") as f:
+    f.write(good)
+cases.append({"name": "data-garbage", "args": ["run", "relu.onnx", "--data", "bad-data",
+                                               "--out", "bad-data-out"],
+              "exit": 1, "message": r"bad-data/input_0.pb: not an ONNX TensorProto"})
+d = os.path.join(out, "wrong-shape-data")
+os.makedirs(d, exist_ok=True)
+with open(os.path.join(d, "input_0.pb"), "wb") as f:
+    f.write(numpy_helper.from_array(np.ones((3, 3), np.float32), "x").SerializeToString())
+cases.append({"name": "data-wrong-shape", "args": ["run", "relu.onnx", "--data",
+                                                   "wrong-shape-data", "--out", "wrong-out"],
+              "exit": 1, "message": r"input 'x' .* has shape \[3,3\], the model expects \[2,3\]"})
+
+with open(os.path.join(out, "cases.json"), "w") as f:
+    json.dump(cases, f, indent=1)
+print(f"{len(cases)} cases")
