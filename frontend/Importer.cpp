@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/SaveAndRestore.h"
@@ -326,6 +327,12 @@ LogicalResult GraphImporter::importNodeOps(const onnx::NodeProto &node,
       shapeResults ? *shapeResults : importFn(nc);
   if (failed(results))
     return failure();
+  // A builder chain that stopped at a failure its importer did not turn
+  // into a failed node: the node fails (any earlier error said why).
+  if (llvm::is_contained(*results, Value()))
+    return emitError(loc) << node.op_type()
+                          << ": the node's inputs do not fit the op (see "
+                             "any error above)";
   for (auto [i, v] : llvm::enumerate(*results))
     if (auto type = dyn_cast<RankedTensorType>(v.getType()))
       if (std::optional<std::string> problem = dlc::tensorSizeProblem(type))
@@ -810,6 +817,11 @@ OwningOpRef<ModuleOp> dlc::importOnnxModel(MLIRContext &context,
   Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
   GraphImporter importer(context, path, getOnnxOpset(model), options);
   OwningOpRef<ModuleOp> module = importer.import(model.graph());
+  // An op an importer built without checking what its verifier checks
+  // (found by fuzzing) is an error at its node, not invalid IR for the
+  // passes.
+  if (module && failed(verify(*module)))
+    return nullptr;
   if (module && !importer.plan.dim.empty() && options.exposeNodeOutputs) {
     emitError(fileLoc) << "comparing node by node (--per-node) needs a "
                           "static batch: add --dim "

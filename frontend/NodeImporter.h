@@ -166,9 +166,13 @@ NodeResults finishOp(NodeContext &nc, mlir::OperationState &state);
 
 /// Builds `OpTy` with its inferred result type; when inference fails (it has
 /// reported why at the node) the node fails. Folds constant expressions.
+/// A null operand (a builder call before it failed and reported why) fails
+/// the build too, so that chains of builder calls stop at the first failure.
 template <typename OpTy>
 NodeResults buildInferred(NodeContext &nc, mlir::ValueRange operands,
                           llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+  if (llvm::is_contained(operands, mlir::Value()))
+    return mlir::failure();
   llvm::SmallVector<mlir::Type> types;
   mlir::OperationState state(nc.loc, OpTy::getOperationName());
   state.addOperands(operands);
@@ -192,6 +196,8 @@ template <typename OpTy>
 NodeResults buildTyped(NodeContext &nc, mlir::Type resultType,
                        mlir::ValueRange operands,
                        llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+  if (!resultType || llvm::is_contained(operands, mlir::Value()))
+    return mlir::failure();
   mlir::OperationState state(nc.loc, OpTy::getOperationName());
   state.addOperands(operands);
   state.addAttributes(attrs);

@@ -208,6 +208,8 @@ Value dlc::reduce(NodeContext &nc, Value v, StringRef kind,
 
 Value dlc::castValue(NodeContext &nc, Value v, Type et, bool unsignedSource,
                      bool unsignedResult) {
+  if (!v)
+    return Value();
   auto t = typeOf(v);
   if (t.getElementType() == et)
     return v;
@@ -538,6 +540,20 @@ static Results importGlobalAveragePool(NodeContext &nc) {
 static Results importBatchNormalization(NodeContext &nc) {
   if (failed(requireOperands(nc, 5)) || failed(requireFloat(nc, 5)))
     return failure();
+  // scale, B, mean and var hold one value per channel (X's dimension 1).
+  RankedTensorType xType = typeOf(nc.operand(0));
+  if (xType.getRank() < 2)
+    return nc.error() << "input X must have rank >= 2, got " << xType,
+           failure();
+  static const char *const names[] = {"scale", "B", "input_mean", "input_var"};
+  for (size_t i = 1; i < 5; ++i) {
+    RankedTensorType t = typeOf(nc.operand(i));
+    if (t.getRank() != 1 || (!t.isDynamicDim(0) && !xType.isDynamicDim(1) &&
+                             t.getDimSize(0) != xType.getDimSize(1)))
+      return nc.error() << "input " << names[i - 1] << " has shape " << t
+                        << ", expected one value per channel of " << xType,
+             failure();
+  }
   bool training = nc.intAttr("training_mode", 0) != 0;
   if (nc.opset < 14 && nc.numUsedOutputs() > 1)
     return nc.error() << "the saved statistics outputs of opsets before 14 "

@@ -37,6 +37,8 @@ Value alongAxis(NodeContext &nc, Value p, int64_t axis, int64_t rank) {
 
 /// saturate(round_half_even(v) + zp) into the integer type `qt`.
 Value quantize(NodeContext &nc, Value v, Value zp, Type qt, bool isUnsigned) {
+  if (!v || !zp)
+    return Value();
   Type et = typeOf(v).getElementType();
   v = one(buildTyped<RoundOp>(nc, v.getType(), {v}));
   v = one(buildInferred<AddOp>(nc, {v, zp}));

@@ -78,6 +78,16 @@ NodeResults importRecurrent(NodeContext &nc, Cell cell) {
   if (failed(requireOperands(nc, 3)) || failed(requireFloat(nc, 3)))
     return failure();
   Recurrence r(nc);
+  // Ranks first: everything below indexes these dimensions.
+  static const char *const names[] = {
+      "X", "W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P"};
+  for (size_t i = 0; i < std::min<size_t>(nc.numOperands(), 8); ++i) {
+    int64_t want = i == 4 ? 1 : (i == 3 || i == 7) ? 2 : 3;
+    if (nc.operand(i) && typeOf(nc.operand(i)).getRank() != want)
+      return nc.error() << "input " << names[i] << " must have rank " << want
+                        << ", got " << typeOf(nc.operand(i)),
+             failure();
+  }
   Value x = nc.operand(0);
   bool batchMajor = nc.intAttr("layout", 0) == 1;
   if (batchMajor)
@@ -96,6 +106,33 @@ NodeResults importRecurrent(NodeContext &nc, Cell cell) {
   int64_t dirs = direction == "bidirectional" ? 2 : 1;
   if (direction != "forward" && direction != "reverse" && dirs != 2)
     return nc.error() << "unknown direction '" << direction << "'", failure();
+  // The weights' shapes ([dirs, gates * hidden, input|hidden], the biases
+  // [dirs, 2 * gates * hidden], the states [dirs, batch, hidden], the
+  // peepholes [dirs, 3 * hidden]), where static.
+  int64_t input = xt.getDimSize(2);
+  SmallVector<std::pair<size_t, SmallVector<int64_t>>> shapes = {
+      {1, {dirs, gates * hidden, input}},
+      {2, {dirs, gates * hidden, hidden}},
+      {3, {dirs, 2 * gates * hidden}},
+      {5, {dirs, ShapedType::kDynamic, hidden}},
+      {6, {dirs, ShapedType::kDynamic, hidden}},
+      {7, {dirs, 3 * hidden}}};
+  for (auto &[i, want] : shapes) {
+    if (!nc.operand(i))
+      continue;
+    auto t = typeOf(nc.operand(i));
+    if (i == 5 || i == 6)
+      want[batchMajor ? 0 : 1] = batch, want[batchMajor ? 1 : 0] = dirs;
+    for (auto [d, size] : llvm::enumerate(want))
+      if (!ShapedType::isDynamic(size) && !t.isDynamicDim(d) &&
+          t.getDimSize(d) != size)
+        return nc.error() << "input " << names[i] << " has shape " << t
+                          << ", expected "
+                          << RankedTensorType::get(want, t.getElementType())
+                          << " (hidden_size " << hidden << ", " << dirs
+                          << " direction(s))",
+               failure();
+  }
   if (nc.attr("clip"))
     return nc.error() << "clip is not supported", failure();
   if (cell == Cell::LSTM && nc.intAttr("input_forget", 0))

@@ -190,7 +190,21 @@ case("attribute-ceil-too-small", r"kernel larger than padded input",
                                       ceil_mode=1, strides=[2, 2])],
                     [vi("x", [1, 1, 4, 4])], [vi("y", [1, 1, 1, 1])], opset=13))
 
-# Shapes that contradict the op.
+# Shapes that contradict the op (the first two found by fuzzing: they
+# crashed the importer).
+case("lstm-weight-rank", r"LSTM \(opset 14\): input W must have rank 3, got 'tensor<1x2xf32>'",
+     model=model_of([helper.make_node("LSTM", ["x", "w", "r"], ["y"], hidden_size=2)],
+                    [vi("x", [3, 1, 2]), vi("w", [1, 2]), vi("r", [1, 8, 2])],
+                    [vi("y", [3, 1, 1, 2])], opset=14))
+case("lstm-weight-shape", r"input W has shape 'tensor<1x8x3xf32>', expected 'tensor<1x8x2xf32>'",
+     model=model_of([helper.make_node("LSTM", ["x", "w", "r"], ["y"], hidden_size=2)],
+                    [vi("x", [3, 1, 2]), vi("w", [1, 8, 3]), vi("r", [1, 8, 2])],
+                    [vi("y", [3, 1, 1, 2])], opset=14))
+case("batchnorm-channels", r"input input_mean has shape 'tensor<63xf32>', expected one value "
+     r"per channel of 'tensor<2x3x4x5xf32>'",
+     model=model_of([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"])],
+                    [vi("x", [2, 3, 4, 5]), vi("s", [3]), vi("b", [3]), vi("m", [63]),
+                     vi("v", [3])], [vi("y", [2, 3, 4, 5])], opset=15))
 s = numpy_helper.from_array(np.array([-1, -1], dtype=np.int64), "s")
 case("reshape-two-minus-one", r"-1|Reshape",
      model=model_of([helper.make_node("Reshape", ["x", "s"], ["y"])], [vi("x", [2, 3])],

@@ -1,0 +1,61 @@
+//===- ImportFuzzer.cpp - libFuzzer target: model bytes -> dlc IR --------===//
+//
+// Model bytes -> load (parse, external data, ONNX's checker and shape
+// inference) -> import -> verify, as `dlc compile --emit=mlir` without the
+// constant evaluator. The bytes are written to a model file in a private
+// directory, so external-data locations resolve as they would for a real
+// model. Any input may be rejected with a diagnostic; crashes, sanitizer
+// reports, leaks and timeouts are the findings. Built by scripts/fuzz.sh.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Importer.h"
+#include "ir/DlcDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+static std::string modelPath() {
+  static std::string path = [] {
+    llvm::SmallString<128> dir;
+    if (llvm::sys::fs::createUniqueDirectory("dlc-fuzz-import", dir))
+      abort();
+    llvm::sys::path::append(dir, "model.onnx");
+    return std::string(dir);
+  }();
+  return path;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const std::string &path = modelPath();
+  FILE *f = fopen(path.c_str(), "wb");
+  if (!f)
+    abort();
+  fwrite(data, 1, size, f);
+  fclose(f);
+
+  mlir::DialectRegistry registry;
+  registry.insert<dlc::DlcDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect,
+                  mlir::scf::SCFDialect>();
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  // Diagnostics are expected; they are not findings.
+  mlir::ScopedDiagnosticHandler quiet(
+      &context, [](mlir::Diagnostic &) { return mlir::success(); });
+  mlir::OwningOpRef<mlir::ModuleOp> module = dlc::importOnnxFile(context, path);
+  // An import that succeeds must give IR that verifies.
+  if (module && mlir::failed(mlir::verify(*module)))
+    abort();
+  return 0;
+}
