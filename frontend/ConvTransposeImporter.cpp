@@ -20,6 +20,8 @@ namespace {
 
 Value sliceTo(NodeContext &nc, Value v, ArrayRef<int64_t> starts,
               ArrayRef<int64_t> steps, ArrayRef<int64_t> shape) {
+  if (!v)
+    return Value(); // an earlier builder call failed
   OpBuilder &b = nc.builder;
   return one(buildTyped<SliceOp>(
       nc, RankedTensorType::get(shape, typeOf(v).getElementType()), {v},
@@ -28,6 +30,8 @@ Value sliceTo(NodeContext &nc, Value v, ArrayRef<int64_t> starts,
 }
 
 Value padBy(NodeContext &nc, Value v, ArrayRef<int64_t> pads) {
+  if (!v)
+    return Value();
   auto t = typeOf(v);
   int64_t rank = t.getRank();
   if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
@@ -145,6 +149,27 @@ NodeResults importConvTranspose(NodeContext &nc) {
                        d = ints("dilations", 1, spatial),
                        outPad = ints("output_padding", 0, spatial),
                        pads = ints("pads", 0, 2 * spatial);
+  // Every list has one entry per spatial dimension (two for pads), and
+  // kernel_shape is the weight's (found by fuzzing).
+  if (ArrayRef<int64_t>(k) != wt.getShape().drop_front(2))
+    return nc.error() << "kernel_shape does not match the weight " << wt,
+           failure();
+  for (auto [name, list, n] :
+       {std::make_tuple("strides", &s, spatial),
+        std::make_tuple("dilations", &d, spatial),
+        std::make_tuple("output_padding", &outPad, spatial),
+        std::make_tuple("pads", &pads, 2 * spatial)})
+    if ((int64_t)list->size() != n ||
+        (name != StringRef("pads") && name != StringRef("output_padding") &&
+         llvm::any_of(*list, [](int64_t v) { return v < 1; })) ||
+        llvm::any_of(*list, [](int64_t v) { return v < 0; }))
+      return nc.error() << name << " must hold " << n
+                        << (name == StringRef("pads") ||
+                                    name == StringRef("output_padding")
+                                ? " non-negative"
+                                : " positive")
+                        << " values for a rank-" << rank << " input",
+             failure();
   std::string autoPad = nc.stringAttr("auto_pad", "NOTSET");
   auto outputShape = nc.intsAttr("output_shape");
   if (outputShape && !xt.hasStaticShape())

@@ -635,6 +635,8 @@ static Results importSoftmax(NodeContext &nc) {
 
 NodeResults dlc::reshapeTo(NodeContext &nc, Value input,
                            ArrayRef<int64_t> shape, ValueRange sizes) {
+  if (!input)
+    return failure(); // an earlier builder call failed
   RankedTensorType in = typeOf(input);
   auto type = RankedTensorType::get(shape, in.getElementType());
   if (in.hasStaticShape() && type.hasStaticShape() &&
@@ -656,6 +658,8 @@ NodeResults dlc::reshapeTo(NodeContext &nc, Value input,
 
 SmallVector<Value> dlc::dynamicSizesOf(NodeContext &nc, Value v, int64_t begin,
                                        int64_t end) {
+  if (!v)
+    return {};
   auto t = typeOf(v);
   SmallVector<Value> sizes;
   for (int64_t d = begin; d < end; ++d)
@@ -666,6 +670,8 @@ SmallVector<Value> dlc::dynamicSizesOf(NodeContext &nc, Value v, int64_t begin,
 
 Value dlc::numElementsOf(NodeContext &nc, Value v, int64_t begin,
                          int64_t end) {
+  if (!v)
+    return Value();
   RankedTensorType t = typeOf(v);
   int64_t fixed = 1;
   Value n;

@@ -257,6 +257,16 @@ cases.append({"name": "data-wrong-shape", "args": ["run", "relu.onnx", "--data",
                                                    "wrong-shape-data", "--out", "wrong-out"],
               "exit": 1, "message": r"input 'x' .* has shape \[3,3\], the model expects \[2,3\]"})
 
+# Inputs the fuzzer (scripts/fuzz.sh) found crashing the importer, as it
+# wrote them, with the errors they give now.
+here = os.path.dirname(os.path.abspath(__file__))
+for name, message in [
+        ("convtranspose-kernel-shape",
+         r"ConvTranspose \(opset 11\): kernel_shape does not match the weight "
+         r"'tensor<1x2x3x5xf32>'")]:
+    with open(os.path.join(here, "fuzz", name + ".onnx"), "rb") as f:
+        case("fuzz-" + name, message, raw=f.read())
+
 with open(os.path.join(out, "cases.json"), "w") as f:
     json.dump(cases, f, indent=1)
 print(f"{len(cases)} cases")

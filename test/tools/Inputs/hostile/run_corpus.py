@@ -19,6 +19,7 @@ ap.add_argument("--dlc", required=True)
 ap.add_argument("--timeout", type=int, default=120)
 ap.add_argument("dir")
 args = ap.parse_args()
+args.dlc = os.path.abspath(args.dlc)
 with open(os.path.join(args.dir, "cases.json")) as f:
     cases = json.load(f)
 bad = 0
