@@ -7,6 +7,10 @@
 # reports, timeouts, out-of-memory) stop the run with libFuzzer's report and
 # the input saved as build/fuzz/crash-*; turn each into a regression test.
 # Usage: scripts/fuzz.sh [SECONDS]   (hours: scripts/fuzz.sh 3600)
+# DLC_FUZZ_SEED and DLC_FUZZ_RUNS fix libFuzzer's seed and number of
+# executions, and DLC_FUZZ_CORPUS the corpus directory, instead (the test
+# suite's run: an empty corpus, the same inputs on every
+# machine, so that CI does not turn red on a machine that runs more).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -37,10 +41,10 @@ if [ ! -d "$seeds" ]; then
   find "$hostile" -name '*.onnx' -type f -exec sh -c 'cp "$1" "$2/hostile-$(echo "$1" | tr / _)"' _ {} "$seeds" \;
   rm -rf "$hostile"
 fi
-corpus=$out/corpus/import
+corpus=${DLC_FUZZ_CORPUS:-$out/corpus/import}  # where new inputs go
 mkdir -p "$corpus"
 cd "$out"
-echo "== dlc-fuzz-import: $seconds s, seeds $(ls "$seeds" | wc -l), corpus $(ls "$corpus" | wc -l)"
+echo "== dlc-fuzz-import: $seconds s${DLC_FUZZ_RUNS:+ or $DLC_FUZZ_RUNS runs}, seeds $(ls "$seeds" | wc -l), corpus $(ls "$corpus" | wc -l)"
 # allow_user_poisoning=0: LLVM's allocators poison memory from inline code
 # compiled here but not from Debian's uninstrumented MLIR libraries; mixing
 # the two reports false use-after-poison errors.
@@ -49,6 +53,7 @@ rc=0
 ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:allow_user_poisoning=0 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   "$out/bin/dlc-fuzz-import" -max_total_time="$seconds" -timeout=20 \
+    ${DLC_FUZZ_SEED:+-seed="$DLC_FUZZ_SEED"} ${DLC_FUZZ_RUNS:+-runs="$DLC_FUZZ_RUNS"} \
     -rss_limit_mb=4096 -malloc_limit_mb=4096 -print_final_stats=1 \
     "$corpus" "$seeds" >"$log" 2>&1 || rc=$?
 grep -E '^(stat::|#[0-9]+ +DONE|==[0-9]+==ERROR|SUMMARY|INFO: Seed|artifact)' "$log" || true
