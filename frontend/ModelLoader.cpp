@@ -8,6 +8,7 @@
 
 #include "onnx/checker.h"
 #include "onnx/defs/parser.h"
+#include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 
 #include <filesystem>
@@ -25,6 +26,39 @@ int64_t dlc::getOnnxOpset(const onnx::ModelProto &model) {
     if (opset.domain().empty() || opset.domain() == "ai.onnx")
       return opset.version();
   return 1;
+}
+
+/// ONNX 1.12's checker expands the function bodies of ops such as
+/// LayerNormalization and dies (SIGSEGV) on a node with an attribute their
+/// schema does not define (found by fuzzing): such nodes are refused
+/// before it runs, in every graph of the model.
+static bool checkFunctionOpAttributes(const onnx::GraphProto &graph,
+                                      int64_t opset, std::string &error) {
+  for (const onnx::NodeProto &node : graph.node()) {
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g() && !checkFunctionOpAttributes(attr.g(), opset, error))
+        return false;
+      for (const onnx::GraphProto &g : attr.graphs())
+        if (!checkFunctionOpAttributes(g, opset, error))
+          return false;
+    }
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      continue;
+    const onnx::OpSchema *schema =
+        onnx::OpSchemaRegistry::Schema(node.op_type(), (int)opset, "");
+    if (!schema ||
+        !(schema->HasFunction() || schema->HasContextDependentFunction()))
+      continue;
+    for (const onnx::AttributeProto &attr : node.attribute())
+      if (!schema->attributes().count(attr.name())) {
+        error = "node '" + (node.name().empty() ? "<unnamed>" : node.name()) +
+                "' (" + node.op_type() + ", opset " + std::to_string(opset) +
+                "): attribute '" + attr.name() +
+                "' is not defined by the op's schema";
+        return false;
+      }
+  }
+  return true;
 }
 
 static bool readFile(const std::string &path, std::string &data,
@@ -174,6 +208,10 @@ bool dlc::loadModel(const std::string &path, onnx::ModelProto &model,
       return false;
     int64_t opset = getOnnxOpset(model);
     if (opset <= kMaxCheckedOpset && model.ir_version() <= kMaxCheckedIrVersion) {
+      if (!checkFunctionOpAttributes(model.graph(), opset, error)) {
+        error = "invalid ONNX model: " + error;
+        return false;
+      }
       onnx::checker::check_model(model);
       onnx::shape_inference::InferShapes(model);
     }

@@ -263,7 +263,11 @@ here = os.path.dirname(os.path.abspath(__file__))
 for name, message in [
         ("convtranspose-kernel-shape",
          r"ConvTranspose \(opset 11\): kernel_shape does not match the weight "
-         r"'tensor<1x2x3x5xf32>'")]:
+         r"'tensor<1x2x3x5xf32>'"),
+        # ONNX 1.12's checker died (SIGSEGV) on it: refused before it runs.
+        ("layernorm-unknown-attribute",
+         r"node '<unnamed>' \(LayerNormalization, opset 17\): attribute 'axi3' is not "
+         r"defined by the op's schema")]:
     with open(os.path.join(here, "fuzz", name + ".onnx"), "rb") as f:
         case("fuzz-" + name, message, raw=f.read())
 
