@@ -11,6 +11,13 @@
 
 using namespace mlir;
 
+const onnx::OpSchema *dlc::onnxSchema(const onnx::NodeProto &node,
+                                      int64_t opset) {
+  bool onnxDomain = node.domain().empty() || node.domain() == "ai.onnx";
+  return onnx::OpSchemaRegistry::Schema(
+      node.op_type(), onnxDomain ? (int)opset : INT_MAX, node.domain());
+}
+
 std::string dlc::formatAttributeValue(const onnx::AttributeProto &attr) {
   std::string out;
   llvm::raw_string_ostream os(out);
@@ -102,9 +109,7 @@ LogicalResult dlc::checkAttributesHandled(const onnx::NodeProto &node,
                                           int64_t opset,
                                           const llvm::StringSet<> &read,
                                           Location loc) {
-  bool onnxDomain = node.domain().empty() || node.domain() == "ai.onnx";
-  const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(
-      node.op_type(), onnxDomain ? (int)opset : INT_MAX, node.domain());
+  const onnx::OpSchema *schema = onnxSchema(node, opset);
   for (const onnx::AttributeProto &attr : node.attribute()) {
     if (read.contains(attr.name()))
       continue;

@@ -17,9 +17,17 @@
 
 #include "onnx/onnx_pb.h"
 
+namespace onnx {
+class OpSchema;
+} // namespace onnx
+
 #include <string>
 
 namespace dlc {
+
+/// The ONNX schema of `node`: ai.onnx ops at `opset`, other domains at the
+/// newest version ONNX knows; null when ONNX has none.
+const onnx::OpSchema *onnxSchema(const onnx::NodeProto &node, int64_t opset);
 
 /// `attr`'s value as the error messages print it (`3`, `"NOTSET"`,
 /// `[1, 2]`, `a tensor`, ...).

@@ -6,6 +6,7 @@
 // shape inference.
 //
 //===----------------------------------------------------------------------===//
+#include "frontend/AttributeCheck.h"
 #include "frontend/ConstantFolding.h"
 #include "frontend/NodeImporter.h"
 #include "frontend/ShapeValues.h"
@@ -62,9 +63,7 @@ NodeContext::schemaDefault(StringRef name,
                            onnx::AttributeProto::AttributeType type) const {
   if (!schemaLooked) {
     schemaLooked = true;
-    bool onnxDomain = node.domain().empty() || node.domain() == "ai.onnx";
-    schema = onnx::OpSchemaRegistry::Schema(
-        node.op_type(), onnxDomain ? (int)opset : INT_MAX, node.domain());
+    schema = onnxSchema(node, opset);
   }
   if (!schema)
     return nullptr;
@@ -76,31 +75,33 @@ NodeContext::schemaDefault(StringRef name,
   return &it->second.default_value;
 }
 
-int64_t NodeContext::intAttr(StringRef name, int64_t dflt) const {
-  if (const auto *a = attr(name))
-    return a->i();
-  const auto *d = schemaDefault(name, onnx::AttributeProto::INT);
-  assert((!d || d->i() == dflt) &&
+/// Attribute `name` of `nc` read by `get`; absent, the schema's default of
+/// `type` (which `dflt`, the importer's, must equal), else `dflt`.
+template <typename T, typename Get>
+static T attrOrDefault(const NodeContext &nc, StringRef name,
+                       onnx::AttributeProto::AttributeType type, T dflt,
+                       Get get) {
+  if (const auto *a = nc.attr(name))
+    return get(*a);
+  const auto *d = nc.schemaDefault(name, type);
+  assert((!d || get(*d) == dflt) &&
          "an importer's default differs from the schema's");
-  return d ? d->i() : dflt;
+  return d ? get(*d) : dflt;
+}
+
+int64_t NodeContext::intAttr(StringRef name, int64_t dflt) const {
+  return attrOrDefault(*this, name, onnx::AttributeProto::INT, dflt,
+                       [](const onnx::AttributeProto &a) { return a.i(); });
 }
 
 float NodeContext::floatAttr(StringRef name, float dflt) const {
-  if (const auto *a = attr(name))
-    return a->f();
-  const auto *d = schemaDefault(name, onnx::AttributeProto::FLOAT);
-  assert((!d || d->f() == dflt) &&
-         "an importer's default differs from the schema's");
-  return d ? d->f() : dflt;
+  return attrOrDefault(*this, name, onnx::AttributeProto::FLOAT, dflt,
+                       [](const onnx::AttributeProto &a) { return a.f(); });
 }
 
 std::string NodeContext::stringAttr(StringRef name, StringRef dflt) const {
-  if (const auto *a = attr(name))
-    return a->s();
-  const auto *d = schemaDefault(name, onnx::AttributeProto::STRING);
-  assert((!d || d->s() == dflt) &&
-         "an importer's default differs from the schema's");
-  return d ? d->s() : dflt.str();
+  return attrOrDefault(*this, name, onnx::AttributeProto::STRING, dflt.str(),
+                       [](const onnx::AttributeProto &a) { return a.s(); });
 }
 
 std::optional<SmallVector<int64_t>> NodeContext::intsAttr(StringRef name) const {

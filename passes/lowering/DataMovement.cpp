@@ -266,11 +266,11 @@ static std::string nodeName(Location loc) {
 }
 
 /// With index checks, a dlc.report that fails the run when some element of
-/// `indices` lies outside [-size, size) (`size` the axis' size, `n` when
-/// static): one reduction over the indices. Constant indices are not
-/// checked at run time.
+/// `indices` lies outside [-n, n) (`n` the axis' size; `axisSize` its value
+/// when dynamic, else null): one reduction over the indices. Constant
+/// indices are not checked at run time.
 static void reportIndicesOutside(PatternRewriter &rewriter, Operation *op,
-                                 Value indices, Value size, int64_t n,
+                                 Value indices, Value axisSize, int64_t n,
                                  StringRef opName) {
   if (matchPattern(indices, m_Constant()))
     return;
@@ -291,7 +291,8 @@ static void reportIndicesOutside(PatternRewriter &rewriter, Operation *op,
           [&](OpBuilder &b, Location l, ValueRange args) {
             Value idx =
                 arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
-            Value hi = size;
+            Value hi =
+                axisSize ? axisSize : arith::ConstantIndexOp::create(b, l, n);
             Value lo = arith::SubIOp::create(
                 b, l, arith::ConstantIndexOp::create(b, l, 0), hi);
             Value below =
@@ -359,11 +360,8 @@ struct GatherLowering : OpRewritePattern<dlc::GatherOp> {
             : Value();
     int64_t n = dataType.getDimSize(axis);
     if (checks)
-      reportIndicesOutside(
-          rewriter, op, op.getIndices(),
-          axisSize ? axisSize
-                   : Value(arith::ConstantIndexOp::create(rewriter, loc, n)),
-          n, "Gather");
+      reportIndicesOutside(rewriter, op, op.getIndices(), axisSize, n,
+                           "Gather");
     rewriter.replaceOp(
         op, linalg::GenericOp::create(
                 rewriter, op.getLoc(), type, op.getIndices(), init,
@@ -414,11 +412,8 @@ struct GatherElementsLowering : OpRewritePattern<dlc::GatherElementsOp> {
             ? Value(tensor::DimOp::create(rewriter, loc, data, axis))
             : Value();
     if (checks)
-      reportIndicesOutside(
-          rewriter, op, op.getIndices(),
-          axisSize ? axisSize
-                   : Value(arith::ConstantIndexOp::create(rewriter, loc, n)),
-          n, "GatherElements");
+      reportIndicesOutside(rewriter, op, op.getIndices(), axisSize, n,
+                           "GatherElements");
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     rewriter.replaceOp(

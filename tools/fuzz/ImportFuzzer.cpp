@@ -1,11 +1,12 @@
 //===- ImportFuzzer.cpp - libFuzzer target: model bytes -> dlc IR --------===//
 //
 // Model bytes -> load (parse, external data, ONNX's checker and shape
-// inference) -> import -> verify, as `dlc compile --emit=mlir` without the
-// constant evaluator. The bytes are written to a model file in a private
-// directory, so external-data locations resolve as they would for a real
-// model. Any input may be rejected with a diagnostic; crashes, sanitizer
-// reports, leaks and timeouts are the findings. Built by scripts/fuzz.sh.
+// inference) -> import (which verifies its module), as `dlc compile
+// --emit=mlir` without the constant evaluator. The bytes are written to a model
+// file in a private directory, so external-data locations resolve as they would
+// for a real model. Any input may be rejected with a diagnostic; crashes,
+// sanitizer reports, leaks and timeouts are the findings. Built by
+// scripts/fuzz.sh.
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/Importer.h"
@@ -17,7 +18,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -53,9 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Diagnostics are expected; they are not findings.
   mlir::ScopedDiagnosticHandler quiet(
       &context, [](mlir::Diagnostic &) { return mlir::success(); });
-  mlir::OwningOpRef<mlir::ModuleOp> module = dlc::importOnnxFile(context, path);
-  // An import that succeeds must give IR that verifies.
-  if (module && mlir::failed(mlir::verify(*module)))
-    abort();
+  // The importer verifies what it built; a module it returns is valid.
+  (void)dlc::importOnnxFile(context, path);
   return 0;
 }
