@@ -16,11 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 build=${DLC_BUILD_DIR:-$root/build}
 out=${DLC_FUZZ_DIR:-$build/fuzz}
-launcher=()
-if command -v ccache >/dev/null; then
-  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-fi
-export CCACHE_BASEDIR=$root
+. "$root/scripts/ccache-launcher.sh"
 if [ ! -f "$out/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$out" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \

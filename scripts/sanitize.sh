@@ -7,10 +7,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$root/build/sanitize}
-launcher=()
-if command -v ccache >/dev/null; then
-  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-fi
+. "$root/scripts/ccache-launcher.sh"
 for config in asan-ubsan:address,undefined tsan:thread; do
   name=${config%%:*} sanitizer=${config#*:}
   dir=$out/$name
