@@ -397,10 +397,31 @@ static LogicalResult applyBatchSplit(const BatchSplit &split, ModelInfo &info,
   return success();
 }
 
+namespace {
+/// Reports each pass of a pipeline as the compile's phase.
+class PhaseInstrumentation : public PassInstrumentation {
+public:
+  explicit PhaseInstrumentation(std::function<void(StringRef)> report)
+      : report(std::move(report)) {}
+  void runBeforePass(Pass *pass, Operation *) override {
+    // Adaptors of nested pipelines have no argument; their passes report.
+    if (!pass->getArgument().empty())
+      report(("pass '" + pass->getArgument() + "'").str());
+  }
+
+private:
+  std::function<void(StringRef)> report;
+};
+} // namespace
+
 LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
                                 const CompileOptions &options, Stage stopAt,
                                 raw_ostream &out, CompiledModel &result) {
   registerPassesOnce();
+  auto phase = [&](StringRef name) {
+    if (options.onPhase)
+      options.onPhase(name);
+  };
   Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
   if (!isValidModelName(options.name))
     return emitError(fileLoc) << "--name '" << options.name
@@ -418,11 +439,15 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   importOptions.dimValues = options.dimValues;
   importOptions.dimRanges = options.dimRanges;
   TimingScope importTimer = rootTimer.nest("ONNX import");
+  phase("ONNX import");
   // Constant subgraphs run with the CPU code; --time-passes shows their
   // total under the import.
   importOptions.evaluateConstants = [&](ModuleOp constants) {
     TimingScope evalTimer = importTimer.nest("constant evaluation");
-    return evaluateConstantsOnCpu(constants);
+    phase("constant evaluation");
+    auto evaluated = evaluateConstantsOnCpu(constants);
+    phase("ONNX import");
+    return evaluated;
   };
   OwningOpRef<ModuleOp> module;
   BatchSplit split;
@@ -480,6 +505,8 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   TimingScope pipelineTimer = rootTimer.nest("MLIR pipeline");
   if (options.timePasses)
     pm.enableTiming(pipelineTimer);
+  if (options.onPhase)
+    pm.addInstrumentation(std::make_unique<PhaseInstrumentation>(phase));
   bool cuda = options.target == Target::Cuda;
   bool emulated = options.target == Target::CudaEmulator;
   if (stopAt == Stage::Ptx && !cuda)
@@ -534,6 +561,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     if (options.gpuCubins && !images->kernels.empty()) {
       std::string ptxas = findPtxas();
       if (!ptxas.empty()) {
+        phase("ptxas");
         if (llvm::Error err = assembleCubins(*info->cuda, ptxas))
           return emitError(fileLoc)
                  << "assembling the CUDA kernels into cubins failed: "
@@ -553,6 +581,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     return emitError(fileLoc) << llvm::toString(tm.takeError());
   llvm::LLVMContext llvmContext;
   TimingScope translateTimer = rootTimer.nest("Translate to LLVM IR");
+  phase("translation to LLVM IR");
   auto llvmModule = translateToLLVM(*module, llvmContext, **tm);
   translateTimer.stop();
   if (!llvmModule)
@@ -561,6 +590,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
           addModelAbi(**llvmModule, *info, options.apiWrappers))
     return emitError(fileLoc) << llvm::toString(std::move(err));
   TimingScope optTimer = rootTimer.nest("LLVM O3");
+  phase("LLVM O3");
   optimizeModule(**llvmModule, **tm);
   optTimer.stop();
   if (stopAt == Stage::Llvm) {
@@ -570,6 +600,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   llvm::SmallVector<char, 0> code;
   EmitKind kind = stopAt == Stage::Asm ? EmitKind::Assembly : EmitKind::Object;
   TimingScope codegenTimer = rootTimer.nest("LLVM machine code");
+  phase("LLVM machine code");
   if (llvm::Error err = emitMachineCode(**llvmModule, **tm, kind, code))
     return emitError(fileLoc) << llvm::toString(std::move(err));
   codegenTimer.stop();

@@ -8,6 +8,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -47,6 +48,9 @@ struct CompileOptions {
   bool keepGoing = false;
   /// Every node's outputs become model outputs (ImportOptions).
   bool exposeNodeOutputs = false;
+  /// Called as the compile enters each phase ("ONNX import", "pass
+  /// 'NAME'", "LLVM O3", ...); the driver's budget reports it.
+  std::function<void(llvm::StringRef)> onPhase;
   /// Sizes of symbolic input dimensions (`--dim NAME=SIZE`).
   std::map<std::string, int64_t> dimValues;
   /// Ranges of symbolic input dimensions compiled as such

@@ -4,6 +4,7 @@
 #include "codegen/Library.h"
 #include "codegen/ModelAbi.h"
 #include "dlc/dlc_runtime_text.h"
+#include "tools/driver/Budget.h"
 #include "tools/driver/Compiler.h"
 #include "tools/driver/Diagnostics.h"
 #include "tools/driver/Executor.h"
@@ -14,6 +15,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -42,19 +44,29 @@ const char *kUsage = R"(usage:
               [--gpu-precision fp32|tf32|fp16|bf16]
               [--time-passes] [--data DIR] [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
               [--batch-split auto|K] [--batch-chunk auto|S]
+              [--max-memory SIZE] [--max-time SECONDS]
   dlc run MODEL.onnx --data DIR --out OUTDIR [--data DIR2 --out OUTDIR2 ...]
                      [--target cpu|cuda|cuda-emulator]
                      [--threads T] [--compare cpu [--per-node]]
                      [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
                      [--batch-chunk auto|S] [--cuda-graphs auto|off]
                      [--gpu-cubin auto|off] [--gpu-precision P]
+                     [--max-memory SIZE] [--max-time SECONDS]
   dlc check MODEL.onnx [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
+                       [--max-memory SIZE] [--max-time SECONDS]
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]
                        [--data DIR] [--target cpu|cuda] [--batch N]
                        [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
                        [--batch-chunk auto|S] [--mcpu CPU]
                        [--cuda-graphs auto|off] [--gpu-cubin auto|off]
-                       [--gpu-precision P]
+                       [--gpu-precision P] [--max-memory SIZE]
+                       [--max-time SECONDS]
+
+--max-memory SIZE (bytes, or with K, M, G, T: 512M, 8G) and --max-time
+SECONDS bound the compile's resident memory and wall time (0 or none: no
+limit); by default 80% of physical memory and 1800 s. A compile over its
+budget stops with exit 2 and an error naming the budget, what it used and
+the phase it was in. --time-passes also prints both against the budget.
 
 --dim NAME=MIN..MAX keeps a symbolic input dimension symbolic: the library
 is compiled once and runs at any size in that range (every symbolic
@@ -367,11 +379,47 @@ bool loadKnownInputs(StringRef dir, std::vector<onnx::TensorProto> &known) {
   }
 }
 
-/// Compiles with diagnostics collected; prints them and returns false on
-/// failure. `oneLine` joins them (dlc run's contract).
-bool compileReporting(const std::string &model, const dlc::CompileOptions &opts,
+/// --max-memory and --max-time, or their defaults; prints the error and
+/// returns false on a bad value.
+bool parseBudget(const Args &args, dlc::BudgetLimits &budget) {
+  budget = dlc::defaultBudget();
+  if (auto memory = args.get("--max-memory"))
+    if (!dlc::parseMemoryBudget(*memory, budget.memoryBytes)) {
+      usageError("--max-memory takes bytes or a size such as 512M or 8G "
+                 "(0 or none: no limit), not '" +
+                 *memory + "'");
+      return false;
+    }
+  if (auto time = args.get("--max-time"))
+    if (!dlc::parseTimeBudget(*time, budget.seconds)) {
+      usageError("--max-time takes seconds (0 or none: no limit), not '" +
+                 *time + "'");
+      return false;
+    }
+  return true;
+}
+
+/// Compiles under `budget` with diagnostics collected; prints them and
+/// returns false on failure. `oneLine` joins them (dlc run's contract).
+/// `timePasses` also reports the time and peak memory against the budget.
+bool compileReporting(const std::string &model, dlc::CompileOptions opts,
                       dlc::Stage stage, raw_ostream &out,
-                      dlc::CompiledModel &result, bool oneLine) {
+                      dlc::CompiledModel &result, bool oneLine,
+                      const dlc::BudgetLimits &budget) {
+  dlc::CompileWatch watch(model, budget);
+  opts.onPhase = [&](StringRef phase) { watch.setPhase(phase); };
+  auto report = llvm::make_scope_exit([&] {
+    if (!opts.timePasses)
+      return;
+    errs() << formatv("dlc: compile took {0:f2} s (budget {1}), peak "
+                      "resident memory {2} (budget {3})\n",
+                      watch.elapsedSeconds(),
+                      budget.seconds > 0 ? dlc::formatSeconds(budget.seconds)
+                                         : std::string("none"),
+                      dlc::formatBytes(watch.peakBytes()),
+                      budget.memoryBytes ? dlc::formatBytes(budget.memoryBytes)
+                                         : std::string("none"));
+  });
   mlir::DialectRegistry registry;
   dlc::registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
@@ -427,9 +475,12 @@ int runCompile(const Args &args, const char *argv0) {
   bool textual = stage->second <= dlc::Stage::Asm;
   if (!outDir && !textual)
     return usageError("compile needs -o OUTDIR");
+  dlc::BudgetLimits budget;
+  if (!parseBudget(args, budget))
+    return kExitFailure;
   dlc::CompiledModel result;
   if (!compileReporting(args.model, opts, stage->second, outs(), result,
-                        /*oneLine=*/false))
+                        /*oneLine=*/false, budget))
     return kExitCannotCompile;
   if (textual)
     return kExitOk;
@@ -670,9 +721,12 @@ int openSession(const Args &args, Session &session, double *compileSeconds,
   opts.name = "dlc_model";
   opts.apiWrappers = false;
   opts.knownInputs = knownInputs;
+  dlc::BudgetLimits budget;
+  if (!parseBudget(args, budget))
+    return kExitFailure;
   auto start = std::chrono::steady_clock::now();
   if (!compileReporting(args.model, opts, dlc::Stage::Obj, nulls(),
-                        session.compiled, /*oneLine=*/true))
+                        session.compiled, /*oneLine=*/true, budget))
     return kExitCannotCompile;
   if (compileSeconds)
     *compileSeconds = std::chrono::duration<double>(
@@ -1063,6 +1117,11 @@ int runCheck(const Args &args) {
   if (!parseDims(args, opts))
     return kExitFailure;
   opts.keepGoing = true;
+  dlc::BudgetLimits budget;
+  if (!parseBudget(args, budget))
+    return kExitFailure;
+  dlc::CompileWatch watch(args.model, budget);
+  opts.onPhase = [&](StringRef phase) { watch.setPhase(phase); };
   dlc::CompiledModel result;
   mlir::DialectRegistry registry;
   dlc::registerCompilerDialects(registry);
@@ -1092,26 +1151,28 @@ int dlc::driverMain(int argc, char **argv) {
   Args args;
   StringRef command = argc >= 2 ? argv[1] : "";
   if (command == "compile")
-    args =
-        parseArgs(argc, argv,
-                  {"-o", "--name", "--emit", "--mcpu", "--mtriple", "--target",
-                   "--gpu-arch", "--gpu-cubin", "--gpu-precision", "--data",
-                   "--dim", "--batch-split", "--batch-chunk"},
-                  {"--shared", "--time-passes"});
+    args = parseArgs(argc, argv,
+                     {"-o", "--name", "--emit", "--mcpu", "--mtriple",
+                      "--target", "--gpu-arch", "--gpu-cubin",
+                      "--gpu-precision", "--data", "--dim", "--batch-split",
+                      "--batch-chunk", "--max-memory", "--max-time"},
+                     {"--shared", "--time-passes"});
   else if (command == "run")
     args = parseArgs(argc, argv,
                      {"--data", "--out", "--target", "--threads", "--compare",
                       "--gpu-arch", "--dim", "--batch-split", "--batch-chunk",
-                      "--cuda-graphs", "--gpu-cubin", "--gpu-precision"},
+                      "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
+                      "--max-memory", "--max-time"},
                      {"--per-node"});
   else if (command == "check")
-    args = parseArgs(argc, argv, {"--dim"}, {});
+    args = parseArgs(argc, argv, {"--dim", "--max-memory", "--max-time"}, {});
   else if (command == "bench")
     args = parseArgs(argc, argv,
                      {"--iterations", "--warmup", "--threads", "--data",
                       "--target", "--gpu-arch", "--dim", "--batch",
                       "--batch-split", "--batch-chunk", "--mcpu",
-                      "--cuda-graphs", "--gpu-cubin", "--gpu-precision"},
+                      "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
+                      "--max-memory", "--max-time"},
                      {});
   else
     return usageError(command.empty() ? "missing command"
