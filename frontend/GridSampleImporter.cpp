@@ -113,6 +113,10 @@ NodeResults importGridSample(NodeContext &nc) {
                       << xt << " and " << gt,
            failure();
   std::string mode = nc.stringAttr("mode", "bilinear");
+  // GridSample-20 renamed the interpolation modes (and generalized them to
+  // N-D inputs, which the rank check above refuses).
+  if (nc.opset >= 20 && (mode == "linear" || mode == "cubic"))
+    mode = mode == "linear" ? "bilinear" : "bicubic";
   std::string padding = nc.stringAttr("padding_mode", "zeros");
   if (mode != "bilinear" && mode != "nearest" && mode != "bicubic")
     return nc.error() << "mode '" << mode << "' is not supported", failure();

@@ -6,6 +6,7 @@
 #include "frontend/GraphImporter.h"
 #include "frontend/ModelLoader.h"
 #include "frontend/NodeImporter.h"
+#include "frontend/OpVersions.h"
 #include "frontend/ShapeValues.h"
 #include "ir/DlcAttrs.h"
 #include "ir/DlcDialect.h"
@@ -145,6 +146,20 @@ bool GraphImporter::checkSupported(const onnx::GraphProto &graph) {
                         isGraphLevelOp(node.op_type())) ||
                        (node.domain() == "ai.onnx.preview.training" &&
                         node.op_type() == "Gradient");
+          bool defaultDomain =
+              node.domain().empty() || node.domain() == "ai.onnx";
+          if (known && defaultDomain) {
+            if (std::optional<OpVersionChange> change =
+                    unimplementedOpVersion(node.op_type(), opset)) {
+              ++unsupported;
+              emitError(loc) << node.op_type() << " (opset " << opset
+                             << "): ONNX changed the op in " << change->op
+                             << "-" << change->version << " (" << change->change
+                             << "); dlc implements it as of earlier opsets "
+                                "only";
+              continue;
+            }
+          }
           if (known)
             continue;
           ++unsupported;

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/ModelLoader.h"
+#include "frontend/OpVersions.h"
 
 #include "onnx/checker.h"
 #include "onnx/defs/parser.h"
@@ -207,6 +208,12 @@ bool dlc::loadModel(const std::string &path, onnx::ModelProto &model,
                              fs::path(path).parent_path(), error))
       return false;
     int64_t opset = getOnnxOpset(model);
+    if (opset < 1 || opset > kNewestKnownOpset) {
+      error = "the model imports opset " + std::to_string(opset) +
+              " of the default ONNX domain; dlc knows opsets 1 to " +
+              std::to_string(kNewestKnownOpset) + " (ONNX 1.22)";
+      return false;
+    }
     if (opset <= kMaxCheckedOpset && model.ir_version() <= kMaxCheckedIrVersion) {
       if (!checkFunctionOpAttributes(model.graph(), opset, error)) {
         error = "invalid ONNX model: " + error;

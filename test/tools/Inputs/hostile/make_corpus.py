@@ -84,6 +84,13 @@ m = model_of([helper.make_node("Foo", ["x"], ["y"], domain="com.example")],
              [vi("x", [2])], [vi("y", [2])])
 m.opset_import.append(helper.make_opsetid("com.example", 1))
 case("unknown-domain", r"unsupported ONNX op 'Foo' of domain 'com.example'", model=m)
+case("opset-99", r"the model imports opset 99 of the default ONNX domain; dlc knows opsets 1 to 27",
+     model=relu(opset=99))
+case("opset-0", r"the model imports opset 0 of the default ONNX domain",
+     model=relu(opset=0))
+case("dft-20", r"DFT \(opset 20\): ONNX changed the op in DFT-20",
+     model=model_of([helper.make_node("DFT", ["x"], ["y"])], [vi("x", [1, 8, 1])],
+                    [vi("y", [1, 8, 2])], opset=20))
 
 # Sizes.
 case("elements-overflow", r"more elements than 2\^64",
