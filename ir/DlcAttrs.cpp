@@ -37,14 +37,14 @@ GpuConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (precision == GpuPrecision::F32)
       return emitError() << "mma needs a precision below f32";
     for (auto [w, t, i] : llvm::zip(workgroup, thread, mma)) {
-      // A warpgroup instruction (m64): each of the group's four warps
-      // holds 16 of its rows, the block a whole number of groups.
-      if (i == 64) {
-        if (t != 16 || w % 64 != 0)
-          return emitError() << "a warpgroup instruction of m = 64 needs "
-                                "warp tiles of 16 and a workgroup tile that "
-                                "is a multiple of 64, got "
-                             << t << " and " << w;
+      // The m loop of a warpgroup instruction (m64): each of the group's
+      // four warps holds 16 of its rows, the block a whole number of
+      // groups. (An n loop of 64 has warp tiles of 64, checked below.)
+      if (i == 64 && t == 16) {
+        if (w % 64 != 0)
+          return emitError() << "a warpgroup instruction of m = 64 needs a "
+                                "workgroup tile that is a multiple of 64, got "
+                             << w;
         continue;
       }
       if (i < 0 || (i > 0 && (t <= 0 || t % i != 0)))

@@ -38,8 +38,8 @@ func.func @warpgroups() attributes {c = #dlc.gpu_config<kind = contraction, work
 
 // -----
 
-// expected-error @+1 {{a warpgroup instruction of m = 64 needs warp tiles of 16 and a workgroup tile that is a multiple of 64, got 32 and 96}}
-func.func @warpgroup_rows() attributes {c = #dlc.gpu_config<kind = contraction, workgroup = [96, 32, 0], thread = [32, 32, 8], reduction = [0, 0, 32], pipeline_depth = 2, precision = tf32, mma = [64, 32, 8]>} {
+// expected-error @+1 {{a warpgroup instruction of m = 64 needs a workgroup tile that is a multiple of 64, got 96}}
+func.func @warpgroup_rows() attributes {c = #dlc.gpu_config<kind = contraction, workgroup = [96, 32, 0], thread = [16, 32, 8], reduction = [0, 0, 32], pipeline_depth = 2, precision = tf32, mma = [64, 32, 8]>} {
   return
 }
 
