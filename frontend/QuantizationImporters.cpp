@@ -165,9 +165,16 @@ NodeResults importQLinearMatMul(NodeContext &nc) {
 /// Conv on (x - x_zp) and (w - w_zp) in f64, with the node's attributes.
 Value integerConv(NodeContext &nc, size_t x, size_t xzp, size_t w, size_t wzp) {
   Type f64 = nc.builder.getF64Type();
-  Value xv = one(buildInferred<SubOp>(
-      nc, {castValue(nc, nc.operand(x), f64, nc.isUnsigned(x)), operandAs(nc, xzp, f64)}));
   auto wt = typeOf(nc.operand(w));
+  if (wt.getRank() < 3 || typeOf(nc.operand(x)).getRank() != wt.getRank()) {
+    (void)(nc.error() << "needs an input and weights of one rank, at least "
+                         "3, got "
+                      << typeOf(nc.operand(x)) << " and " << wt);
+    return Value();
+  }
+  Value xv = one(buildInferred<SubOp>(
+      nc, {castValue(nc, nc.operand(x), f64, nc.isUnsigned(x)),
+           operandAs(nc, xzp, f64)}));
   Value wzpv = alongAxis(nc, operandAs(nc, wzp, f64), 0, wt.getRank());
   Value wv = one(buildInferred<SubOp>(
       nc, {castValue(nc, nc.operand(w), f64, nc.isUnsigned(w)), wzpv}));
