@@ -1,60 +1,106 @@
 #!/usr/bin/env bash
 # Builds dlc's libFuzzer targets (clang-22, -fsanitize=fuzzer with ASan and
 # UBSan, assertions on) into build/fuzz and runs each for SECONDS (default
-# 60) on a corpus seeded from the ONNX node-test models (build/onnx-data,
-# made by the main build; $DLC_BUILD_DIR if set) and the hostile corpus
-# (test/tools/Inputs/hostile/make_corpus.py). Findings (crashes, sanitizer
-# reports, timeouts, out-of-memory) stop the run with libFuzzer's report and
-# the input saved as build/fuzz/crash-*; turn each into a regression test.
-# Usage: scripts/fuzz.sh [SECONDS]   (hours: scripts/fuzz.sh 3600)
+# 60):
+#   import       model bytes -> load -> check -> import -> verify
+#   pipeline     model bytes -> the whole CPU pipeline -> object code
+#   tensor-file  TensorProto files -> dlc run's reader
+#   runtime      the runtime's checks of create options and run's tensors
+# Seeds: the ONNX node-test models (build/onnx-data, made by the main build;
+# $DLC_BUILD_DIR if set) and the hostile corpus
+# (test/tools/Inputs/hostile/make_corpus.py) for the model targets, the
+# node tests' tensor files for tensor-file, none for runtime. Findings
+# (crashes, sanitizer reports, timeouts, out-of-memory) stop a target with
+# libFuzzer's report and the input saved as build/fuzz/TARGET-crash-*; turn each
+# into a regression test. Each target's final statistics (executions,
+# coverage) are printed, and appended with the date to build/fuzz/runs.log.
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (hours: scripts/fuzz.sh 3600)
 # DLC_FUZZ_SEED and DLC_FUZZ_RUNS fix libFuzzer's seed and number of
-# executions, and DLC_FUZZ_CORPUS the corpus directory, instead (the test
-# suite's run: an empty corpus, the same inputs on every
-# machine, so that CI does not turn red on a machine that runs more).
+# executions, DLC_FUZZ_CORPUS the corpus directory (one per target below
+# it) and DLC_FUZZ_SEEDS=N every Nth seed only, instead (the test suite's
+# runs: the same inputs on every machine, so that CI does not turn red on a
+# machine that runs more).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
-build=${DLC_BUILD_DIR:-$root/build}
-out=${DLC_FUZZ_DIR:-$build/fuzz}
-. "$root/scripts/ccache-launcher.sh"
-if [ ! -f "$out/build.ninja" ]; then
-  cmake -G Ninja -S "$root" -B "$out" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir -DLLVM_USE_LINKER=lld \
-    -DDLC_SANITIZER=fuzzer-no-link,address,undefined -DDLC_ENABLE_ASSERTIONS=ON \
-    -DDLC_BUILD_FUZZERS=ON "${launcher[@]}" >/dev/null
-fi
-ninja -C "$out" dlc-fuzz-import >/dev/null
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(import pipeline tensor-file runtime)
+for target in "${targets[@]}"; do
+  case $target in
+  import | pipeline | tensor-file | runtime) ;;
+  *) echo "fuzz: unknown target '$target' (import, pipeline, tensor-file, runtime)" >&2; exit 2 ;;
+  esac
+done
+. "$root/scripts/checked-build.sh"
+ninja -C "$out" "${targets[@]/#/dlc-fuzz-}" >/dev/null
 
-seeds=$out/seeds/import
-if [ ! -d "$seeds" ]; then
-  mkdir -p "$seeds"
+# Seed directories, made once.
+seeds=$out/seeds
+if [ ! -d "$seeds/models" ]; then
+  mkdir -p "$seeds/models.tmp"
   for m in "$build"/onnx-data/node/*/model.onnx; do
-    [ -f "$m" ] && cp "$m" "$seeds/$(basename "$(dirname "$m")").onnx"
+    [ -f "$m" ] && cp "$m" "$seeds/models.tmp/$(basename "$(dirname "$m")").onnx"
   done
   hostile=$(mktemp -d)
   /usr/bin/python3 "$root/test/tools/Inputs/hostile/make_corpus.py" "$hostile" >/dev/null
-  find "$hostile" -name '*.onnx' -type f -exec sh -c 'cp "$1" "$2/hostile-$(echo "$1" | tr / _)"' _ {} "$seeds" \;
+  find "$hostile" -name '*.onnx' -type f -exec sh -c 'cp "$1" "$2/hostile-$(echo "$1" | tr / _)"' _ {} "$seeds/models.tmp" \;
+  mkdir -p "$seeds/tensors.tmp"
+  for f in "$build"/onnx-data/node/*/test_data_set_0/*.pb; do
+    [ -f "$f" ] && cp "$f" "$seeds/tensors.tmp/$(basename "$(dirname "$(dirname "$f")")")-$(basename "$f")"
+  done
+  find "$hostile" -name '*.pb' -type f -exec sh -c 'cp "$1" "$2/hostile-$(echo "$1" | tr / _)"' _ {} "$seeds/tensors.tmp" \;
   rm -rf "$hostile"
+  mv "$seeds/models.tmp" "$seeds/models"
+  mv "$seeds/tensors.tmp" "$seeds/tensors"
 fi
-corpus=${DLC_FUZZ_CORPUS:-$out/corpus/import}  # where new inputs go
-mkdir -p "$corpus"
+
+# Every Nth seed (sorted by name) when DLC_FUZZ_SEEDS=N.
+seed_dir() {
+  local dir=$1
+  if [ -z "${DLC_FUZZ_SEEDS:-}" ] || [ ! -d "$dir" ]; then
+    echo "$dir"
+    return
+  fi
+  local sub="$dir.every$DLC_FUZZ_SEEDS"
+  if [ ! -d "$sub" ]; then
+    mkdir -p "$sub.tmp"
+    ls "$dir" | sort | awk -v n="$DLC_FUZZ_SEEDS" 'NR % n == 1 || n == 1' |
+      while read -r f; do cp "$dir/$f" "$sub.tmp/"; done
+    mv "$sub.tmp" "$sub"
+  fi
+  echo "$sub"
+}
+
+found=0
 cd "$out"
-echo "== dlc-fuzz-import: $seconds s${DLC_FUZZ_RUNS:+ or $DLC_FUZZ_RUNS runs}, seeds $(ls "$seeds" | wc -l), corpus $(ls "$corpus" | wc -l)"
-# allow_user_poisoning=0: LLVM's allocators poison memory from inline code
-# compiled here but not from Debian's uninstrumented MLIR libraries; mixing
-# the two reports false use-after-poison errors.
-log=$out/import.log
-rc=0
-ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:allow_user_poisoning=0 \
-UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  "$out/bin/dlc-fuzz-import" -max_total_time="$seconds" -timeout=20 \
+for target in "${targets[@]}"; do
+  case $target in
+  import | pipeline) dirs=("$(seed_dir "$seeds/models")") ;;
+  tensor-file) dirs=("$(seed_dir "$seeds/tensors")") ;;
+  runtime) dirs=() ;;
+  esac
+  corpus=${DLC_FUZZ_CORPUS:-$out/corpus}/$target # where new inputs go
+  mkdir -p "$corpus"
+  # A pipeline execution compiles a model (tenths of a second); the others
+  # take microseconds to milliseconds.
+  timeout=20
+  [ "$target" = pipeline ] && timeout=60
+  echo "== dlc-fuzz-$target: $seconds s${DLC_FUZZ_RUNS:+ or $DLC_FUZZ_RUNS runs}, corpus $(ls "$corpus" | wc -l)${dirs:+, seeds $(ls "${dirs[0]}" | wc -l)}"
+  log=$out/$target.log
+  rc=0
+  "$out/bin/dlc-fuzz-$target" -max_total_time="$seconds" -timeout="$timeout" \
     ${DLC_FUZZ_SEED:+-seed="$DLC_FUZZ_SEED"} ${DLC_FUZZ_RUNS:+-runs="$DLC_FUZZ_RUNS"} \
     -rss_limit_mb=4096 -malloc_limit_mb=4096 -print_final_stats=1 \
-    "$corpus" "$seeds" >"$log" 2>&1 || rc=$?
-grep -E '^(stat::|#[0-9]+ +DONE|==[0-9]+==ERROR|SUMMARY|INFO: Seed|artifact)' "$log" || true
-if [ "$rc" -ne 0 ]; then
-  echo "fuzz: dlc-fuzz-import found a problem (exit $rc); full log: $log"
-  exit 1
-fi
+    -artifact_prefix="$out/$target-" "$corpus" "${dirs[@]}" >"$log" 2>&1 || rc=$?
+  grep -E '^(stat::|#[0-9]+[[:space:]]+DONE|==[0-9]+==ERROR|SUMMARY|INFO: Seed|artifact)' "$log" || true
+  done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
+  printf '%s %s %ss rc=%s %s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$rc" \
+    "${done_line:-(no DONE line)}" >>"$out/runs.log"
+  if [ "$rc" -ne 0 ]; then
+    echo "fuzz: dlc-fuzz-$target found a problem (exit $rc); full log: $log"
+    found=1
+  fi
+done
+[ "$found" -eq 0 ] || exit 1
 echo "fuzz: no findings"

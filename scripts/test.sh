@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Quick start, step 2: builds what the tests need and runs the whole test
 # suite (lit: FileCheck tests, runtime unit tests, ONNX node tests, ONNX
-# Runtime comparisons, the example application). Ends with "N passed, N failed".
+# Runtime comparisons, the example application, the fuzzers for a bounded
+# number of executions), then the fast tier (test/ir, passes, codegen,
+# frontend) again with dlc and dlc-opt built with ASan + UBSan
+# (scripts/sanitize-compiler.sh; its tests are counted as "asan: ...").
+# Ends with "N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${DLC_BUILD_DIR:-$root/build}
@@ -9,6 +13,10 @@ build=${DLC_BUILD_DIR:-$root/build}
 log=$(mktemp)
 /usr/lib/llvm-22/bin/lit -v "$build/test" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
+echo "== the fast tier under ASan + UBSan (scripts/sanitize-compiler.sh)"
+"$root/scripts/sanitize-compiler.sh" -v 2>&1 |
+  sed -E 's/^(PASS|FAIL|XPASS|UNRESOLVED|TIMEOUT|UNSUPPORTED|XFAIL): /&asan: /' | tee -a "$log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
 passed=$(grep -cE '^PASS: ' "$log")
 failed=$(grep -cE '^(FAIL|XPASS|UNRESOLVED|TIMEOUT): ' "$log")
 skipped=$(grep -cE '^UNSUPPORTED: ' "$log")

@@ -18,7 +18,8 @@ config.test_exec_root = os.path.join(config.dlc_obj_root, "test")
 
 config.environment["PATH"] = os.pathsep.join(
     [config.dlc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
-for var in ("HOME", "DLC_ORT_DIR", "TMPDIR"):
+for var in ("HOME", "DLC_ORT_DIR", "TMPDIR", "ASAN_OPTIONS", "UBSAN_OPTIONS",
+            "LSAN_OPTIONS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -31,7 +32,11 @@ config.substitutions.append(("%cxx", config.host_cxx))
 # Optional references: tests that need them say `REQUIRES: ...`.
 if shutil.which("node"):
     config.available_features.add("node")
-if shutil.which("valgrind"):
+# Tools built with sanitizers (scripts/sanitize.sh's compiler tier) check
+# memory themselves; valgrind cannot run them.
+if config.dlc_sanitizer:
+    config.available_features.add("sanitizer")
+elif shutil.which("valgrind"):
     config.available_features.add("valgrind")
 ort_dir = os.environ.get("DLC_ORT_DIR",
                          os.path.expanduser("~/.cache/dlc/ort"))

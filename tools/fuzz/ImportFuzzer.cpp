@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend/Importer.h"
 #include "ir/DlcDialect.h"
+#include "tools/fuzz/FuzzInput.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -18,31 +19,11 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 
 #include <cstdint>
-#include <cstdio>
-#include <string>
-
-static std::string modelPath() {
-  static std::string path = [] {
-    llvm::SmallString<128> dir;
-    if (llvm::sys::fs::createUniqueDirectory("dlc-fuzz-import", dir))
-      abort();
-    llvm::sys::path::append(dir, "model.onnx");
-    return std::string(dir);
-  }();
-  return path;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  const std::string &path = modelPath();
-  FILE *f = fopen(path.c_str(), "wb");
-  if (!f)
-    abort();
-  fwrite(data, 1, size, f);
-  fclose(f);
+  const std::string &path = dlc::fuzz::writeInputFile("model.onnx", data, size);
 
   mlir::DialectRegistry registry;
   registry.insert<dlc::DlcDialect, mlir::func::FuncDialect,
