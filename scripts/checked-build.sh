@@ -6,7 +6,9 @@ build=${DLC_BUILD_DIR:-$root/build}
 out=${DLC_FUZZ_DIR:-$build/fuzz}
 . "$root/scripts/ccache-launcher.sh"
 if [ ! -f "$out/build.ninja" ]; then
+  # -O1: the sanitizers' usual level, a third faster to build than -O3.
   cmake -G Ninja -S "$root" -B "$out" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_FLAGS_RELEASE=-O1 -DCMAKE_CXX_FLAGS_RELEASE=-O1 \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir -DLLVM_USE_LINKER=lld \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
