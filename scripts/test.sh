@@ -10,6 +10,17 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${DLC_BUILD_DIR:-$root/build}
 "$root/scripts/build.sh" dlc dlc-opt dlc_runtime dlc-runtime-tests dlc-fake-cuda dlc-onnx-data || exit 1
+# The checked build (ASan + UBSan, assertions: the fuzzers and the fast
+# tier's tools), before the suite uses it.
+checked_log=$(mktemp)
+if ! (. "$root/scripts/checked-build.sh" &&
+  ninja -C "$out" dlc dlc-opt dlc-onnx-data dlc-fuzz-import dlc-fuzz-pipeline \
+    dlc-fuzz-tensor-file dlc-fuzz-runtime) >"$checked_log" 2>&1; then
+  tail -50 "$checked_log"
+  echo "the checked build (build/fuzz) failed"
+  exit 1
+fi
+rm -f "$checked_log"
 log=$(mktemp)
 /usr/lib/llvm-22/bin/lit -v "$build/test" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
