@@ -25,6 +25,28 @@ Value buildNll(NodeContext &nc, Value input, Value target, Value weight,
   auto inType = typeOf(input);
   auto tType = typeOf(target);
   Type et = inType.getElementType(), it = tType.getElementType();
+  // input (N, C, d...), target (N, d...) of integers, weight (C).
+  auto sameDim = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  bool shapesFit = inType.getRank() >= 2 &&
+                   tType.getRank() == inType.getRank() - 1 &&
+                   isa<IntegerType>(it);
+  for (int64_t d = 0; shapesFit && d < tType.getRank(); ++d)
+    shapesFit =
+        sameDim(tType.getDimSize(d), inType.getDimSize(d == 0 ? 0 : d + 1));
+  if (shapesFit && weight)
+    shapesFit = typeOf(weight).getRank() == 1 &&
+                sameDim(typeOf(weight).getDimSize(0), inType.getDimSize(1));
+  if (!shapesFit) {
+    InFlightDiagnostic diag = nc.error();
+    diag << "needs input (N, C, d...), integer targets (N, d...) and weights "
+            "(C), got "
+         << inType << " and " << tType;
+    if (weight)
+      diag << " and " << typeOf(weight);
+    return Value();
+  }
   const onnx::AttributeProto *ignoreAttr = nc.attr("ignore_index");
   // Ignored targets may be out of range: gather class 0 for them.
   Value mask, safeTarget = target;
@@ -107,6 +129,9 @@ NodeResults importSoftmaxCrossEntropy(NodeContext &nc) {
   if (failed(checkReduction(nc, reduction)))
     return failure();
   Value scores = nc.operand(0);
+  if (typeOf(scores).getRank() < 2)
+    return nc.error() << "needs scores (N, C, d...), got " << typeOf(scores),
+           failure();
   OpBuilder &b = nc.builder;
   auto logProb = SoftmaxOp::create(b, nc.loc, typeOf(scores), scores,
                                    b.getI64IntegerAttr(1), nullptr,

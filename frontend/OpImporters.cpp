@@ -22,6 +22,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include <climits>
+#include <limits>
 
 using namespace mlir;
 using namespace dlc;
@@ -756,6 +757,8 @@ static Results importReshape(NodeContext &nc) {
     }
     if (d < 0)
       return nc.error() << "invalid shape entry " << d, failure();
+    if (d != 0 && known > std::numeric_limits<int64_t>::max() / d)
+      return nc.error() << "the shape's entries multiply past 2^63", failure();
     known *= d;
   }
   // The static part of the input's size, and whether the copies cover its

@@ -277,7 +277,13 @@ for name, message in [
          r"defined by the op's schema"),
         # SmallVector of -2 elements: LLVM's fatal error (abort).
         ("convinteger-rank",
-         r"ConvInteger \(opset 10\): needs an input and weights of one rank, at least 3")]:
+         r"ConvInteger \(opset 10\): needs an input and weights of one rank, at least 3"),
+        # A target of rank 0: an insertion past a SmallVector's end (assert).
+        ("nll-target-rank",
+         r"NegativeLogLikelihoodLoss \(opset 13\): needs input \(N, C, d...\), integer "
+         r"targets \(N, d...\) and weights \(C\)"),
+        # Shape entries whose product overflows int64 (UBSan).
+        ("reshape-shape-overflow", r"Reshape \(opset 18\): the shape's entries multiply past 2\^63")]:
     with open(os.path.join(here, "fuzz", name + ".onnx"), "rb") as f:
         case("fuzz-" + name, message, raw=f.read())
 
