@@ -26,12 +26,17 @@ struct Arith {
   Value mul(Value a, Value b) { return one(buildInferred<MulOp>(nc, {a, b})); }
   Value div(Value a, Value b) { return one(buildInferred<DivOp>(nc, {a, b})); }
   Value pow(Value a, Value b) { return one(buildInferred<PowOp>(nc, {a, b})); }
-  Value sqrt(Value a) { return one(buildTyped<SqrtOp>(nc, a.getType(), {a})); }
+  /// Builders fail on a null operand (an earlier failure); so do these.
+  Value sqrt(Value a) {
+    return a ? one(buildTyped<SqrtOp>(nc, a.getType(), {a})) : Value();
+  }
   Value select(Value cond, Value a, Value b) {
     return one(buildInferred<WhereOp>(nc, {cond, a, b}));
   }
   /// `v` (a scalar R or T) in the element type.
   Value convert(Value v) {
+    if (!v)
+      return Value();
     return typeOf(v).getElementType() == et ? v : castValue(nc, v, et);
   }
 };

@@ -35,8 +35,11 @@ done
 . "$root/scripts/checked-build.sh"
 ninja -C "$out" "${targets[@]/#/dlc-fuzz-}" >/dev/null
 
-# Seed directories, made once.
+# Seed directories, made once (one script at a time).
 seeds=$out/seeds
+mkdir -p "$seeds"
+exec 9>"$seeds/.lock"
+flock 9
 if [ ! -d "$seeds/models" ]; then
   mkdir -p "$seeds/models.tmp"
   for m in "$build"/onnx-data/node/*/model.onnx; do
@@ -54,6 +57,7 @@ if [ ! -d "$seeds/models" ]; then
   mv "$seeds/models.tmp" "$seeds/models"
   mv "$seeds/tensors.tmp" "$seeds/tensors"
 fi
+flock -u 9
 
 # Every Nth seed (sorted by name) when DLC_FUZZ_SEEDS=N.
 seed_dir() {
@@ -89,13 +93,14 @@ for target in "${targets[@]}"; do
   echo "== dlc-fuzz-$target: $seconds s${DLC_FUZZ_RUNS:+ or $DLC_FUZZ_RUNS runs}, corpus $(ls "$corpus" | wc -l)${dirs:+, seeds $(ls "${dirs[0]}" | wc -l)}"
   log=$out/$target.log
   rc=0
+  start=$(date +%s)
   "$out/bin/dlc-fuzz-$target" -max_total_time="$seconds" -timeout="$timeout" \
     ${DLC_FUZZ_SEED:+-seed="$DLC_FUZZ_SEED"} ${DLC_FUZZ_RUNS:+-runs="$DLC_FUZZ_RUNS"} \
     -rss_limit_mb=4096 -malloc_limit_mb=4096 -print_final_stats=1 \
     -artifact_prefix="$out/$target-" "$corpus" "${dirs[@]}" >"$log" 2>&1 || rc=$?
   grep -E '^(stat::|#[0-9]+[[:space:]]+DONE|==[0-9]+==ERROR|SUMMARY|INFO: Seed|artifact)' "$log" || true
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
-  printf '%s %s %ss rc=%s %s\n' "$(date -u +%FT%TZ)" "$target" "$seconds" "$rc" \
+  printf '%s %s %ss rc=%s %s\n' "$(date -u +%FT%TZ)" "$target" "$(($(date +%s) - start))" "$rc" \
     "${done_line:-(no DONE line)}" >>"$out/runs.log"
   if [ "$rc" -ne 0 ]; then
     echo "fuzz: dlc-fuzz-$target found a problem (exit $rc); full log: $log"
