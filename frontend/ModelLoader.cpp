@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -58,6 +59,54 @@ static bool checkFunctionOpAttributes(const onnx::GraphProto &graph,
                 "' is not defined by the op's schema";
         return false;
       }
+  }
+  return true;
+}
+
+/// ONNX 1.12's shape inference of the convolutions reads past its arrays
+/// (SIGSEGV) when the data and the weights differ in rank (found by
+/// fuzzing a ConvInteger): where both ranks are declared (graph inputs,
+/// initializers, value_info), such nodes are refused before it runs.
+static bool checkConvRanks(const onnx::GraphProto &graph, std::string &error) {
+  std::map<std::string, int> ranks;
+  auto declare = [&](const onnx::ValueInfoProto &v) {
+    if (v.type().has_tensor_type() && v.type().tensor_type().has_shape())
+      ranks[v.name()] = v.type().tensor_type().shape().dim_size();
+  };
+  for (const auto &v : graph.input())
+    declare(v);
+  for (const auto &v : graph.value_info())
+    declare(v);
+  for (const auto &t : graph.initializer())
+    ranks[t.name()] = t.dims_size();
+  for (const onnx::NodeProto &node : graph.node()) {
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g() && !checkConvRanks(attr.g(), error))
+        return false;
+      for (const onnx::GraphProto &g : attr.graphs())
+        if (!checkConvRanks(g, error))
+          return false;
+    }
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      continue;
+    const std::string &op = node.op_type();
+    int data = 0, weight;
+    if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose")
+      weight = 1;
+    else if (op == "QLinearConv")
+      weight = 3;
+    else
+      continue;
+    if (node.input_size() <= weight)
+      continue;
+    auto x = ranks.find(node.input(data)), w = ranks.find(node.input(weight));
+    if (x == ranks.end() || w == ranks.end() || x->second == w->second)
+      continue;
+    error = "node '" + (node.name().empty() ? "<unnamed>" : node.name()) +
+            "' (" + op + "): the input has rank " + std::to_string(x->second) +
+            " and the weights rank " + std::to_string(w->second) +
+            "; they must be equal";
+    return false;
   }
   return true;
 }
@@ -215,7 +264,8 @@ bool dlc::loadModel(const std::string &path, onnx::ModelProto &model,
       return false;
     }
     if (opset <= kMaxCheckedOpset && model.ir_version() <= kMaxCheckedIrVersion) {
-      if (!checkFunctionOpAttributes(model.graph(), opset, error)) {
+      if (!checkFunctionOpAttributes(model.graph(), opset, error) ||
+          !checkConvRanks(model.graph(), error)) {
         error = "invalid ONNX model: " + error;
         return false;
       }
