@@ -277,7 +277,7 @@ for name, message in [
          r"defined by the op's schema"),
         # SmallVector of -2 elements: LLVM's fatal error (abort).
         ("convinteger-rank",
-         r"ConvInteger \(opset 10\): needs an input and weights of one rank, at least 3"),
+         r"\(ConvInteger\): the input has rank 4 and the weights rank 0"),
         # A target of rank 0: an insertion past a SmallVector's end (assert).
         ("nll-target-rank",
          r"NegativeLogLikelihoodLoss \(opset 13\): needs input \(N, C, d...\), integer "
