@@ -68,6 +68,10 @@ static NodeResults importCompress(NodeContext &nc) {
   FailureOr<RankedTensorType> cond = requiredOperand(nc, 1, "condition");
   if (failed(in) || failed(cond))
     return failure();
+  if (in->getRank() == 0)
+    return nc.error() << "a rank-0 input is not supported (Compress needs "
+                         "rank >= 1)",
+           failure();
   if (cond->getRank() != 1 || !cond->getElementType().isInteger(1))
     return nc.error() << "the condition must be a 1-D bool tensor, got "
                       << *cond,
