@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -66,7 +67,8 @@ static bool checkFunctionOpAttributes(const onnx::GraphProto &graph,
 /// ONNX 1.12's shape inference of the convolutions reads past its arrays
 /// (SIGSEGV) when the data and the weights differ in rank (found by
 /// fuzzing a ConvInteger): where both ranks are declared (graph inputs,
-/// initializers, value_info), such nodes are refused before it runs.
+/// initializers, value_info), such nodes are refused before it runs; so are
+/// windowed ops with strides or dilations <= 0, which it divides by.
 static bool checkConvRanks(const onnx::GraphProto &graph, std::string &error) {
   std::map<std::string, int> ranks;
   auto declare = [&](const onnx::ValueInfoProto &v) {
@@ -90,6 +92,21 @@ static bool checkConvRanks(const onnx::GraphProto &graph, std::string &error) {
     if (!node.domain().empty() && node.domain() != "ai.onnx")
       continue;
     const std::string &op = node.op_type();
+    // ... and divides by strides and dilations (SIGFPE at 0).
+    static const std::set<std::string> windowed = {
+        "Conv",        "ConvInteger", "QLinearConv", "ConvTranspose",
+        "AveragePool", "MaxPool",     "LpPool"};
+    if (windowed.count(op))
+      for (const onnx::AttributeProto &attr : node.attribute())
+        if (attr.name() == "strides" || attr.name() == "dilations")
+          for (int64_t v : attr.ints())
+            if (v <= 0) {
+              error = "node '" +
+                      (node.name().empty() ? "<unnamed>" : node.name()) +
+                      "' (" + op + "): " + attr.name() +
+                      " must be positive, got " + std::to_string(v);
+              return false;
+            }
     int data = 0, weight;
     if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose")
       weight = 1;
