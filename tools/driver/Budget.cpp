@@ -39,24 +39,12 @@ bool dlc::parseMemoryBudget(StringRef text, uint64_t &bytes) {
     bytes = 0;
     return true;
   }
+  // K, M, G, T: 2^10, 2^20, 2^30, 2^40.
   uint64_t scale = 1;
   if (!text.empty()) {
-    switch (toUpper(text.back())) {
-    case 'K':
-      scale = 1ull << 10;
-      break;
-    case 'M':
-      scale = 1ull << 20;
-      break;
-    case 'G':
-      scale = 1ull << 30;
-      break;
-    case 'T':
-      scale = 1ull << 40;
-      break;
-    default:
-      break;
-    }
+    size_t unit = StringRef("KMGT").find(toUpper(text.back()));
+    if (unit != StringRef::npos)
+      scale = 1ull << (10 * (unit + 1));
     if (scale != 1)
       text = text.drop_back();
   }
