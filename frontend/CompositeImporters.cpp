@@ -764,7 +764,8 @@ NodeResults importEinsum(NodeContext &nc) {
 }
 
 /// GatherND: flatten the batch dimensions and the indexed ones and gather
-/// by the linear index batch * (indexed volume) + sum(idx[j] * stride[j]).
+/// by the linear index batch * (indexed volume) + sum(idx[j] * stride[j]),
+/// each idx[j] checked against its dimension first.
 /// The indexed and trailing dimensions of the data may be dynamic
 /// (symbolic, or data-dependent): their sizes and strides are read at run
 /// time.
@@ -830,6 +831,11 @@ NodeResults importGatherND(NodeContext &nc) {
     }
   }
   Value dimSizes = vectorOf(indexed, dimValues);
+  // Each component of an index tuple within its own dimension (the linear
+  // index alone would let one run into the next).
+  idx = checkIndices(nc, idx, indexed, dynamicIndexed ? dimSizes : Value());
+  if (!idx)
+    return failure();
   Value neg = one(buildInferred<LessOp>(nc, {idx, scalarConstant(nc, i64, 0)}));
   idx = one(buildInferred<WhereOp>(
       nc, {neg, one(buildInferred<AddOp>(nc, {idx, dimSizes})), idx}));

@@ -264,6 +264,18 @@ mlir::LogicalResult requireFloat(NodeContext &nc, size_t numOperands);
 /// Resolves a possibly negative axis against `rank`.
 mlir::FailureOr<int64_t> normalizeAxis(NodeContext &nc, int64_t axis,
                                        int64_t rank);
+/// `indices` (an integer tensor) with their range checked: each must lie in
+/// [-n, n), n the element of `bounds` for its position along the indices'
+/// last dimension (or `bounds`' one element for every index): constant
+/// indices (or ones computed from constants) within static bounds are
+/// returned as they are, others through dlc.check_indices, an error of the
+/// compile when constant and a report of the run otherwise (CPU target).
+/// `runTimeBounds` (a 1-D int64 tensor) stands for `bounds` when some of
+/// them are known at run time only (dynamic in `bounds`). Null when
+/// `indices` is.
+mlir::Value checkIndices(NodeContext &nc, mlir::Value indices,
+                         llvm::ArrayRef<int64_t> bounds,
+                         mlir::Value runTimeBounds = {});
 /// A reshape to `shape`. Its dynamic dimensions are sized by `sizes`, in
 /// order; without them, the k-th dynamic dimension of the result is the
 /// k-th of the input (unit dimensions added or removed).

@@ -250,6 +250,38 @@ FailureOr<int64_t> dlc::normalizeAxis(NodeContext &nc, int64_t axis,
   return axis < 0 ? axis + rank : axis;
 }
 
+Value dlc::checkIndices(NodeContext &nc, Value indices,
+                        ArrayRef<int64_t> bounds, Value runTimeBounds) {
+  if (!indices)
+    return {};
+  auto type = typeOf(indices);
+  assert(!bounds.empty() && isa<IntegerType>(type.getElementType()) &&
+         "checkIndices needs integer indices and bounds");
+  if (nc.evaluate && isComputedFromConstants(indices))
+    if (Value c = nc.evaluate(indices))
+      indices = c;
+  // Constant indices within static bounds need no check. Out of range,
+  // they keep theirs, which dlc-lower-to-linalg turns into an error of the
+  // compile (not here: a dynamic-batch model is imported at trial batch
+  // sizes, where the data's batch dimension is not its size).
+  DenseIntElementsAttr values;
+  if (!runTimeBounds && matchPattern(indices, m_Constant(&values))) {
+    int64_t position = 0;
+    bool inRange = llvm::all_of(values.getValues<APInt>(), [&](const APInt &v) {
+      int64_t i = v.getSExtValue(), n = bounds[position++ % bounds.size()];
+      return !ShapedType::isDynamic(n) && i >= -n && i < n;
+    });
+    if (inRange)
+      return indices;
+  }
+  OpBuilder &b = nc.builder;
+  Value boundsValue = runTimeBounds;
+  if (!boundsValue)
+    boundsValue = int64Constant(b, nc.loc, {(int64_t)bounds.size()}, bounds);
+  return CheckIndicesOp::create(b, nc.loc, type, indices, boundsValue,
+                                b.getStringAttr(nc.node.op_type()));
+}
+
 Value NodeContext::constantOperandValue(size_t i, bool specializeKnown) const {
   Value v = operand(i);
   if (!v || v.getDefiningOp<ConstantOp>())

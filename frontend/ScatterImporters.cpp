@@ -11,8 +11,9 @@
 //   into the P = prod(data.shape[:k]) slices of data; each slice takes the
 //   last update that addresses it, or the sum or product of all. The mask
 //   is [P, N].
-// Indices are checked only as far as ONNX's shapes go; an index out of
-// range matches no element (nothing is written out of bounds). The work is
+// An index out of range matches no element (nothing is written out of
+// bounds); constant ones are an error of the compile, run-time ones a
+// dlc.check_indices (reported by the run on the CPU target). The work is
 // the mask's size: fine for the scatters of model code (a few rows, a
 // cache update), quadratic for a scatter of everything onto everything.
 //
@@ -128,6 +129,9 @@ NodeResults importScatterElements(NodeContext &nc) {
       return nc.error() << "indices " << it << " are larger than the data "
                         << dt << " in dimension " << d,
              failure();
+  indices = checkIndices(nc, indices, {dt.getDimSize(*axis)});
+  if (!indices)
+    return failure();
   Build b{{nc}};
   Value idx = b.normalized(indices, b.i64({}, {dt.getDimSize(*axis)}));
   // Positions outside the indices (other dimensions smaller than the
@@ -200,6 +204,9 @@ NodeResults importScatterND(NodeContext &nc) {
   SmallVector<int64_t> sizes(dt.getShape().take_front(k)), strides(k, 1);
   for (int64_t d = k - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * sizes[d + 1];
+  indices = checkIndices(nc, indices, sizes);
+  if (!indices)
+    return failure();
   Build b{{nc}};
   Value idx = b.op("Reshape", {indices, b.i64({2}, {n, k})});
   idx = b.normalized(idx, b.i64({1, k}, sizes));

@@ -469,5 +469,26 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   return DenseElementsAttr::get(type, values);
 }
 
+//===----------------------------------------------------------------------===//
+// Run-time checks
+//===----------------------------------------------------------------------===//
+
+LogicalResult CheckIndicesOp::verify() {
+  auto indices = getIndices().getType(), bounds = getBounds().getType();
+  if (!indices.getElementType().isSignlessInteger() ||
+      indices.getElementType().isInteger(1) ||
+      !bounds.getElementType().isInteger(64))
+    return emitOpError("needs integer indices and int64 bounds, got ")
+           << indices << " and " << bounds;
+  int64_t last = indices.getRank() ? indices.getDimSize(indices.getRank() - 1)
+                                   : int64_t(1);
+  if (bounds.getRank() != 1 ||
+      (bounds.getDimSize(0) != 1 && bounds.getDimSize(0) != last))
+    return emitOpError("bounds must have one element or one per position "
+                       "along the indices' last dimension, got ")
+           << bounds << " for " << indices;
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "ir/DlcOps.cpp.inc"

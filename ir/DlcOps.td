@@ -333,14 +333,15 @@ def Dlc_ReportOp : Op<Dlc_Dialect, "report", [MemoryEffects<[MemWrite]>]> {
   let summary = "fail the run with a message when a run-time check fails";
   let description = [{
     Made by `dlc-lower-to-linalg{index-checks}` where an op reads data at
-    run-time indices (Gather, GatherElements): `failed` is true when some
-    index lies outside its axis. The run then completes (the lowering
+    run-time indices (Gather, GatherElements, dlc.check_indices): `failed`
+    is true when some index lies outside its axis. The run then completes (the lowering
     clamped the indices, so nothing is read out of bounds) and fails with
     `message`, which names the ONNX node. `dlc-memory-plan` numbers the
     reports of a function from 1 (`dlc.checks`, their messages) and lowers
     each to a store of its number into a word of the workspace
-    (`dlc.check_offset`), which the runtime clears before each call and
-    reads after it.
+    (`dlc.check_offset`) when the word is still 0 (the first failed check
+    of a call is the one reported), which the runtime clears before each
+    call and reads after it.
 
     ```mlir
     dlc.report %bad, "node 'g' (Gather): an index is outside [-4, 4)"
@@ -348,6 +349,36 @@ def Dlc_ReportOp : Op<Dlc_Dialect, "report", [MemoryEffects<[MemWrite]>]> {
   }];
   let arguments = (ins I1:$failed, StrAttr:$message);
   let assemblyFormat = "$failed `,` $message attr-dict";
+}
+
+def Dlc_CheckIndicesOp : Op<Dlc_Dialect, "check_indices",
+    [MemoryEffects<[MemWrite]>, AllTypesMatch<["indices", "result"]>,
+     Dlc_LowersDynamicShapes]> {
+  let summary = "the indices, checked at run time against the sizes they index";
+  let description = [{
+    The result is `indices`. Each index `i` must lie in `[-n, n)`, `n` the
+    element of `bounds` for its position along the indices' last
+    dimension (`bounds` has that many elements), or the one element of
+    `bounds` for every index. Imported before the ops whose indices address
+    several dimensions at once (GatherND, ScatterND: one bound per
+    component of an index tuple) or none of the data when out of range
+    (ScatterElements); `op_type` is the ONNX op, for the message.
+    `dlc-lower-to-linalg{index-checks}` makes it a reduction over the
+    indices and a `dlc.report` naming the node; without index checks it is
+    the indices. Constant indices within constant bounds are an error of
+    the compile there when out of range (and left out by the importer when
+    in range).
+
+    ```mlir
+    %j = dlc.check_indices %i, %sizes {op_type = "GatherND"} : tensor<5x2xi64>, tensor<2xi64>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$indices, Dlc_Tensor:$bounds,
+                   StrAttr:$op_type);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat =
+      "$indices `,` $bounds attr-dict `:` type($indices) `,` type($bounds)";
+  let hasVerifier = 1;
 }
 
 include "ir/DlcTensorOps.td"

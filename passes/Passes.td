@@ -23,9 +23,9 @@ def LowerToLinalg : Pass<"dlc-lower-to-linalg", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"indexChecks", "index-checks", "bool", /*default=*/"false",
-           "check run-time indices of Gather and GatherElements: a "
-           "dlc.report per op fails the run when an index is outside its "
-           "axis (the indices are clamped either way)">
+           "check run-time indices of Gather, GatherElements and "
+           "dlc.check_indices: a dlc.report per op fails the run when an "
+           "index is outside its axis (the reads are clamped either way)">
   ];
   let dependentDialects = [
     "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",

@@ -349,7 +349,8 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
     }
 
     // Run-time checks (dlc.report) store their number, from 1, into one
-    // word after the buffers when they fail.
+    // word after the buffers when they fail and it is still 0: the first
+    // failed check of a call is the one reported.
     SmallVector<dlc::ReportOp> reports;
     func.walk([&](dlc::ReportOp r) { reports.push_back(r); });
     int64_t checkOffset = -1;
@@ -389,9 +390,15 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
         Value word = memref::ViewOp::create(
             b, loc, MemRefType::get({}, b.getI32Type()), ws,
             arith::ConstantIndexOp::create(b, loc, checkOffset), ValueRange{});
-        memref::StoreOp::create(
-            b, loc, arith::ConstantIntOp::create(b, loc, b.getI32Type(), i + 1),
-            word, ValueRange{});
+        Value previous = memref::LoadOp::create(b, loc, word, ValueRange{});
+        Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+        Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            previous, zero);
+        Value number = arith::SelectOp::create(
+            b, loc, first,
+            arith::ConstantIntOp::create(b, loc, b.getI32Type(), i + 1),
+            previous);
+        memref::StoreOp::create(b, loc, number, word, ValueRange{});
         messages.push_back(report.getMessageAttr());
         report.erase();
       }

@@ -22,8 +22,8 @@ namespace dlc {
 
 /// The target-independent front of every pipeline: dlc ops to linalg on
 /// tensors, elementwise ops fused.
-/// With `indexChecks`, the run-time indices of Gather and GatherElements are
-/// checked (dlc.report, lowered by dlc-memory-plan).
+/// With `indexChecks`, the run-time indices of Gather, GatherElements and
+/// dlc.check_indices are checked (dlc.report, lowered by dlc-memory-plan).
 void buildGraphToLinalgPipeline(mlir::OpPassManager &pm,
                                 bool indexChecks = false);
 } // namespace dlc

@@ -318,6 +318,85 @@ static void reportIndicesOutside(PatternRewriter &rewriter, Operation *op,
   dlc::ReportOp::create(rewriter, loc, failed, message);
 }
 
+/// dlc.check_indices is its indices; with index checks, also a reduction
+/// that compares each index with its bound (the bounds' one element, or
+/// the one at the index's position along the last dimension) and a
+/// dlc.report naming the node.
+struct CheckIndicesLowering : OpRewritePattern<dlc::CheckIndicesOp> {
+  CheckIndicesLowering(MLIRContext *ctx, bool checks)
+      : OpRewritePattern(ctx), checks(checks) {}
+  bool checks;
+  LogicalResult matchAndRewrite(dlc::CheckIndicesOp op,
+                                PatternRewriter &rewriter) const override {
+    Value indices = op.getIndices(), bounds = op.getBounds();
+    // Constant indices within constant bounds are checked at compile time
+    // (dlc-lower-to-linalg).
+    if (checks && !(matchPattern(indices, m_Constant()) &&
+                    matchPattern(bounds, m_Constant())))
+      report(rewriter, op, indices, bounds);
+    rewriter.replaceOp(op, indices);
+    return success();
+  }
+
+  static void report(PatternRewriter &rewriter, dlc::CheckIndicesOp op,
+                     Value indices, Value bounds) {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    int64_t rank = cast<RankedTensorType>(indices.getType()).getRank();
+    bool one = cast<RankedTensorType>(bounds.getType()).getDimSize(0) == 1;
+    AffineMap boundsMap = AffineMap::get(rank, 0,
+                                         one ? getAffineConstantExpr(0, ctx)
+                                             : getAffineDimExpr(rank - 1, ctx));
+    auto flagType = RankedTensorType::get({}, rewriter.getI1Type());
+    Value init =
+        dlc::buildFilled(rewriter, loc, flagType, rewriter.getBoolAttr(false));
+    SmallVector<utils::IteratorType> iters(rank,
+                                           utils::IteratorType::reduction);
+    Value flag =
+        linalg::GenericOp::create(
+            rewriter, loc, flagType, ValueRange{indices, bounds}, init,
+            ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
+                                boundsMap, AffineMap::get(rank, 0, {}, ctx)},
+            iters,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Type index = b.getIndexType();
+              Value idx = arith::IndexCastOp::create(b, l, index, args[0]);
+              Value hi = arith::IndexCastOp::create(b, l, index, args[1]);
+              Value lo = arith::SubIOp::create(
+                  b, l, arith::ConstantIndexOp::create(b, l, 0), hi);
+              Value bad = arith::OrIOp::create(
+                  b, l,
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx,
+                                        lo),
+                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, idx,
+                                        hi));
+              linalg::YieldOp::create(
+                  b, l, Value(arith::OrIOp::create(b, l, args[2], bad)));
+            })
+            .getResult(0);
+    Value failed = tensor::ExtractOp::create(rewriter, loc, flag, ValueRange{});
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    std::string node = nodeName(loc);
+    if (!node.empty())
+      os << "node '" << node << "' ";
+    os << "(" << op.getOpType() << "): an index is outside ";
+    DenseIntElementsAttr sizes;
+    if (!matchPattern(bounds, m_Constant(&sizes))) {
+      os << "the data dimension it addresses";
+    } else if (sizes.isSplat()) {
+      int64_t n = sizes.getSplatValue<APInt>().getSExtValue();
+      os << "[" << -n << ", " << n << ")";
+    } else {
+      os << "the data dimension it addresses (sizes ";
+      llvm::interleaveComma(sizes.getValues<APInt>(), os,
+                            [&](const APInt &v) { os << v.getSExtValue(); });
+      os << ")";
+    }
+    dlc::ReportOp::create(rewriter, loc, failed, message);
+  }
+};
+
 /// out[pre, i..., post] = data[pre, wrap(indices[i...]), post].
 struct GatherLowering : OpRewritePattern<dlc::GatherOp> {
   GatherLowering(MLIRContext *ctx, bool checks)
@@ -516,6 +595,6 @@ void dlc::populateDataMovementLoweringPatterns(RewritePatternSet &patterns,
       .add<ConstantLowering, ReshapeLowering, TransposeLowering, ConcatLowering,
            SliceLowering, ExpandLowering, TileLowering, PadLowering>(
           patterns.getContext());
-  patterns.add<GatherLowering, GatherElementsLowering>(patterns.getContext(),
-                                                       indexChecks);
+  patterns.add<GatherLowering, GatherElementsLowering, CheckIndicesLowering>(
+      patterns.getContext(), indexChecks);
 }

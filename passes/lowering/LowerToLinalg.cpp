@@ -86,6 +86,27 @@ struct LowerToLinalgPass
             return WalkResult::interrupt();
           }
       }
+      if (auto check = dyn_cast<dlc::CheckIndicesOp>(op)) {
+        DenseIntElementsAttr indices, bounds;
+        if (matchPattern(check.getIndices(), m_Constant(&indices)) &&
+            matchPattern(check.getBounds(), m_Constant(&bounds))) {
+          auto n = llvm::to_vector(
+              llvm::map_range(bounds.getValues<APInt>(),
+                              [](const APInt &v) { return v.getSExtValue(); }));
+          int64_t position = 0;
+          for (const APInt &v : indices.getValues<APInt>()) {
+            int64_t i = v.getSExtValue(), b = n[position++ % n.size()];
+            if (i >= -b && i < b)
+              continue;
+            op->emitError(check.getOpType())
+                << ": index " << i << " (element " << position - 1
+                << " of the indices " << check.getIndices().getType()
+                << ") is outside [" << -b << ", " << b
+                << "), the size of the data dimension it addresses";
+            return WalkResult::interrupt();
+          }
+        }
+      }
       if (auto reshape = dyn_cast<dlc::ReshapeOp>(op);
           reshape && !reshape.getInput().getType().hasStaticShape() &&
           reshape.getType().hasStaticShape()) {

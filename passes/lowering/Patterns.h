@@ -12,8 +12,8 @@ void populateContractionLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populateConvLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populatePoolLoweringPatterns(mlir::RewritePatternSet &patterns);
 void populateSoftmaxLoweringPatterns(mlir::RewritePatternSet &patterns);
-/// With `indexChecks`, Gather and GatherElements report run-time indices
-/// outside their axis (dlc.report).
+/// With `indexChecks`, Gather, GatherElements and dlc.check_indices report
+/// run-time indices outside their axis (dlc.report).
 void populateDataMovementLoweringPatterns(mlir::RewritePatternSet &patterns,
                                           bool indexChecks = false);
 void populateDataDependentLoweringPatterns(mlir::RewritePatternSet &patterns);

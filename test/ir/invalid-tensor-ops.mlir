@@ -200,3 +200,21 @@ func.func @roi_align_rois(%x: tensor<1x1x4x4xf32>, %r: tensor<2x5xf32>, %i: tens
       : (tensor<1x1x4x4xf32>, tensor<2x5xf32>, tensor<2xi64>) -> tensor<2x1x2x2xf32>
   return %0 : tensor<2x1x2x2xf32>
 }
+
+// -----
+
+// dlc.check_indices: one bound, or one per position along the indices'
+// last dimension.
+func.func @check_indices_bounds(%i: tensor<5x2xi64>, %n: tensor<3xi64>) -> tensor<5x2xi64> {
+  // expected-error @+1 {{'dlc.check_indices' op bounds must have one element or one per position along the indices' last dimension, got 'tensor<3xi64>' for 'tensor<5x2xi64>'}}
+  %0 = dlc.check_indices %i, %n {op_type = "GatherND"} : tensor<5x2xi64>, tensor<3xi64>
+  return %0 : tensor<5x2xi64>
+}
+
+// -----
+
+func.func @check_indices_float(%i: tensor<5x2xf32>, %n: tensor<2xi64>) -> tensor<5x2xf32> {
+  // expected-error @+1 {{'dlc.check_indices' op needs integer indices and int64 bounds, got 'tensor<5x2xf32>' and 'tensor<2xi64>'}}
+  %0 = dlc.check_indices %i, %n {op_type = "GatherND"} : tensor<5x2xf32>, tensor<2xi64>
+  return %0 : tensor<5x2xf32>
+}

@@ -97,3 +97,13 @@ func.func @pad(%x: tensor<2x2xf32>, %i: tensor<3xi64>) -> (tensor<4x6xf32>, tens
   %1 = dlc.pad %i {pads = array<i64: 1, 0>, value = 7.0 : f64} : tensor<3xi64> -> tensor<4xi64>
   return %0, %1 : tensor<4x6xf32>, tensor<4xi64>
 }
+
+// The run-time check of indices is its indices' type.
+// CHECK-LABEL: func.func @check_indices
+// CHECK: dlc.check_indices %{{.+}}, %{{.+}} {op_type = "ScatterND"} : tensor<5x2xi32>, tensor<2xi64>
+// CHECK: dlc.check_indices %{{.+}}, %{{.+}} {op_type = "ScatterElements"} : tensor<?xi64>, tensor<1xi64>
+func.func @check_indices(%i: tensor<5x2xi32>, %n: tensor<2xi64>, %j: tensor<?xi64>, %m: tensor<1xi64>) -> (tensor<5x2xi32>, tensor<?xi64>) {
+  %0 = dlc.check_indices %i, %n {op_type = "ScatterND"} : tensor<5x2xi32>, tensor<2xi64>
+  %1 = dlc.check_indices %j, %m {op_type = "ScatterElements"} : tensor<?xi64>, tensor<1xi64>
+  return %0, %1 : tensor<5x2xi32>, tensor<?xi64>
+}

@@ -217,8 +217,9 @@ func.func @run_time_sizes(%n: index, %out: memref<64xf32>) {
 // -----
 
 // Run-time checks: numbered in order, each stores its number into a word
-// after the buffers (offset 64: one 64-byte buffer) when it fails; the
-// function records the offset and the messages.
+// after the buffers (offset 64: one 64-byte buffer) when it fails and the
+// word is still 0 (the first failure is kept); the function records the
+// offset and the messages.
 // CHECK-LABEL: func.func @checks
 // CHECK-SAME:    %[[WS:[a-z0-9]+]]: memref<72xi8> {dlc.workspace}
 // CHECK-SAME:    dlc.check_offset = 64 : i64
@@ -226,8 +227,12 @@ func.func @run_time_sizes(%n: index, %out: memref<64xf32>) {
 // CHECK:         scf.if %{{.+}} {
 // CHECK-NEXT:      %[[OFF:.+]] = arith.constant 64 : index
 // CHECK-NEXT:      %[[W:.+]] = memref.view %[[WS]][%[[OFF]]][] : memref<72xi8> to memref<i32>
+// CHECK-NEXT:      %[[OLD:.+]] = memref.load %[[W]][] : memref<i32>
+// CHECK-NEXT:      %[[ZERO:.+]] = arith.constant 0 : i32
+// CHECK-NEXT:      %[[FIRST:.+]] = arith.cmpi eq, %[[OLD]], %[[ZERO]] : i32
 // CHECK-NEXT:      %[[ONE:.+]] = arith.constant 1 : i32
-// CHECK-NEXT:      memref.store %[[ONE]], %[[W]][] : memref<i32>
+// CHECK-NEXT:      %[[NUM:.+]] = arith.select %[[FIRST]], %[[ONE]], %[[OLD]] : i32
+// CHECK-NEXT:      memref.store %[[NUM]], %[[W]][] : memref<i32>
 // CHECK:         scf.if %{{.+}} {
 // CHECK:           arith.constant 2 : i32
 // CHECK-NOT:     dlc.report

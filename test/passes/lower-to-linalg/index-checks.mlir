@@ -46,3 +46,64 @@ func.func @constant_in_range(%x: tensor<4x3xf32>) -> tensor<2x3xf32> {
   %0 = dlc.gather %x, %i {axis = 0 : i64} : tensor<4x3xf32>, tensor<2xi64> -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// dlc.check_indices with one bound per component of an index tuple
+// (GatherND's [3, 4]): the bounds are read along the last dimension.
+// Without index-checks it is its indices.
+// CHECK-LABEL: func.func @check_indices_per_component
+// CHECK-SAME:    (%[[I:.+]]: tensor<5x2xi64>)
+// CHECK:         %[[N:.+]] = arith.constant dense<[3, 4]> : tensor<2xi64>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%[[I]], %[[N]] : tensor<5x2xi64>, tensor<2xi64>)
+// CHECK:           arith.cmpi slt
+// CHECK:           arith.cmpi sge
+// CHECK:         dlc.report %{{.+}}, "node 'nd' (GatherND): an index is outside the data dimension it addresses (sizes 3, 4)"
+// CHECK:         return %[[I]]
+// OFF-LABEL: func.func @check_indices_per_component
+// OFF-SAME:    (%[[I:.+]]: tensor<5x2xi64>)
+// OFF-NOT:     dlc.report
+// OFF:         return %[[I]]
+func.func @check_indices_per_component(%i: tensor<5x2xi64>) -> tensor<5x2xi64> {
+  %n = dlc.constant dense<[3, 4]> : tensor<2xi64>
+  %0 = dlc.check_indices %i, %n {op_type = "GatherND"} : tensor<5x2xi64>, tensor<2xi64> loc("nd")
+  return %0 : tensor<5x2xi64>
+}
+
+// -----
+
+// One bound for all (ScatterElements' axis), i32 indices.
+// CHECK-LABEL: func.func @check_indices_one_bound
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0)>, affine_map<(d0, d1) -> ()>]
+// CHECK:         dlc.report %{{.+}}, "node 'se' (ScatterElements): an index is outside [-6, 6)"
+func.func @check_indices_one_bound(%i: tensor<2x3xi32>) -> tensor<2x3xi32> {
+  %n = dlc.constant dense<6> : tensor<1xi64>
+  %0 = dlc.check_indices %i, %n {op_type = "ScatterElements"} : tensor<2x3xi32>, tensor<1xi64> loc("se")
+  return %0 : tensor<2x3xi32>
+}
+
+// -----
+
+// Bounds known at run time only (a dynamic data dimension).
+// CHECK-LABEL: func.func @check_indices_run_time_bounds
+// CHECK:         dlc.report %{{.+}}, "node 'nd' (GatherND): an index is outside the data dimension it addresses"
+func.func @check_indices_run_time_bounds(%i: tensor<?x2xi64>, %n: tensor<2xi64>) -> tensor<?x2xi64> {
+  %0 = dlc.check_indices %i, %n {op_type = "GatherND"} : tensor<?x2xi64>, tensor<2xi64> loc("nd")
+  return %0 : tensor<?x2xi64>
+}
+
+// -----
+
+// Constant indices within constant bounds: no run-time check; against
+// bounds known at run time only, one.
+// CHECK-LABEL: func.func @check_indices_constant
+// CHECK:         dlc.report %{{.+}}, "node 'late' (GatherND): an index is outside the data dimension it addresses"
+// CHECK-NOT:     dlc.report
+// CHECK:         return
+func.func @check_indices_constant(%n: tensor<2xi64>) -> (tensor<2x2xi64>, tensor<2x2xi64>) {
+  %i = dlc.constant dense<[[3, 2], [0, -3]]> : tensor<2x2xi64>
+  %m = dlc.constant dense<[4, 3]> : tensor<2xi64>
+  %0 = dlc.check_indices %i, %m {op_type = "GatherND"} : tensor<2x2xi64>, tensor<2xi64> loc("known")
+  %1 = dlc.check_indices %i, %n {op_type = "GatherND"} : tensor<2x2xi64>, tensor<2xi64> loc("late")
+  return %0, %1 : tensor<2x2xi64>, tensor<2x2xi64>
+}

@@ -246,6 +246,36 @@ cases.append({"name": "gather-run-time-index",
               "exit": 1,
               "message": r"run: node 'Gather_0' \(Gather\): an index is outside \[-4, 4\)"})
 
+# Index tuples of GatherND and ScatterND with a component outside its own
+# dimension (the linear index, 5 of 12, would be inside the data).
+i = numpy_helper.from_array(np.array([[0, 5]], dtype=np.int64), "i")
+case("gathernd-constant-index", r"GatherND: index 5 \(element 1 of the indices 'tensor<1x2xi64>'\) is outside \[-4, 4\)",
+     model=model_of([helper.make_node("GatherND", ["x", "i"], ["y"])],
+                    [vi("x", [3, 4])], [vi("y", [1])], inits=[i]),
+     args=["compile", "gathernd-constant-index.onnx", "-o", "gathernd-constant-index.out"])
+m = model_of([helper.make_node("GatherND", ["x", "i"], ["y"]),
+              helper.make_node("ScatterND", ["x", "k", "u"], ["s"])],
+             [vi("x", [3, 4]), vi("i", [1, 2], TensorProto.INT64),
+              vi("k", [1, 2], TensorProto.INT64), vi("u", [1])],
+             [vi("y", [1]), vi("s", [3, 4])])
+with open(os.path.join(out, "nd-run-time-index.onnx"), "wb") as f:
+    f.write(m.SerializeToString())
+for k, (gi, si) in ((1, ([2, 3], [2, -4])), (2, ([1, 1], [-1, 4]))):
+    d = os.path.join(out, f"nd-data-{k}")
+    os.makedirs(d, exist_ok=True)
+    for j, (name, value) in enumerate((("x", np.arange(12, dtype=np.float32).reshape(3, 4)),
+                                       ("i", np.array([gi], dtype=np.int64)),
+                                       ("k", np.array([si], dtype=np.int64)),
+                                       ("u", np.array([7], dtype=np.float32)))):
+        with open(os.path.join(d, f"input_{j}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(value, name).SerializeToString())
+cases.append({"name": "scatternd-run-time-index",
+              "args": ["run", "nd-run-time-index.onnx", "--data", "nd-data-1", "--out",
+                       "nd-out-1", "--data", "nd-data-2", "--out", "nd-out-2"],
+              "exit": 1,
+              "message": r"run: node 'ScatterND_1' \(ScatterND\): an index is outside the data "
+                         r"dimension it addresses \(sizes 3, 4\)"})
+
 # Data files that are not tensors.
 d = os.path.join(out, "bad-data")
 os.makedirs(d, exist_ok=True)
