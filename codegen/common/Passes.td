@@ -67,7 +67,9 @@ def ZeroSizeTensors : Pass<"dlc-zero-size-tensors", "mlir::func::FuncOp"> {
   let description = [{
     Runs on linalg on tensors. A value with a static shape of no elements
     (`tensor<3x0x5xf32>`: an empty slice, a split of size 0) carries no data,
-    so whatever computes it is replaced by `tensor.empty`; function
+    so whatever computes it is replaced by `tensor.empty`; a linalg op with
+    a loop of no iterations (a reduction over an empty axis) by its inits,
+    which its body would never update; function
     arguments and results of no elements become `tensor<0xT>` (their
     memrefs would otherwise have degenerate strides that the bare-pointer
     calling convention refuses). The model's declared shapes are kept in

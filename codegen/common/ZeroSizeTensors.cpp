@@ -1,6 +1,7 @@
 //===- ZeroSizeTensors.cpp - no code for tensors without elements ---------===//
 #include "codegen/common/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -48,8 +49,19 @@ struct ZeroSizeTensorsPass
         inputs[i] = flat;
       }
     // Results of ops: nothing to compute (the ops go once unused).
+    // A linalg op with a loop of no iterations (a reduction over an empty
+    // axis) never runs its body: its results are its inits.
     SmallVector<Operation *> replaced;
     func.walk([&](Operation *op) {
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+          linalgOp && linalgOp.hasPureTensorSemantics() &&
+          llvm::is_contained(linalgOp.getStaticLoopRanges(), int64_t(0))) {
+        for (auto [result, init] :
+             llvm::zip(op->getResults(), linalgOp.getDpsInits()))
+          result.replaceAllUsesWith(init);
+        replaced.push_back(op);
+        return;
+      }
       if (isa<tensor::EmptyOp>(op) || op->getNumResults() == 0 ||
           !llvm::all_of(op->getResultTypes(), isEmptyTensor))
         return;

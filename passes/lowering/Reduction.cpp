@@ -119,12 +119,22 @@ struct ReduceLowering : OpRewritePattern<dlc::ReduceOp> {
       acc = dlc::buildElementwise(
           rewriter, loc, keptType, {acc},
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            if (kind == "mean")
-              return arith::DivFOp::create(
-                  b, l, args[0],
-                  count ? count
-                        : dlc::floatCountAlong(b, l, op.getInput(),
-                                               op.getAxes(), et));
+            // The mean of no elements is 0, as ONNX Runtime gives (ONNX
+            // leaves it undefined): the sum over at least one.
+            if (kind == "mean") {
+              Value n = count;
+              if (n)
+                n = arith::MaximumFOp::create(
+                    b, l, n,
+                    arith::ConstantOp::create(b, l, b.getFloatAttr(et, 1)));
+              else if (llvm::any_of(op.getAxes(), [&](int64_t a) {
+                         return in.getDimSize(a) == 0;
+                       }))
+                n = arith::ConstantOp::create(b, l, b.getFloatAttr(et, 1));
+              else
+                n = dlc::floatCountAlong(b, l, op.getInput(), op.getAxes(), et);
+              return arith::DivFOp::create(b, l, args[0], n);
+            }
             if (kind == "l2")
               return math::SqrtOp::create(b, l, args[0]);
             return math::LogOp::create(b, l, args[0]);

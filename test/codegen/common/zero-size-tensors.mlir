@@ -32,3 +32,33 @@ func.func @slice(%x: tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<0x2xf32>) {
   %s = tensor.extract_slice %x[1, 0] [0, 2] [1, 1] : tensor<4x2xf32> to tensor<0x2xf32>
   return %x, %s : tensor<4x2xf32>, tensor<0x2xf32>
 }
+
+// -----
+
+// A reduction over an empty axis (ReduceMean of a 3x0x2 tensor) never runs
+// its body: its result is its init (the sums stay 0), and the division
+// after it remains. Tiling the empty loop used to crash.
+// CHECK-LABEL: func.func @reduce_empty_axis
+// CHECK-SAME: (%{{.*}}: tensor<0xf32>) -> tensor<3x2xf32>
+// CHECK: %[[FILL:.*]] = linalg.fill
+// CHECK-NOT: iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK: linalg.generic {{.*}} ins(%[[FILL]] : tensor<3x2xf32>)
+// CHECK: arith.divf
+func.func @reduce_empty_axis(%x: tensor<3x0x2xf32>) -> tensor<3x2xf32> {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x2xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<3x2xf32>) -> tensor<3x2xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<3x0x2xf32>) outs(%f : tensor<3x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<3x2xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<3x2xf32>) outs(%e : tensor<3x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.divf %in, %c0 : f32
+    linalg.yield %d : f32
+  } -> tensor<3x2xf32>
+  return %m : tensor<3x2xf32>
+}
