@@ -27,7 +27,14 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%dlc_src", config.dlc_src_root))
 config.substitutions.append(("%dlc_build", config.dlc_obj_root))
 config.substitutions.append(("%onnx_data", config.onnx_data_dir))
-config.substitutions.append(("%cxx", config.host_cxx))
+# The checked builds' generated libraries hold a runtime built with the
+# sanitizers: programs that link them link the sanitizers' runtimes too.
+cxx = config.host_cxx
+sanitizers = [s for s in config.dlc_sanitizer.split(",")
+              if s and not s.startswith("fuzzer")]
+if sanitizers:
+    cxx += " -fsanitize=" + ",".join(sanitizers)
+config.substitutions.append(("%cxx", cxx))
 
 # Optional references: tests that need them say `REQUIRES: ...`.
 if shutil.which("node"):
