@@ -29,12 +29,17 @@ config.substitutions.append(("%dlc_build", config.dlc_obj_root))
 config.substitutions.append(("%onnx_data", config.onnx_data_dir))
 # The checked builds' generated libraries hold a runtime built with the
 # sanitizers: programs that link them link the sanitizers' runtimes too.
-cxx = config.host_cxx
+# %cc (and $DLC_TEST_CC, for the scripts that build runners) is the
+# system's cc otherwise.
+cxx, cc = config.host_cxx, "cc"
 sanitizers = [s for s in config.dlc_sanitizer.split(",")
               if s and not s.startswith("fuzzer")]
 if sanitizers:
     cxx += " -fsanitize=" + ",".join(sanitizers)
+    cc = config.host_cc + " -fsanitize=" + ",".join(sanitizers)
 config.substitutions.append(("%cxx", cxx))
+config.substitutions.append(("%cc", cc))
+config.environment["DLC_TEST_CC"] = cc
 
 # Optional references: tests that need them say `REQUIRES: ...`.
 if shutil.which("node"):

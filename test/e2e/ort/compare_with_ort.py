@@ -29,6 +29,7 @@ Exit status: 0 all outputs match; 1 a mismatch or an error; 2 dlc cannot compile
 import argparse
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -159,7 +160,7 @@ def run_library(args, model, work, env):
         return 2 if rc == 2 else 1
     print(log.strip())
     runner = os.path.join(work, "runner")
-    rc, log = run([args.cc, "-O1", "-o", runner, os.path.join(DLC_SRC, "scripts", "gpu", "runner.c"),
+    rc, log = run(shlex.split(args.cc) + ["-O1", "-o", runner, os.path.join(DLC_SRC, "scripts", "gpu", "runner.c"),
                    "-I", lib_dir, "-ldl"], timeout=args.timeout)
     if rc != 0:
         print(f"cannot build the runner:\n{log}")
@@ -331,7 +332,9 @@ def main():
     ap.add_argument("--target", default="cpu", help="dlc run --target (cpu, cuda-emulator)")
     ap.add_argument("--batches", type=lambda v: [int(x) for x in v.split(",")],
                     help="dynamic batch: one library, run at these batch sizes")
-    ap.add_argument("--cc", default="cc", help="C compiler for the runner (--batches)")
+    ap.add_argument("--cc", default=os.environ.get("DLC_TEST_CC", "cc"),
+                    help="C compiler (with its options) for the runner (--batches); "
+                         "default $DLC_TEST_CC or cc")
     ap.add_argument("--dims", help="symbolic dimension ranges for dlc (NAME=MIN..MAX,...)")
     ap.add_argument("--detections", metavar="BOXES,SCORES,LABELS",
                     help="a detector's outputs, compared as sets of detections "
