@@ -265,6 +265,24 @@ static std::string nodeName(Location loc) {
   return name;
 }
 
+/// True when the index `idx` (an index value) lies outside [-n, n).
+static Value outsideBounds(OpBuilder &b, Location l, Value idx, Value n) {
+  Value lo =
+      arith::SubIOp::create(b, l, arith::ConstantIndexOp::create(b, l, 0), n);
+  return arith::OrIOp::create(
+      b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx, lo),
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, idx, n));
+}
+
+/// The start of a check's message: "node 'NAME' (OP): an index is outside ".
+static void writeReportPrefix(llvm::raw_ostream &os, Location loc,
+                              StringRef opName) {
+  std::string node = nodeName(loc);
+  if (!node.empty())
+    os << "node '" << node << "' ";
+  os << "(" << opName << "): an index is outside ";
+}
+
 /// With index checks, a dlc.report that fails the run when some element of
 /// `indices` lies outside [-n, n) (`n` the axis' size; `axisSize` its value
 /// when dynamic, else null): one reduction over the indices. Constant
@@ -293,13 +311,7 @@ static void reportIndicesOutside(PatternRewriter &rewriter, Operation *op,
                 arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
             Value hi =
                 axisSize ? axisSize : arith::ConstantIndexOp::create(b, l, n);
-            Value lo = arith::SubIOp::create(
-                b, l, arith::ConstantIndexOp::create(b, l, 0), hi);
-            Value below =
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx, lo);
-            Value above =
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, idx, hi);
-            Value bad = arith::OrIOp::create(b, l, below, above);
+            Value bad = outsideBounds(b, l, idx, hi);
             linalg::YieldOp::create(
                 b, l, Value(arith::OrIOp::create(b, l, args[1], bad)));
           })
@@ -307,10 +319,7 @@ static void reportIndicesOutside(PatternRewriter &rewriter, Operation *op,
   Value failed = tensor::ExtractOp::create(rewriter, loc, flag, ValueRange{});
   std::string message;
   llvm::raw_string_ostream os(message);
-  std::string node = nodeName(loc);
-  if (!node.empty())
-    os << "node '" << node << "' ";
-  os << "(" << opName << "): an index is outside ";
+  writeReportPrefix(os, loc, opName);
   if (ShapedType::isDynamic(n))
     os << "its axis";
   else
@@ -362,14 +371,7 @@ struct CheckIndicesLowering : OpRewritePattern<dlc::CheckIndicesOp> {
               Type index = b.getIndexType();
               Value idx = arith::IndexCastOp::create(b, l, index, args[0]);
               Value hi = arith::IndexCastOp::create(b, l, index, args[1]);
-              Value lo = arith::SubIOp::create(
-                  b, l, arith::ConstantIndexOp::create(b, l, 0), hi);
-              Value bad = arith::OrIOp::create(
-                  b, l,
-                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx,
-                                        lo),
-                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, idx,
-                                        hi));
+              Value bad = outsideBounds(b, l, idx, hi);
               linalg::YieldOp::create(
                   b, l, Value(arith::OrIOp::create(b, l, args[2], bad)));
             })
@@ -377,10 +379,7 @@ struct CheckIndicesLowering : OpRewritePattern<dlc::CheckIndicesOp> {
     Value failed = tensor::ExtractOp::create(rewriter, loc, flag, ValueRange{});
     std::string message;
     llvm::raw_string_ostream os(message);
-    std::string node = nodeName(loc);
-    if (!node.empty())
-      os << "node '" << node << "' ";
-    os << "(" << op.getOpType() << "): an index is outside ";
+    writeReportPrefix(os, loc, op.getOpType());
     DenseIntElementsAttr sizes;
     if (!matchPattern(bounds, m_Constant(&sizes))) {
       os << "the data dimension it addresses";
