@@ -239,7 +239,8 @@ struct SliceLowering : OpRewritePattern<dlc::SliceOp> {
 /// The position in [0, size) of the ONNX index `index` (an integer;
 /// negative ones count from the end). Indices out of [-size, size) are
 /// clamped into it, so that no read leaves the data: ONNX leaves their
-/// result undefined, and dlc does not report them yet (docs/design.md).
+/// result undefined (with index checks, a dlc.report also fails the run:
+/// docs/design.md).
 static Value indexWithin(OpBuilder &b, Location l, Value index, Value size) {
   Value idx = arith::IndexCastOp::create(b, l, b.getIndexType(), index);
   Value zero = arith::ConstantIndexOp::create(b, l, 0);
