@@ -584,7 +584,7 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                               const dlc_tensor *inputs,
                               const dlc_tensor *outputs, void **args,
                               int64_t *dims, int64_t *input_dims,
-                              const uint64_t *input_bytes) {
+                              const uint64_t *input_bytes, uint32_t *failed) {
   dlcrt_cuda_driver *d = &cuda->driver;
   size_t ni = desc->num_inputs, no = desc->num_outputs;
   /* The kernels access tensors 16 bytes at a time where their layout
@@ -628,6 +628,17 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
   args[at] = (void *)(uintptr_t)cuda->workspace;
   args[at + 1] = (void *)(uintptr_t)cuda->constants;
   args[at + 2] = cuda;
+  /* Run-time checks: a failed one writes its number into a word of the
+   * workspace when it is still 0 (outside any recorded graph, so that a
+   * replay starts from 0 too). */
+  static const uint32_t kNoFailure = 0;
+  CUdeviceptr check_word = cuda->workspace + desc->check_offset;
+  *failed = 0;
+  if (desc->num_checks)
+    DLC_CHECK(cuda,
+              d->cuMemcpyHtoDAsync(check_word, &kNoFailure, sizeof kNoFailure,
+                                   cuda->stream),
+              "run: clearing the run-time checks' word");
   launch_run(cuda, desc, args);
   if (cuda->launch_error != 0 && cuda->failed_kernel == kGraphLaunch)
     return dlcrt_status_create(DLC_INTERNAL,
@@ -658,6 +669,11 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                                  : desc->outputs[i].size_bytes,
                              cuda->stream),
         "run: copying an output to the host");
+  if (desc->num_checks)
+    DLC_CHECK(
+        cuda,
+        d->cuMemcpyDtoHAsync(failed, check_word, sizeof *failed, cuda->stream),
+        "run: reading the run-time checks' word");
   DLC_CHECK(cuda, d->cuStreamSynchronize(cuda->stream), "run: the model's kernels");
   return NULL;
 }
@@ -669,14 +685,15 @@ int dlcrt_cuda_device_pointers(const dlcrt_cuda *cuda) {
 dlc_status *dlcrt_cuda_run(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                            const dlc_tensor *inputs, const dlc_tensor *outputs,
                            void **args, int64_t *dims, int64_t *input_dims,
-                           const uint64_t *input_bytes) {
+                           const uint64_t *input_bytes, uint32_t *failed) {
   dlcrt_cuda_driver *d = &cuda->driver;
+  *failed = 0;
   CUresult r = d->cuCtxPushCurrent(cuda->context);
   if (r != 0)
     return dlcrt_status_create(DLC_INTERNAL, "run: cuCtxPushCurrent failed: %s",
                                error_name(d, r));
   dlc_status *s = run_queued(cuda, desc, inputs, outputs, args, dims,
-                             input_dims, input_bytes);
+                             input_dims, input_bytes, failed);
   CUcontext popped;
   d->cuCtxPopCurrent(&popped);
   return s;

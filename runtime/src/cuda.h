@@ -23,11 +23,13 @@ int dlcrt_cuda_device_pointers(const dlcrt_cuda *cuda);
  * sizes for the entry and `input_bytes` each input's bytes at its actual
  * shape; `dims` (host memory) receives the outputs' dynamic sizes, which
  * the entry writes before any output is copied back. All three are NULL
- * for a static model. */
+ * for a static model. With run-time checks (desc->num_checks), the word
+ * they write in the device workspace is cleared before the kernels and
+ * read back into `*failed` with the outputs (0: none failed). */
 dlc_status *dlcrt_cuda_run(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                            const dlc_tensor *inputs, const dlc_tensor *outputs,
                            void **args, int64_t *dims, int64_t *input_dims,
-                           const uint64_t *input_bytes);
+                           const uint64_t *input_bytes, uint32_t *failed);
 
 void dlcrt_cuda_destroy(dlcrt_cuda *cuda);
 

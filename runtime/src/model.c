@@ -475,30 +475,33 @@ static dlc_status *check_symbolic_inputs(dlcrt_model *model,
 }
 
 /* Runs the entry once on `w`'s argument vector (CPU), or on the views
- * given (CUDA). */
+ * given (CUDA); a failed run-time check fails the run with its message. */
 static dlc_status *run_entry(dlcrt_model *model, worker *w,
                              const dlc_tensor *inputs,
                              const dlc_tensor *outputs) {
   const dlc_model_desc *desc = model->desc;
-  if (model->cuda)
-    return dlcrt_cuda_run(model->cuda, desc, inputs, outputs, w->args, w->dims,
-                          w->input_dims,
-                          desc->num_input_dynamic_dims ? w->input_bytes : NULL);
-  size_t at = num_tensors(desc);
-  if (desc->num_dynamic_dims)
-    w->args[at++] = w->dims;
-  if (desc->num_input_dynamic_dims)
-    w->args[at++] = w->input_dims;
-  w->args[at] = w->workspace;
-  w->args[at + 1] = &w->num_threads;
   uint32_t failed = 0;
-  char *word = (char *)w->workspace + desc->check_offset;
-  if (desc->num_checks)
-    memcpy(word, &failed, sizeof failed);
-  desc->entry(w->args);
-  if (!desc->num_checks)
-    return NULL;
-  memcpy(&failed, word, sizeof failed);
+  if (model->cuda) {
+    dlc_status *s = dlcrt_cuda_run(
+        model->cuda, desc, inputs, outputs, w->args, w->dims, w->input_dims,
+        desc->num_input_dynamic_dims ? w->input_bytes : NULL, &failed);
+    if (s)
+      return s;
+  } else {
+    size_t at = num_tensors(desc);
+    if (desc->num_dynamic_dims)
+      w->args[at++] = w->dims;
+    if (desc->num_input_dynamic_dims)
+      w->args[at++] = w->input_dims;
+    w->args[at] = w->workspace;
+    w->args[at + 1] = &w->num_threads;
+    char *word = (char *)w->workspace + desc->check_offset;
+    if (desc->num_checks)
+      memcpy(word, &failed, sizeof failed);
+    desc->entry(w->args);
+    if (desc->num_checks)
+      memcpy(&failed, word, sizeof failed);
+  }
   if (failed == 0)
     return NULL;
   if (failed > desc->num_checks)

@@ -983,6 +983,57 @@ TEST(Cuda, GraphsNotForHostReads) {
   EXPECT_EQ(c.captures + c.graphLaunches, 0);
 }
 
+// Run-time checks of a CUDA model: their word lies at byte 16 of the
+// device workspace (host memory in the stand-in, so the entry stands for a
+// kernel and writes it directly): an input's first element < 0 fails check
+// 1, > 100 writes a number past the checks.
+void checkedOnDevice(void **args) {
+  const float *x = static_cast<const float *>(args[0]);
+  unsigned char *ws = static_cast<unsigned char *>(args[2]);
+  uint32_t word;
+  std::memcpy(&word, ws + 16, sizeof word);
+  EXPECT_EQ(word, 0u) << "the runtime clears the word before each call";
+  launchOnce(args);
+  word = x[0] < 0 ? 1 : x[0] > 100 ? 9 : 0;
+  if (word)
+    std::memcpy(ws + 16, &word, sizeof word);
+}
+
+TEST(Cuda, FailedCheckFailsTheRunWithItsMessage) {
+  DriverOverride d(DLC_FAKE_CUDA_PATH);
+  dlc_model_desc desc = kFakeCudaModel;
+  desc.entry = checkedOnDevice;
+  desc.workspace_size = 24;
+  desc.num_checks = 2;
+  desc.check_offset = 16;
+  desc.check_messages = kCheckMessages;
+  for (int pointers = 0; pointers < 2; ++pointers) {
+    dlc_options options;
+    dlc_options_init(&options);
+    // The stand-in's graphs do not run the entry again on replay.
+    options.cuda_graphs = DLC_CUDA_GRAPHS_OFF;
+    options.cuda_device_pointers = pointers;
+    dlcrt_model *model = nullptr;
+    dlc_status *s = dlcrt_model_create(&desc, &options, &model);
+    ASSERT_EQ(s, nullptr) << takeMessage(s);
+    alignas(16) float x[8] = {1, 2, 3, 4, 5, 6}, y[8] = {};
+    dlc_tensor in = tensor(x, 24, DLC_DTYPE_F32, 2, kShape);
+    dlc_tensor out = tensor(y, 24, DLC_DTYPE_F32, 2, kShape);
+    EXPECT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+    x[0] = -1;
+    s = dlcrt_model_run(model, &in, 1, &out, 1);
+    EXPECT_EQ(dlc_status_code_of(s), DLC_INVALID_ARGUMENT);
+    EXPECT_EQ(takeMessage(s), "run: first check");
+    x[0] = 1;
+    EXPECT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+    x[0] = 1000;
+    s = dlcrt_model_run(model, &in, 1, &out, 1);
+    EXPECT_EQ(dlc_status_code_of(s), DLC_INTERNAL);
+    EXPECT_EQ(takeMessage(s), "run: check 9 of 2 failed");
+    dlcrt_model_destroy(model);
+  }
+}
+
 // An output of data-dependent shape [2, <=4]: the entry (after the input
 // and the output) writes its actual size to the sizes array, here the
 // number of positive inputs (hand-counted below), and the elements densely.

@@ -121,9 +121,10 @@ typedef struct dlc_model_desc {
    * entry writes it at every output batch axis (num_dynamic_dims). Batched
    * tensors' size_bytes stay those of one sample. 0: one sample per call. */
   uint64_t batch_chunk;
-  /* Run-time checks (indices of Gather and GatherElements on the CPU): when
-   * num_checks is not 0, a check that fails during a call writes its number
-   * k (1..num_checks) as a uint32_t at byte check_offset of the workspace;
+  /* Run-time checks (the indices of Gather, GatherElements, GatherND and
+   * the scatters): when num_checks is not 0, a check that fails during a
+   * call writes its number k (1..num_checks) as a uint32_t at byte
+   * check_offset of the workspace (device memory for CUDA models);
    * the runtime clears that word before each call and, when it is set
    * after the call, fails the run with check_messages[k - 1]. */
   uint64_t num_checks;
