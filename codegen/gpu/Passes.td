@@ -398,6 +398,24 @@ def GpuLowerVectors : Pass<"dlc-gpu-lower-vectors", "mlir::func::FuncOp"> {
                            "mlir::affine::AffineDialect"];
 }
 
+def ParallelAny : Pass<"dlc-gpu-parallel-any", "mlir::func::FuncOp"> {
+  let summary = "\"is any element true\" reductions as parallel loops";
+  let description = [{
+    A `linalg.generic` on buffers whose loops are all reductions and which
+    `arith.ori`s an i1 per iteration into one i1 scalar (the flag of a
+    run-time index check) would lower to sequential loops, one GPU thread
+    for the whole tensor. It becomes an `scf.parallel` over the same
+    iterations instead (one thread each, a grid after
+    `dlc-gpu-map-to-blocks`): each iteration computes its i1 and stores
+    `true` into the output where it is true, so the output keeps its
+    initial value unless some element is true. Threads that store store
+    the same value. Only this form of reduction: other combiners keep
+    their sequential loops.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::affine::AffineDialect",
+                           "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+}
+
 def InterchangeReductions : Pass<"dlc-gpu-interchange-reductions", "mlir::func::FuncOp"> {
   let summary = "order the loops of linalg.generic ops parallel first";
   let description = [{
