@@ -41,7 +41,7 @@ static const char *kToKernels =
     "k-loops,"
     "dlc-gpu-plan-shared-memory,canonicalize,cse,"
     "convert-vector-to-scf{{full-unroll=1},"
-    "dlc-copy-to-linalg,linalg-generalize-named-ops,"
+    "dlc-copy-to-linalg,linalg-generalize-named-ops,dlc-gpu-parallel-any,"
     "dlc-gpu-interchange-reductions,convert-linalg-to-parallel-loops,"
     "canonicalize,dlc-gpu-promote-accumulators,"
     "dlc-gpu-map-to-blocks{{block-size={0}}),"
@@ -103,7 +103,7 @@ std::string dlc::CudaPipelineOptions::findLibdevice() {
 
 void dlc::buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &opts,
                             bool untilLinalg) {
-  buildGraphToLinalgPipeline(pm);
+  buildGraphToLinalgPipeline(pm, /*indexChecks=*/true);
   if (untilLinalg)
     return;
   std::string kernels =
