@@ -722,6 +722,43 @@ Value dlc::numElementsOf(NodeContext &nc, Value v, int64_t begin,
   return n ? arith::MulIOp::create(nc.builder, nc.loc, n, c).getResult() : c;
 }
 
+/// A dlc.report that fails the run when a reshape of `input` to `shape`
+/// (its dynamic entries' sizes `sizes`, in order) does not keep the
+/// element count. Both counts are built alike (the dynamic sizes' product
+/// times the static ones'), so that equal counts fold.
+static void reportElementCountMismatch(NodeContext &nc, Value input,
+                                       ArrayRef<int64_t> shape,
+                                       ValueRange sizes) {
+  OpBuilder &b = nc.builder;
+  int64_t fixed = 1;
+  for (int64_t d : shape)
+    if (!ShapedType::isDynamic(d))
+      fixed *= d;
+  Value n;
+  for (Value size : sizes)
+    n = n ? arith::MulIOp::create(b, nc.loc, n, size).getResult() : size;
+  Value c = arith::ConstantIndexOp::create(b, nc.loc, fixed);
+  n = n ? arith::MulIOp::create(b, nc.loc, n, c).getResult() : c;
+  RankedTensorType in = typeOf(input);
+  Value m = numElementsOf(nc, input, 0, in.getRank());
+  Value bad = arith::CmpIOp::create(b, nc.loc, arith::CmpIPredicate::ne, n, m);
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  std::string node;
+  nc.loc->walk([&](Location l) {
+    if (auto name = dyn_cast<NameLoc>(l)) {
+      node = name.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (!node.empty())
+    os << "node '" << node << "' ";
+  os << "(" << nc.node.op_type() << "): the shape input's sizes do not "
+     << "multiply to the element count of the input " << in;
+  ReportOp::create(b, nc.loc, bad, message);
+}
+
 static Results importReshape(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)))
     return failure();
@@ -885,6 +922,12 @@ static Results importReshape(NodeContext &nc) {
           numElementsOf(nc, nc.operand(0), 0, in.getRank()), rest));
     }
   }
+  // Sizes read at run time (entries computed from tensor shapes, a -1 entry
+  // divided at run time) may not multiply to the input's element count:
+  // the run then fails naming the node (dlc.report; canonicalization erases
+  // the check where both counts are the same expression).
+  if (anyGiven || (dynamicInferred && !inferredSymbolically))
+    reportElementCountMismatch(nc, nc.operand(0), shape, sizes);
   return reshapeTo(nc, nc.operand(0), shape, sizes);
 }
 

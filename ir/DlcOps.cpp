@@ -3,8 +3,10 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace dlc;
@@ -472,6 +474,13 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 // Run-time checks
 //===----------------------------------------------------------------------===//
+
+LogicalResult ReportOp::canonicalize(ReportOp op, PatternRewriter &rewriter) {
+  if (!matchPattern(op.getFailed(), m_Zero()))
+    return failure();
+  rewriter.eraseOp(op);
+  return success();
+}
 
 LogicalResult CheckIndicesOp::verify() {
   auto indices = getIndices().getType(), bounds = getBounds().getType();

@@ -334,7 +334,9 @@ def Dlc_ReportOp : Op<Dlc_Dialect, "report", [MemoryEffects<[MemWrite]>]> {
   let description = [{
     Made by `dlc-lower-to-linalg{index-checks}` where an op reads data at
     run-time indices (Gather, GatherElements, dlc.check_indices): `failed`
-    is true when some index lies outside its axis. The run then completes (the lowering
+    is true when some index lies outside its axis; and by the importer
+    where a Reshape's sizes are known at run time only: `failed` is true
+    when they do not multiply to the input's element count. The run then completes (the lowering
     clamped the indices, so nothing is read out of bounds) and fails with
     `message`, which names the ONNX node. `dlc-memory-plan` numbers the
     reports of a function from 1 (`dlc.checks`, their messages) and lowers
@@ -349,6 +351,8 @@ def Dlc_ReportOp : Op<Dlc_Dialect, "report", [MemoryEffects<[MemWrite]>]> {
   }];
   let arguments = (ins I1:$failed, StrAttr:$message);
   let assemblyFormat = "$failed `,` $message attr-dict";
+  // A check that cannot fail (`failed` a constant false) is erased.
+  let hasCanonicalizeMethod = 1;
 }
 
 def Dlc_CheckIndicesOp : Op<Dlc_Dialect, "check_indices",

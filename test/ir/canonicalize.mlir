@@ -89,3 +89,22 @@ func.func @dead(%x: tensor<2x3xf32>) {
   %1 = dlc.transpose %x {perm = array<i64: 1, 0>} : tensor<2x3xf32> -> tensor<3x2xf32>
   return
 }
+
+// -----
+
+// A run-time check that cannot fail (an element count compared with
+// itself) is erased; one that may fail stays.
+// CHECK-LABEL: func.func @reports
+// CHECK-NOT: "cannot fail"
+// CHECK: dlc.report %{{.*}}, "may fail"
+// CHECK-NOT: dlc.report
+func.func @reports(%a: index, %b: index) {
+  %c6 = arith.constant 6 : index
+  %x = arith.muli %a, %c6 : index
+  %same = arith.cmpi ne, %x, %x : index
+  dlc.report %same, "cannot fail"
+  %z = arith.muli %b, %c6 : index
+  %other = arith.cmpi ne, %x, %z : index
+  dlc.report %other, "may fail"
+  return
+}
