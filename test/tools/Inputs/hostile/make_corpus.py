@@ -276,6 +276,30 @@ cases.append({"name": "scatternd-run-time-index",
               "message": r"run: node 'ScatterND_1' \(ScatterND\): an index is outside the data "
                          r"dimension it addresses \(sizes 3, 4\)"})
 
+# A Reshape whose sizes come from a symbolic dimension and do not keep the
+# element count for odd N: [(N / 2) * 2, 6] of x [N, 6], run at N = 3.
+m = model_of([helper.make_node("Shape", ["x"], ["s"]),
+              helper.make_node("Gather", ["s", "zero"], ["n"], axis=0),
+              helper.make_node("Div", ["n", "two"], ["h"]),
+              helper.make_node("Mul", ["h", "two"], ["hh"]),
+              helper.make_node("Concat", ["hh", "six"], ["t"], axis=0),
+              helper.make_node("Reshape", ["x", "t"], ["y"], name="halves")],
+             [vi("x", ["N", 6])], [vi("y", ["M", 6])],
+             inits=[numpy_helper.from_array(np.array([v], np.int64), name)
+                    for name, v in (("zero", 0), ("two", 2), ("six", 6))])
+with open(os.path.join(out, "reshape-run-time-sizes.onnx"), "wb") as f:
+    f.write(m.SerializeToString())
+d = os.path.join(out, "reshape-data")
+os.makedirs(d, exist_ok=True)
+with open(os.path.join(d, "input_0.pb"), "wb") as f:
+    f.write(numpy_helper.from_array(np.ones((3, 6), np.float32), "x").SerializeToString())
+cases.append({"name": "reshape-run-time-sizes",
+              "args": ["run", "reshape-run-time-sizes.onnx", "--dim", "N=1..8", "--data",
+                       "reshape-data", "--out", "reshape-out"],
+              "exit": 1,
+              "message": r"run: node 'halves' \(Reshape\): the shape input's sizes do not "
+                         r"multiply to the element count of the input tensor<\?x6xf32>"})
+
 # Data files that are not tensors.
 d = os.path.join(out, "bad-data")
 os.makedirs(d, exist_ok=True)
