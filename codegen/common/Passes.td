@@ -291,4 +291,17 @@ def FuseElementwise : Pass<"dlc-fuse-elementwise", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def ReportKernelCosts : Pass<"dlc-report-kernel-costs", "mlir::func::FuncOp"> {
+  let summary = "remark each fused kernel's FLOPs and bytes";
+  let description = [{
+    Runs the static cost analysis of `dlc analyze` (KernelCosts.h) on linalg
+    on tensors and reports each kernel as a remark at its root op: its
+    class, FLOPs (2 per multiply-add) and multiply-adds, the bytes of
+    activations read, of weights read and of results written, the
+    iterations of its parallel loops, and the ONNX nodes it computes; a
+    count that cannot be made is reported unknown with the reason. Changes
+    nothing; for tests and for reading the analysis.
+  }];
+}
+
 #endif
