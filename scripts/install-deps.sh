@@ -3,7 +3,8 @@
 # LLVM/MLIR 22, ONNX and protobuf, the build tools, the test tools (PyTorch
 # exports the real-model tests' architectures; OpenBLAS is the benchmarks'
 # sgemm reference; valgrind checks passes for reads of erased IR; clang's
-# sanitizer runtimes build the checked runtime, scripts/sanitize.sh), and
+# sanitizer runtimes build the checked runtime, scripts/sanitize.sh;
+# chromium renders dlc analyze's HTML report headless in a test), and
 # ONNX Runtime (npm, for reference outputs) into ~/.cache/dlc/ort.
 # Idempotent; safe to run again.
 set -euo pipefail
@@ -14,7 +15,7 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libzstd-dev libomp-22-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   libgtest-dev python3-onnx python3-numpy nodejs npm libopenblas-dev
-  python3-torch python3-torchvision valgrind libclang-rt-22-dev
+  python3-torch python3-torchvision valgrind libclang-rt-22-dev chromium python3-pil
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -57,6 +57,12 @@ if os.path.isdir(os.path.join(ort_dir, "node_modules", "onnxruntime-node")):
 if os.path.isdir(os.path.join(config.onnx_data_dir, "node")):
     config.available_features.add("onnx-node-data")
 
+# Debian's chromium renders the HTML reports (dlc analyze --html) headless.
+chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", chromium))
+
 # ptxas (CUDA toolkit) assembles the PTX of --target cuda; no GPU is needed.
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):

@@ -535,6 +535,10 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     return failure();
   if (chunk.size && failed(applyBatchChunk(chunk, *info, fileLoc)))
     return failure();
+  if (stopAt == Stage::Linalg && options.inspectLinalg) {
+    options.inspectLinalg(*module, *info);
+    return success();
+  }
   if (stopAt == Stage::Linalg) {
     module->print(out);
     return success();

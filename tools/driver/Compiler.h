@@ -56,6 +56,9 @@ struct CompileOptions {
   /// Ranges of symbolic input dimensions compiled as such
   /// (`--dim NAME=MIN..MAX`, see ImportOptions::dimRanges).
   std::map<std::string, DimRange> dimRanges;
+  /// Stage::Linalg: called with the program (linalg on tensors) and the
+  /// model's interface instead of printing the program (`dlc analyze`).
+  std::function<void(mlir::ModuleOp, const ModelInfo &)> inspectLinalg;
   /// CPU models with a static batch: run it as this many sub-batches, on
   /// separate threads when there are threads to spare, if the samples are
   /// proven apart (see frontend/BatchSplit.h); 1 keeps the batch whole; 0

@@ -4,6 +4,7 @@
 #include "codegen/Library.h"
 #include "codegen/ModelAbi.h"
 #include "dlc/dlc_runtime_text.h"
+#include "tools/driver/Analyze.h"
 #include "tools/driver/Budget.h"
 #include "tools/driver/Compiler.h"
 #include "tools/driver/Diagnostics.h"
@@ -28,6 +29,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <thread>
 #include <unistd.h>
 
 using namespace llvm;
@@ -61,6 +63,25 @@ const char *kUsage = R"(usage:
                        [--cuda-graphs auto|off] [--gpu-cubin auto|off]
                        [--gpu-precision P] [--max-memory SIZE]
                        [--max-time SECONDS]
+  dlc analyze MODEL.onnx [--target cpu,cuda] [--batch N[,N...]]
+                         [--threads T] [--dim NAME=SIZE[,...]]
+                         [--gpu h200|h100|a100] [--peaks FILE]
+                         [--measure-peaks] [--measure] [--json FILE|-]
+                         [--html FILE] [--max-memory SIZE] [--max-time SECONDS]
+  dlc analyze --measure-peaks [--threads T] [--json FILE|-]
+
+analyze counts each fused kernel's FLOPs (2 per multiply-add) and bytes and
+predicts its time on the CPU and a GPU (roofline with a fixed cost per
+kernel), the run's latency per batch, the GPU's transfers and memory, the
+largest batch that fits and the batch from which the GPU wins (see
+docs/analyze.md). The machines' figures come from --peaks FILE (as written
+by --measure-peaks --json), --measure-peaks (this CPU's FMA rate and copy
+bandwidth on 1..T threads, measured now), the named GPU's datasheet, or
+estimates; each figure says which. --threads defaults to the host's cores.
+--measure also compiles the model for this CPU, times it at each batch
+(median of 20 runs on synthetic inputs) and sets the prediction beside it.
+--html FILE writes the report as one self-contained page (rooflines,
+latency and memory against batch, time breakdown, sortable kernel table).
 
 --max-memory SIZE (bytes, or with K, M, G, T: 512M, 8G) and --max-time
 SECONDS bound the compile's resident memory and wall time (0 or none: no
@@ -1018,6 +1039,39 @@ std::string syntheticInput(const dlc::TensorInfo &t, std::mt19937 &rng) {
   return bytes;
 }
 
+/// The median, minimum and mean of `iterations` timed runs after `warmup`
+/// untimed ones, in milliseconds; nullopt after printing a run's error.
+struct RunTimes {
+  double median = 0, min = 0, mean = 0;
+};
+std::optional<RunTimes> timeRuns(Session &session, int warmup, int iterations) {
+  for (int i = 0; i < warmup; ++i)
+    if (!session.runReporting())
+      return std::nullopt;
+  std::vector<double> ms;
+  for (int i = 0; i < iterations; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    std::string err = session.run();
+    auto t1 = std::chrono::steady_clock::now();
+    if (!err.empty()) {
+      errs() << "dlc: error: " << err << "\n";
+      return std::nullopt;
+    }
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  std::vector<double> sorted = ms;
+  std::sort(sorted.begin(), sorted.end());
+  RunTimes times;
+  times.median =
+      sorted.size() % 2
+          ? sorted[sorted.size() / 2]
+          : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
+  times.min = sorted.front();
+  for (double v : ms)
+    times.mean += v / ms.size();
+  return times;
+}
+
 int runBench(const Args &args) {
   int iterations = 0, warmup = 0;
   if (StringRef(args.get("--iterations").value_or("20"))
@@ -1070,42 +1124,21 @@ int runBench(const Args &args) {
     if (ti > 0)
       if (int rc = recreateModel(session, threads))
         return rc;
-    for (int i = 0; i < warmup; ++i)
-      if (!session.runReporting())
-        return kExitFailure;
-    std::vector<double> ms;
-    for (int i = 0; i < iterations; ++i) {
-      auto t0 = std::chrono::steady_clock::now();
-      std::string err = session.run();
-      auto t1 = std::chrono::steady_clock::now();
-      if (!err.empty()) {
-        errs() << "dlc: error: " << err << "\n";
-        return kExitFailure;
-      }
-      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    }
-    std::vector<double> sorted = ms;
-    std::sort(sorted.begin(), sorted.end());
-    double median =
-        sorted.size() % 2
-            ? sorted[sorted.size() / 2]
-            : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
-    double mean = 0;
-    for (double v : ms)
-      mean += v / ms.size();
+    std::optional<RunTimes> times = timeRuns(session, warmup, iterations);
+    if (!times)
+      return kExitFailure;
+    double median = times->median, min = times->min, mean = times->mean;
     outs() << formatv("model {0}: {1} thread(s): median {2:f3} ms, min {3:f3} "
                       "ms, mean {4:f3} ms over {5} runs; compile {6:f2} s; "
                       "workspace {7} bytes\n",
-                      args.model, threads, median, sorted.front(), mean,
-                      iterations, compileSeconds,
-                      session.compiled.info.workspaceSize);
+                      args.model, threads, median, min, mean, iterations,
+                      compileSeconds, session.compiled.info.workspaceSize);
     outs() << formatv("{{\"model\": \"{0}\", \"median_ms\": {1:f4}, "
                       "\"min_ms\": {2:f4}, \"mean_ms\": {3:f4}, "
                       "\"iterations\": {4}, \"threads\": {5}, "
                       "\"compile_s\": {6:f3}, \"workspace_bytes\": {7}}\n",
-                      args.model, median, sorted.front(), mean, iterations,
-                      threads, compileSeconds,
-                      session.compiled.info.workspaceSize);
+                      args.model, median, min, mean, iterations, threads,
+                      compileSeconds, session.compiled.info.workspaceSize);
   }
   return kExitOk;
 }
@@ -1141,6 +1174,145 @@ int runCheck(const Args &args) {
   return kExitCannotCompile;
 }
 
+/// `dlc analyze`: options into dlc::AnalyzeOptions, peaks measured or read.
+int runAnalyzeCommand(const Args &args) {
+  dlc::AnalyzeOptions opts;
+  opts.model = args.model;
+  opts.compile.mcpu = args.get("--mcpu").value_or("");
+  if (!parseDims(args, opts.compile))
+    return kExitFailure;
+  if (!opts.compile.dimRanges.empty())
+    return usageError("analyze takes --dim NAME=SIZE; sizes in a range are "
+                      "analyzed one size at a time");
+  if (auto targets = args.get("--target")) {
+    opts.cpu = opts.cuda = false;
+    SmallVector<StringRef> parts;
+    StringRef(*targets).split(parts, ',');
+    for (StringRef t : parts) {
+      if (t == "cpu")
+        opts.cpu = true;
+      else if (t == "cuda")
+        opts.cuda = true;
+      else
+        return usageError(
+            "analyze --target takes cpu, cuda or cpu,cuda, not '" + t.str() +
+            "'");
+    }
+  }
+  if (auto batches = args.get("--batch")) {
+    opts.batches.clear();
+    SmallVector<StringRef> parts;
+    StringRef(*batches).split(parts, ',');
+    for (StringRef part : parts) {
+      int64_t b = 0;
+      if (part.getAsInteger(10, b) || b < 1 || b > 65536)
+        return usageError("--batch takes integers from 1 to 65536, "
+                          "comma-separated");
+      opts.batches.push_back(b);
+    }
+  }
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  opts.threads = cores;
+  if (auto threads = args.get("--threads"))
+    if (StringRef(*threads).getAsInteger(10, opts.threads) ||
+        opts.threads < 1 || opts.threads > 1024)
+      return usageError("--threads must be an integer from 1 to 1024");
+  std::string gpuName = args.get("--gpu").value_or("h200");
+  std::optional<dlc::DevicePeaks> gpu = dlc::datasheetGpuPeaks(gpuName);
+  if (!gpu)
+    return usageError("--gpu takes h200, h100 or a100, not '" + gpuName + "'");
+  opts.gpu = *gpu;
+  if (auto peaks = args.get("--peaks")) {
+    std::string error;
+    if (!dlc::readPeaksFile(*peaks, opts.peaks, error)) {
+      errs() << "dlc: error: --peaks " << error << "\n";
+      return kExitFailure;
+    }
+    if (opts.peaks.gpu)
+      opts.gpu = *opts.peaks.gpu;
+  }
+  if (args.has("--measure-peaks")) {
+    dlc::MachinePeaks measured = dlc::measureCpuPeaks(opts.threads);
+    opts.peaks.cpuName = measured.cpuName;
+    opts.peaks.cpuIsa = measured.cpuIsa;
+    opts.peaks.cacheBytes = measured.cacheBytes;
+    opts.peaks.cacheBandwidth = measured.cacheBandwidth;
+    for (auto &[count, figures] : measured.cpu)
+      opts.peaks.cpu[count] = figures;
+    if (args.model.empty()) {
+      json::Value value = dlc::peaksToJson(opts.peaks);
+      std::optional<std::string> json = args.get("--json");
+      if (json && *json != "-") {
+        std::error_code ec;
+        raw_fd_ostream file(*json, ec);
+        if (ec) {
+          errs() << "dlc: error: cannot write " << *json << ": " << ec.message()
+                 << "\n";
+          return kExitFailure;
+        }
+        file << formatv("{0:2}", value) << "\n";
+      }
+      if (json && *json == "-") {
+        outs() << formatv("{0:2}", value) << "\n";
+        return kExitOk;
+      }
+      outs() << "dlc: " << opts.peaks.cpuName << " (" << opts.peaks.cpuIsa
+             << "), measured:\n";
+      for (const auto &[count, figures] : opts.peaks.cpu)
+        outs() << formatv("  {0} thread(s): {1:f1} GFLOP/s fp32 FMA, {2:f1} "
+                          "GB/s copy (bytes read + written)\n",
+                          count, figures.flops.value / 1e9,
+                          figures.bandwidth.value / 1e9);
+      outs() << formatv("  one thread's cache: {0} KiB, {1:f1} GB/s copy\n",
+                        int64_t(opts.peaks.cacheBytes->value / 1024),
+                        opts.peaks.cacheBandwidth->value / 1e9);
+      return kExitOk;
+    }
+  }
+  opts.jsonPath = args.get("--json").value_or("");
+  opts.htmlPath = args.get("--html").value_or("");
+  // --measure: the CPU library compiled and run as `dlc bench` does, on
+  // synthetic inputs, at each batch.
+  Session session;
+  bool sessionOpen = false;
+  Args benchArgs = args;
+  benchArgs.options.erase("--target");
+  if (args.has("--measure"))
+    opts.measureCpu = [&](int64_t batch) -> std::optional<double> {
+      if (!sessionOpen) {
+        if (openSession(benchArgs, session, nullptr, {}, opts.threads,
+                        dlc::Target::Cpu))
+          return std::nullopt;
+        sessionOpen = true;
+      }
+      if (batch != 1 && session.compiled.info.batchDim.empty()) {
+        errs() << "dlc: error: --measure at batch " << batch
+               << " needs a model with a dynamic batch; this one is static\n";
+        return std::nullopt;
+      }
+      if (!session.setBatch(batch))
+        return std::nullopt;
+      for (dlc::TensorInfo &t : session.inInfo)
+        if (!t.dimNames.empty())
+          t.shape = t.maxShape;
+      std::mt19937 rng(0);
+      session.inputs.clear();
+      for (const auto &t : session.inInfo)
+        session.inputs.push_back(syntheticInput(t, rng));
+      session.bind();
+      std::optional<RunTimes> times = timeRuns(session, 3, 20);
+      if (!times)
+        return std::nullopt;
+      return times->median / 1e3;
+    };
+  dlc::BudgetLimits budget;
+  if (!parseBudget(args, budget))
+    return kExitFailure;
+  dlc::CompileWatch watch(args.model, budget);
+  opts.compile.onPhase = [&](StringRef phase) { watch.setPhase(phase); };
+  return dlc::runAnalyze(opts);
+}
+
 } // namespace
 
 int dlc::driverMain(int argc, char **argv) {
@@ -1174,7 +1346,15 @@ int dlc::driverMain(int argc, char **argv) {
                       "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
                       "--max-memory", "--max-time"},
                      {});
-  else
+  else if (command == "analyze") {
+    args = parseArgs(argc, argv,
+                     {"--target", "--batch", "--threads", "--dim", "--gpu",
+                      "--peaks", "--json", "--html", "--mcpu", "--max-memory",
+                      "--max-time"},
+                     {"--measure-peaks", "--measure"});
+    if (args.error == "missing the model file" && args.has("--measure-peaks"))
+      args.error.clear();
+  } else
     return usageError(command.empty() ? "missing command"
                                       : "unknown command '" + command.str() + "'");
   if (!args.error.empty())
@@ -1185,5 +1365,7 @@ int dlc::driverMain(int argc, char **argv) {
     return runRun(args);
   if (command == "check")
     return runCheck(args);
+  if (command == "analyze")
+    return runAnalyzeCommand(args);
   return runBench(args);
 }

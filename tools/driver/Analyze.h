@@ -1,0 +1,44 @@
+//===- Analyze.h - `dlc analyze`: costs and CPU-vs-GPU advice ----*- C++
+//-*-===//
+#ifndef DLC_TOOLS_DRIVER_ANALYZE_H
+#define DLC_TOOLS_DRIVER_ANALYZE_H
+
+#include "tools/driver/Compiler.h"
+#include "tools/driver/Peaks.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlc {
+
+struct AnalyzeOptions {
+  std::string model;
+  /// Dimensions and budget hooks for the import.
+  CompileOptions compile;
+  bool cpu = true, cuda = true;
+  /// The batches predicted (the first is the summary's).
+  std::vector<int64_t> batches = {1};
+  /// CPU threads the CPU predictions are for.
+  unsigned threads = 1;
+  /// The machines' figures (measured, given or estimated) and the GPU's.
+  MachinePeaks peaks;
+  DevicePeaks gpu;
+  /// --measure: runs the CPU library at a batch and returns its median
+  /// time in seconds (nullopt after printing an error); unset: predictions
+  /// only.
+  std::function<std::optional<double>(int64_t batch)> measureCpu;
+  /// Where the JSON report goes ("-": stdout instead of the text report);
+  /// empty: none.
+  std::string jsonPath;
+  /// Where the HTML report goes; empty: none.
+  std::string htmlPath;
+};
+
+/// Runs the analysis and prints its report; returns the process exit code.
+int runAnalyze(const AnalyzeOptions &options);
+
+} // namespace dlc
+
+#endif
