@@ -76,7 +76,7 @@ kernel), the run's latency per batch, the GPU's transfers and memory, the
 largest batch that fits and the batch from which the GPU wins (see
 docs/analyze.md). The machines' figures come from --peaks FILE (as written
 by --measure-peaks --json), --measure-peaks (this CPU's FMA rate and copy
-bandwidth on 1..T threads, measured now), the named GPU's datasheet, or
+bandwidth on 1, 2, 4, ... T threads, measured now), the named GPU's datasheet, or
 estimates; each figure says which. --threads defaults to the host's cores.
 --measure also compiles the model for this CPU, times it at each batch
 (median of 20 runs on synthetic inputs) and sets the prediction beside it.

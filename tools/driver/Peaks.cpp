@@ -178,7 +178,12 @@ MachinePeaks dlc::measureCpuPeaks(unsigned maxThreads) {
   std::memset(src.get(), 1, bytes);
   std::memset(dst.get(), 0, bytes);
 
-  for (unsigned threads = 1; threads <= std::max(1u, maxThreads); ++threads) {
+  // 1, 2, 4, ... threads and maxThreads.
+  std::vector<unsigned> counts;
+  for (unsigned t = 1; t < maxThreads; t *= 2)
+    counts.push_back(t);
+  counts.push_back(std::max(1u, maxThreads));
+  for (unsigned threads : counts) {
     double best = 0;
     std::vector<float> sinks(threads, 0);
     for (int rep = 0; rep < 3; ++rep) {
@@ -282,6 +287,15 @@ DevicePeaks dlc::cpuPeaksAt(const MachinePeaks &peaks, unsigned threads,
       cpu.flops = it->second.flops;
     if (it->second.bandwidth.value > 0)
       cpu.bandwidth = it->second.bandwidth;
+  } else if (it = peaks.cpu.upper_bound(threads); it != peaks.cpu.begin()) {
+    // Not measured at this count: the largest count below, its FLOP rate
+    // scaled by the threads, its bandwidth as it is (estimates).
+    --it;
+    if (it->second.flops.value > 0)
+      cpu.flops = {it->second.flops.value * threads / it->first,
+                   FigureSource::Estimate};
+    if (it->second.bandwidth.value > 0)
+      cpu.bandwidth = {it->second.bandwidth.value, FigureSource::Estimate};
   }
   if (peaks.cpuLaunch)
     cpu.launch = *peaks.cpuLaunch;

@@ -33,12 +33,13 @@ struct MachinePeaks {
 };
 
 /// Measures the host CPU's FP32 FMA rate and memory bandwidth (a copy,
-/// bytes read plus written) on 1..maxThreads threads, a few tenths of a
-/// second each.
+/// bytes read plus written) on 1, 2, 4, ... and maxThreads threads, a few
+/// tenths of a second each.
 MachinePeaks measureCpuPeaks(unsigned maxThreads);
 
 /// The CPU's peaks at `threads` threads: measured or given figures where
-/// `peaks` has them at that count, else estimated from `vectorLanes`.
+/// `peaks` has them at that count, else scaled from a smaller count, else
+/// estimated from `vectorLanes`.
 DevicePeaks cpuPeaksAt(const MachinePeaks &peaks, unsigned threads,
                        unsigned vectorLanes);
 
