@@ -163,6 +163,21 @@ void dlc::extractChecks(ModuleOp module, ModelInfo &info) {
   info.checkOffset = offset.getInt();
 }
 
+void dlc::extractProfile(ModuleOp module, ModelInfo &info) {
+  info.profileKernels.clear();
+  info.profileOffset = 0;
+  Operation *main = module.lookupSymbol("main");
+  if (!main)
+    return;
+  auto kernels = main->getAttrOfType<ArrayAttr>("dlc.profile_kernels");
+  auto offset = main->getAttrOfType<IntegerAttr>("dlc.profile_offset");
+  if (!kernels || !offset)
+    return;
+  for (Attribute a : kernels)
+    info.profileKernels.push_back(cast<StringAttr>(a).str());
+  info.profileOffset = offset.getInt();
+}
+
 uint64_t dlc::extractWorkspaceLiveSet(ModuleOp module) {
   return largestAttr(module, "dlc.workspace_live_set");
 }

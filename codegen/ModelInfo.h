@@ -63,6 +63,12 @@ struct ModelInfo {
   /// and the checks' messages; no checks: empty.
   uint64_t checkOffset = 0;
   std::vector<std::string> checks;
+  /// Models compiled with clock stamps around their kernels
+  /// (dlc-cpu-profile-kernels): the byte offset in the workspace of the
+  /// stamps (one int64_t of nanoseconds before the first kernel and after
+  /// each) and each kernel's ONNX nodes; not profiled: empty.
+  uint64_t profileOffset = 0;
+  std::vector<std::string> profileKernels;
   uint64_t weightsSize = 0; // bytes of constant tensors
   /// Set for models compiled with --target cuda.
   std::optional<CudaImages> cuda;
@@ -107,6 +113,8 @@ mlir::LogicalResult extractOutputBounds(mlir::ModuleOp module, ModelInfo &info);
 uint64_t extractWorkspaceSize(mlir::ModuleOp module);
 /// The run-time checks of the lowered @main (ModelInfo::checks).
 void extractChecks(mlir::ModuleOp module, ModelInfo &info);
+/// Reads dlc.profile_offset and dlc.profile_kernels of @main into `info`.
+void extractProfile(mlir::ModuleOp module, ModelInfo &info);
 
 /// Reads the memory plan's live-set lower bound: the most bytes of
 /// intermediate tensors alive at any one op (0 if none).

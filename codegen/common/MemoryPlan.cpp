@@ -263,10 +263,16 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
     }
 
     SmallVector<Buffer> buffers;
+    // dlc-cpu-profile-kernels' clock stamps: after everything else.
+    memref::AllocOp profile;
     WalkResult walk = func.walk([&](memref::AllocOp alloc) {
       MemRefType type = alloc.getType();
       if (type.getMemorySpace())
         return WalkResult::advance();
+      if (alloc->hasAttr("dlc.profile") && type.hasStaticShape()) {
+        profile = alloc;
+        return WalkResult::advance();
+      }
       if (!type.hasStaticShape() || !type.getLayout().isIdentity()) {
         alloc.emitError("cannot plan a buffer of type ") << type;
         return WalkResult::interrupt();
@@ -358,6 +364,11 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
       checkOffset = llvm::alignTo(total, 8);
       total = checkOffset + 8;
     }
+    int64_t profileOffset = -1;
+    if (profile) {
+      profileOffset = llvm::alignTo(total, 8);
+      total = profileOffset + profile.getType().getNumElements() * 8;
+    }
 
     OpBuilder b(func.getContext());
     auto wsType = MemRefType::get({std::max<int64_t>(total, alignment)},
@@ -378,6 +389,16 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
                                           offset, ValueRange{});
       buf.alloc.replaceAllUsesWith(view);
       buf.alloc.erase();
+    }
+    if (profile) {
+      b.setInsertionPoint(profile);
+      Value view = memref::ViewOp::create(
+          b, profile.getLoc(), profile.getType(), ws,
+          arith::ConstantIndexOp::create(b, profile.getLoc(), profileOffset),
+          ValueRange{});
+      profile.replaceAllUsesWith(view);
+      profile.erase();
+      func->setAttr("dlc.profile_offset", b.getI64IntegerAttr(profileOffset));
     }
     if (!reports.empty()) {
       SmallVector<Attribute> messages;

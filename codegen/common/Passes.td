@@ -32,7 +32,9 @@ def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
     order of the function; each becomes an `scf.if` that stores its number
     into a 32-bit word of the workspace after the buffers when it fails.
     The function records the word's byte offset as `dlc.check_offset` and
-    the checks' messages, in order, as `dlc.checks`.
+    the checks' messages, in order, as `dlc.checks`. The buffer of clock
+    stamps of `dlc-cpu-profile-kernels` (`dlc.profile`) goes after that
+    word, its offset recorded as `dlc.profile_offset`.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"64",

@@ -30,6 +30,8 @@ struct CpuPipelineOptions {
   bool maskedLoads = true;
   /// Masked vector stores are fast (AVX-512).
   bool maskedStores = true;
+  /// Clock stamps around every kernel (dlc-cpu-profile-kernels).
+  bool profile = false;
 };
 
 /// The whole CPU pipeline: dlc dialect -> LLVM dialect. Stops after the

@@ -362,6 +362,27 @@ def ParallelCopies : Pass<"dlc-cpu-parallel-copies", "mlir::func::FuncOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def ProfileKernels : Pass<"dlc-cpu-profile-kernels", "mlir::func::FuncOp"> {
+  let summary = "time every kernel of the entry function (dlc bench --profile)";
+  let description = [{
+    Runs on memrefs, after bufferization and before `dlc-memory-plan`. The
+    kernels of a public function are its top-level ops that compute: each
+    loop nest or other op with regions, linalg op or copy on its own, and
+    each run of straight-line vector and memory ops between them as one.
+    Before the first kernel and after each, the function stores
+    `dlcrt_profile_clock()` (the runtime's monotonic clock, nanoseconds)
+    into a buffer of one 64-bit word per stamp, allocated with the unit
+    attribute `dlc.profile`; `dlc-memory-plan` places it after the other
+    buffers and records its offset as `dlc.profile_offset`. Kernel i takes
+    stamp i + 1 minus stamp i. The function records the ONNX nodes of each
+    kernel (from the locations of the ops in it, space-separated) as
+    `dlc.profile_kernels`.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def LowerVectors : Pass<"dlc-cpu-lower-vectors", "mlir::func::FuncOp"> {
   let summary = "lower n-D vector ops to forms the LLVM conversion accepts";
   let description = [{

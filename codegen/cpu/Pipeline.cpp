@@ -30,7 +30,8 @@ static const char *kToLLVM =
     "func.func(dlc-bound-dynamic-allocs,dlc-distinct-results),buffer-results-"
     "to-out-params{{hoist-"
     "static-allocs=1 modify-public-functions=1},"
-    "canonicalize,cse,func.func(dlc-erase-copies-in-place),dlc-memory-plan,"
+    "canonicalize,cse,func.func(dlc-erase-copies-in-place{4}),dlc-memory-"
+    "plan,"
     "canonicalize,"
     "func.func(dlc-cpu-prefetch-constant-blocks,dlc-cpu-parallel-copies,"
     "scf-forall-to-parallel),"
@@ -58,7 +59,8 @@ void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
     return;
   std::string text =
       llvm::formatv(kToLLVM, opts.vectorWidth, opts.vectorRegisters,
-                    int(opts.maskedLoads), int(opts.maskedStores))
+                    int(opts.maskedLoads), int(opts.maskedStores),
+                    opts.profile ? ",dlc-cpu-profile-kernels" : "")
           .str();
   if (failed(parsePassPipeline(text, pm, llvm::errs())))
     llvm::report_fatal_error("dlc: invalid built-in CPU pipeline");

@@ -525,6 +525,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
     pipelineOptions.vectorRegisters = target->vectorRegisters;
     pipelineOptions.maskedLoads = target->maskedLoads;
     pipelineOptions.maskedStores = target->maskedStores;
+    pipelineOptions.profile = options.profile;
     buildCpuPipeline(pm, pipelineOptions, stopAt == Stage::Linalg);
   }
   if (failed(pm.run(*module)))
@@ -578,6 +579,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   info->workspaceSize = extractWorkspaceSize(*module);
   info->workspaceLiveSet = extractWorkspaceLiveSet(*module);
   extractChecks(*module, *info);
+  extractProfile(*module, *info);
   result.info = *info;
 
   auto tm = createTargetMachine(*target);

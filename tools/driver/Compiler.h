@@ -48,6 +48,8 @@ struct CompileOptions {
   bool keepGoing = false;
   /// Every node's outputs become model outputs (ImportOptions).
   bool exposeNodeOutputs = false;
+  /// CPU: clock stamps around every kernel (ModelInfo::profileOffset).
+  bool profile = false;
   /// Called as the compile enters each phase ("ONNX import", "pass
   /// 'NAME'", "LLVM O3", ...); the driver's budget reports it.
   std::function<void(llvm::StringRef)> onPhase;

@@ -42,6 +42,7 @@ dlc::LoadedModel::load(StringRef object, StringRef name) {
   };
   if (Error err = (*jit)->getMainJITDylib().define(orc::absoluteSymbols(
           {{mangle("dlcrt_cuda_launch"), callable(&dlcrt_cuda_launch)},
+           {mangle("dlcrt_profile_clock"), callable(&dlcrt_profile_clock)},
            {mangle("dlcrt_emu_launch"), callable(&dlcrt_emu_launch)},
            {mangle("dlcrt_emu_barrier"), callable(&dlcrt_emu_barrier)},
            {mangle("dlcrt_emu_shuffle"), callable(&dlcrt_emu_shuffle)},

@@ -146,6 +146,10 @@ void dlcrt_model_destroy(dlcrt_model *model);
  * successful run or for i out of range. */
 const int64_t *dlcrt_model_output_shape(const dlcrt_model *model, size_t i);
 
+/* Called by the code of models compiled with clock stamps around their
+ * kernels (`dlc bench --profile`): the monotonic clock in nanoseconds. */
+int64_t dlcrt_profile_clock(void);
+
 /* Called by the host code of CUDA models, once per kernel launch, with the
  * `ctx` the entry received. Launches go to the model's stream with the
  * kernel's dynamic shared memory (dlc_cuda_desc.kernel_shared_bytes); the

@@ -247,3 +247,23 @@ func.func @checks(%a: i1, %b: i1, %out: memref<4xf32>) {
   dlc.report %b, "second"
   return
 }
+
+// -----
+
+// The clock stamps of dlc-cpu-profile-kernels go after the buffers (and
+// the checks' word), their offset recorded.
+// CHECK-LABEL: func.func @profiled
+// CHECK-SAME:    dlc.profile_offset = 64 : i64
+// CHECK-SAME:    dlc.workspace_size = 88 : i64
+// CHECK:         %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         memref.view %{{.*}}[%[[C64]]][] : memref<88xi8> to memref<3xi64>
+func.func @profiled(%x: memref<16xf32>) {
+  %p = memref.alloc() {dlc.profile} : memref<3xi64>
+  %t = memref.alloc() : memref<16xf32>
+  memref.copy %x, %t : memref<16xf32> to memref<16xf32>
+  memref.copy %t, %x : memref<16xf32> to memref<16xf32>
+  %c0 = arith.constant 0 : index
+  %n = arith.constant 7 : i64
+  memref.store %n, %p[%c0] : memref<3xi64>
+  return
+}
