@@ -139,6 +139,19 @@ bool isSplatConstant(Value value) {
   return dense && dense.isSplat();
 }
 
+/// The first ONNX node name in `loc`, if any.
+StringRef firstNodeName(Location loc) {
+  StringRef first;
+  loc->walk([&](Location nested) {
+    if (auto name = dyn_cast<NameLoc>(nested)) {
+      first = name.getName().getValue();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return first;
+}
+
 void addNodeNames(Location loc, llvm::SetVector<StringRef> &names) {
   loc->walk([&](Location nested) {
     if (auto name = dyn_cast<NameLoc>(nested))
@@ -360,6 +373,9 @@ dlc::KernelCost Analyzer::costOf(ArrayRef<Operation *> ops, Operation *rootOp,
         cost.unknownFlops = "'" + op->getName().getStringRef().str() +
                             "' has sizes known at run time only";
       cost.flops += iterations * body.flops;
+      if (body.flops > 0)
+        cost.nodeFlops.push_back({firstNodeName(op->getLoc()).str(),
+                                  iterations * body.flops * trips});
       anyFlops |= body.flops > 0;
       cost.macs += iterations * body.macs;
       for (OpOperand *input : linalgOp.getDpsInputOperands())
@@ -417,6 +433,7 @@ dlc::KernelCost Analyzer::costOf(ArrayRef<Operation *> ops, Operation *rootOp,
     cost.unknownBytes = unknownTrips.str();
   }
   cost.parallelism = rootOp ? rootParallel : maxParallel;
+  cost.rootNode = firstNodeName(cost.root->getLoc()).str();
   cost.flops *= trips;
   cost.macs *= trips;
   cost.bytesRead *= trips;

@@ -50,6 +50,10 @@ struct KernelCost {
   /// The ONNX nodes the kernel computes (from the ops' locations), in
   /// program order, each once.
   std::vector<std::string> nodes;
+  /// The FLOPs per run of each node (the first name of each op's
+  /// location), and the node of the root (or first op).
+  std::vector<std::pair<std::string, double>> nodeFlops;
+  std::string rootNode;
   /// The number of ops in the kernel.
   unsigned numOps = 0;
   /// FLOPs per run of the program (iterations times loop trips) and the

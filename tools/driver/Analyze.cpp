@@ -138,6 +138,39 @@ std::string describe(const DevicePeaks &d) {
 
 } // namespace
 
+bool dlc::countModelKernels(const std::string &model,
+                            const CompileOptions &compile,
+                            ProgramCosts &costs) {
+  mlir::DialectRegistry registry;
+  registerCompilerDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.disableMultithreading();
+  context.printOpOnDiagnostic(false);
+  DiagnosticCollector diags(context);
+  CompileOptions options = compile;
+  options.target = Target::Cpu;
+  bool counted = false;
+  options.inspectLinalg = [&](mlir::ModuleOp module, const ModelInfo &) {
+    for (auto func : module.getOps<mlir::func::FuncOp>())
+      if (!func.isExternal() && !func.isPrivate()) {
+        ProgramCosts c = analyzeKernelCosts(func);
+        costs.kernels.insert(costs.kernels.end(), c.kernels.begin(),
+                             c.kernels.end());
+      }
+    counted = true;
+  };
+  CompiledModel result;
+  if (succeeded(compileModel(context, model, options, Stage::Linalg, nulls(),
+                             result)) &&
+      counted)
+    return true;
+  for (const std::string &e : diags.errors())
+    errs() << "dlc: error: " << e << "\n";
+  if (diags.errors().empty())
+    errs() << "dlc: error: " << model << ": the analysis failed\n";
+  return false;
+}
+
 int dlc::runAnalyze(const AnalyzeOptions &options) {
   mlir::DialectRegistry registry;
   registerCompilerDialects(registry);

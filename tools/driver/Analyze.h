@@ -39,6 +39,11 @@ struct AnalyzeOptions {
 /// Runs the analysis and prints its report; returns the process exit code.
 int runAnalyze(const AnalyzeOptions &options);
 
+/// The kernels of `model` as dlc analyze counts them (at `compile`'s
+/// dimensions); prints the errors and returns false when it cannot.
+bool countModelKernels(const std::string &model, const CompileOptions &compile,
+                       ProgramCosts &costs);
+
 } // namespace dlc
 
 #endif

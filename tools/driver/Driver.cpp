@@ -19,6 +19,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,6 +27,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <random>
@@ -62,7 +65,7 @@ const char *kUsage = R"(usage:
                        [--batch-chunk auto|S] [--mcpu CPU]
                        [--cuda-graphs auto|off] [--gpu-cubin auto|off]
                        [--gpu-precision P] [--max-memory SIZE]
-                       [--max-time SECONDS]
+                       [--max-time SECONDS] [--profile]
   dlc analyze MODEL.onnx [--target cpu,cuda] [--batch N[,N...]]
                          [--threads T] [--dim NAME=SIZE[,...]]
                          [--gpu h200|h100|a100] [--peaks FILE]
@@ -82,6 +85,11 @@ estimates; each figure says which. --threads defaults to the host's cores.
 (median of 20 runs on synthetic inputs) and sets the prediction beside it.
 --html FILE writes the report as one self-contained page (rooflines,
 latency and memory against batch, time breakdown, sortable kernel table).
+
+bench --profile (CPU) compiles the model with a clock stamp after every
+kernel and prints each kernel's mean time, share of the run, GFLOP/s and
+GB/s (FLOPs and bytes as analyze counts them) and the ONNX nodes it
+computes, and how much of the run the kernels add up to; a JSON line too.
 
 --max-memory SIZE (bytes, or with K, M, G, T: 512M, 8G) and --max-time
 SECONDS bound the compile's resident memory and wall time (0 or none: no
@@ -609,6 +617,23 @@ struct Session {
   std::vector<dlc::TensorInfo> inInfo, outInfo;
   /// dlc_options.cuda_graphs of the instances (--cuda-graphs).
   uint32_t cudaGraphs = DLC_CUDA_GRAPHS_AUTO;
+  /// Profiled models (bench --profile): the first worker's workspace, given
+  /// by this session so that the clock stamps can be read after a run.
+  struct FreeDeleter {
+    void operator()(char *p) const { std::free(p); }
+  };
+  std::unique_ptr<char, FreeDeleter> workspace;
+
+  /// The clock stamps of the last call (profiled models): kernel i took
+  /// stamps[i + 1] - stamps[i] nanoseconds.
+  std::vector<int64_t> profileStamps() const {
+    const dlc::ModelInfo &info = compiled.info;
+    std::vector<int64_t> stamps(info.profileKernels.size() + 1, 0);
+    if (workspace && !info.profileKernels.empty())
+      std::memcpy(stamps.data(), workspace.get() + info.profileOffset,
+                  stamps.size() * sizeof(int64_t));
+    return stamps;
+  }
 
   ~Session() { dlcrt_model_destroy(model); }
 
@@ -710,6 +735,18 @@ int recreateModel(Session &session, unsigned threads) {
   dlc_options_init(&options);
   options.num_threads = threads;
   options.cuda_graphs = session.cudaGraphs;
+  if (!session.compiled.info.profileKernels.empty()) {
+    size_t bytes = (session.compiled.info.workspaceSize + 63) / 64 * 64;
+    session.workspace.reset(static_cast<char *>(
+        std::aligned_alloc(64, std::max<size_t>(bytes, 64))));
+    if (!session.workspace) {
+      errs() << "dlc: error: cannot allocate the workspace\n";
+      return kExitFailure;
+    }
+    std::memset(session.workspace.get(), 0, bytes);
+    options.workspace = session.workspace.get();
+    options.workspace_size = bytes;
+  }
   if (dlc_status *s = dlcrt_model_create(session.loaded->desc(), &options,
                                          &session.model)) {
     errs() << "dlc: error: " << dlc_status_message(s) << "\n";
@@ -738,6 +775,7 @@ int openSession(const Args &args, Session &session, double *compileSeconds,
   if (target)
     opts.target = *target;
   opts.exposeNodeOutputs = exposeNodeOutputs;
+  opts.profile = args.has("--profile");
   opts.mcpu = args.get("--mcpu").value_or("");
   opts.name = "dlc_model";
   opts.apiWrappers = false;
@@ -1043,12 +1081,16 @@ std::string syntheticInput(const dlc::TensorInfo &t, std::mt19937 &rng) {
 /// untimed ones, in milliseconds; nullopt after printing a run's error.
 struct RunTimes {
   double median = 0, min = 0, mean = 0;
+  /// Profiled models: each kernel's mean time over the timed runs.
+  std::vector<double> kernelMs;
 };
 std::optional<RunTimes> timeRuns(Session &session, int warmup, int iterations) {
   for (int i = 0; i < warmup; ++i)
     if (!session.runReporting())
       return std::nullopt;
   std::vector<double> ms;
+  RunTimes times;
+  times.kernelMs.assign(session.compiled.info.profileKernels.size(), 0);
   for (int i = 0; i < iterations; ++i) {
     auto t0 = std::chrono::steady_clock::now();
     std::string err = session.run();
@@ -1058,10 +1100,12 @@ std::optional<RunTimes> timeRuns(Session &session, int warmup, int iterations) {
       return std::nullopt;
     }
     ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    std::vector<int64_t> stamps = session.profileStamps();
+    for (size_t k = 0; k < times.kernelMs.size(); ++k)
+      times.kernelMs[k] += double(stamps[k + 1] - stamps[k]) / 1e6 / iterations;
   }
   std::vector<double> sorted = ms;
   std::sort(sorted.begin(), sorted.end());
-  RunTimes times;
   times.median =
       sorted.size() % 2
           ? sorted[sorted.size() / 2]
@@ -1070,6 +1114,70 @@ std::optional<RunTimes> timeRuns(Session &session, int warmup, int iterations) {
   for (double v : ms)
     times.mean += v / ms.size();
   return times;
+}
+
+/// bench --profile: each kernel's mean time, its share of the mean run,
+/// its FLOP and byte rates (from the counts of the ONNX nodes it computes),
+/// and whether the kernels add up to the run.
+void printProfile(const Session &session, const RunTimes &times,
+                  const dlc::ProgramCosts &costs) {
+  const std::vector<std::string> &names = session.compiled.info.profileKernels;
+  std::vector<double> flops(names.size(), 0), bytes(names.size(), 0);
+  std::vector<bool> known(names.size(), true);
+  // Each node's FLOPs, and each analysis kernel's bytes (at its root's
+  // node), go to the longest profiled kernel that computes that node (a
+  // contraction's packing of its operands and its compute loops carry the
+  // same node).
+  std::map<std::string, size_t> longest;
+  for (size_t i = 0; i < names.size(); ++i) {
+    SmallVector<StringRef> parts;
+    StringRef(names[i]).split(parts, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef p : parts) {
+      auto [it, inserted] = longest.try_emplace(p.str(), i);
+      if (!inserted && times.kernelMs[i] > times.kernelMs[it->second])
+        it->second = i;
+    }
+  }
+  for (const dlc::KernelCost &k : costs.kernels) {
+    for (const auto &[node, f] : k.nodeFlops) {
+      auto it = longest.find(node);
+      if (it == longest.end())
+        continue;
+      flops[it->second] += f;
+      known[it->second] = known[it->second] && k.unknownFlops.empty();
+    }
+    auto it = longest.find(k.rootNode);
+    if (it != longest.end())
+      bytes[it->second] += k.bytes();
+  }
+  double sum = 0;
+  for (double ms : times.kernelMs)
+    sum += ms;
+  outs() << formatv("profile: {0} kernels add up to {1:f3} ms, {2:f1}% of "
+                    "the run's {3:f3} ms (means of the timed runs)\n",
+                    names.size(), sum, 100 * sum / times.mean, times.mean);
+  outs() << formatv("  {0,4} {1,9} {2,7} {3,9} {4,8}  nodes\n", "#", "ms",
+                    "share", "GFLOP/s", "GB/s");
+  json::Array rows;
+  for (size_t i = 0; i < names.size(); ++i) {
+    double ms = times.kernelMs[i];
+    double gflops = ms > 0 && known[i] ? flops[i] / ms / 1e6 : 0;
+    double gbs = ms > 0 ? bytes[i] / ms / 1e6 : 0;
+    std::string nodes =
+        names[i].size() > 70 ? names[i].substr(0, 67) + "..." : names[i];
+    outs() << formatv("  {0,4} {1,9:f4} {2,6:f1}% {3,9:f1} {4,8:f1}  {5}\n", i,
+                      ms, 100 * ms / times.mean, gflops, gbs, nodes);
+    rows.push_back(json::Object{{"index", int64_t(i)},
+                                {"ms", ms},
+                                {"share", ms / times.mean},
+                                {"flops", flops[i]},
+                                {"bytes", bytes[i]},
+                                {"nodes", names[i]}});
+  }
+  json::Object line{{"profile", json::Object{{"run_ms", times.mean},
+                                             {"kernels_ms", sum},
+                                             {"kernels", std::move(rows)}}}};
+  outs() << formatv("{0}", json::Value(std::move(line))) << "\n";
 }
 
 int runBench(const Args &args) {
@@ -1095,10 +1203,32 @@ int runBench(const Args &args) {
     return usageError("--batch must be an integer from 1 to 65536");
   if (args.get("--batch") && args.get("--data"))
     return usageError("--batch and --data: the batch size comes from the data");
+  bool profile = args.has("--profile");
+  if (profile && args.get("--target").value_or("cpu") != "cpu")
+    return usageError("--profile times the kernels of CPU models; CUDA "
+                      "kernels are not profiled yet");
   Session session;
   double compileSeconds = 0;
   if (int rc = openSession(args, session, &compileSeconds, {}, threadCounts[0]))
     return rc;
+  if (profile && batch > 1 && !session.compiled.info.batchDim.empty()) {
+    errs() << "dlc: error: --profile times one call of the compiled code; a "
+              "dynamic batch of "
+           << batch << " runs in several: profile --batch 1, or a static "
+           << "build of that batch (--dim " << session.compiled.info.batchDim
+           << "=" << batch << ")\n";
+    return kExitFailure;
+  }
+  // --profile: FLOPs and bytes of the kernels, as dlc analyze counts them.
+  std::optional<dlc::ProgramCosts> costs;
+  if (profile) {
+    dlc::CompileOptions countOptions;
+    if (!parseDims(args, countOptions))
+      return kExitFailure;
+    costs.emplace();
+    if (!dlc::countModelKernels(args.model, countOptions, *costs))
+      return kExitCannotCompile;
+  }
   if (args.get("--batch") && session.compiled.info.batchDim.empty()) {
     errs() << "dlc: error: --batch needs a model with a dynamic batch (a "
               "symbolic input dimension); this one is static\n";
@@ -1128,6 +1258,8 @@ int runBench(const Args &args) {
     if (!times)
       return kExitFailure;
     double median = times->median, min = times->min, mean = times->mean;
+    if (profile)
+      printProfile(session, *times, *costs);
     outs() << formatv("model {0}: {1} thread(s): median {2:f3} ms, min {3:f3} "
                       "ms, mean {4:f3} ms over {5} runs; compile {6:f2} s; "
                       "workspace {7} bytes\n",
@@ -1345,7 +1477,7 @@ int dlc::driverMain(int argc, char **argv) {
                       "--batch-split", "--batch-chunk", "--mcpu",
                       "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
                       "--max-memory", "--max-time"},
-                     {});
+                     {"--profile"});
   else if (command == "analyze") {
     args = parseArgs(argc, argv,
                      {"--target", "--batch", "--threads", "--dim", "--gpu",
