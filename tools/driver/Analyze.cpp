@@ -42,7 +42,6 @@ struct Analysis {
   ProgramCosts costs;
   ProgramSizes sizes;
   std::string batchDim; // the model's symbolic batch; empty: static
-  bool analyzed = false;
 };
 
 json::Value kernelJson(const KernelCost &k, unsigned index, double scale,
@@ -138,29 +137,34 @@ std::string describe(const DevicePeaks &d) {
 
 } // namespace
 
-bool dlc::countModelKernels(const std::string &model,
-                            const CompileOptions &compile,
-                            ProgramCosts &costs) {
+/// Compiles `model` to linalg for the CPU and counts the kernels of its
+/// public functions into `costs`, the model's interface into `info`;
+/// prints the errors and returns false when it cannot.
+static bool countKernels(const std::string &model, CompileOptions compile,
+                         ProgramCosts &costs, ModelInfo &info) {
   mlir::DialectRegistry registry;
   registerCompilerDialects(registry);
   mlir::MLIRContext context(registry);
   context.disableMultithreading();
   context.printOpOnDiagnostic(false);
   DiagnosticCollector diags(context);
-  CompileOptions options = compile;
-  options.target = Target::Cpu;
+  compile.target = dlc::Target::Cpu;
   bool counted = false;
-  options.inspectLinalg = [&](mlir::ModuleOp module, const ModelInfo &) {
-    for (auto func : module.getOps<mlir::func::FuncOp>())
-      if (!func.isExternal() && !func.isPrivate()) {
-        ProgramCosts c = analyzeKernelCosts(func);
-        costs.kernels.insert(costs.kernels.end(), c.kernels.begin(),
-                             c.kernels.end());
-      }
+  compile.inspectLinalg = [&](mlir::ModuleOp module, const ModelInfo &i) {
+    for (auto func : module.getOps<mlir::func::FuncOp>()) {
+      if (func.isExternal() || func.isPrivate())
+        continue;
+      ProgramCosts c = analyzeKernelCosts(func);
+      costs.kernels.insert(costs.kernels.end(), c.kernels.begin(),
+                           c.kernels.end());
+      costs.weightBytes += c.weightBytes;
+      costs.peakLiveBytes = std::max(costs.peakLiveBytes, c.peakLiveBytes);
+    }
+    info = i;
     counted = true;
   };
   CompiledModel result;
-  if (succeeded(compileModel(context, model, options, Stage::Linalg, nulls(),
+  if (succeeded(compileModel(context, model, compile, Stage::Linalg, nulls(),
                              result)) &&
       counted)
     return true;
@@ -171,59 +175,37 @@ bool dlc::countModelKernels(const std::string &model,
   return false;
 }
 
-int dlc::runAnalyze(const AnalyzeOptions &options) {
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.disableMultithreading();
-  context.printOpOnDiagnostic(false);
-  DiagnosticCollector diags(context);
+bool dlc::countModelKernels(const std::string &model,
+                            const CompileOptions &compile,
+                            ProgramCosts &costs) {
+  ModelInfo info;
+  return countKernels(model, compile, costs, info);
+}
 
+int dlc::runAnalyze(const AnalyzeOptions &options) {
   Analysis analysis;
-  CompileOptions compile = options.compile;
-  compile.target = Target::Cpu;
-  compile.inspectLinalg = [&](mlir::ModuleOp module, const ModelInfo &info) {
-    for (auto func : module.getOps<mlir::func::FuncOp>()) {
-      if (func.isExternal() || func.isPrivate())
-        continue;
-      ProgramCosts costs = analyzeKernelCosts(func);
-      analysis.costs.kernels.insert(analysis.costs.kernels.end(),
-                                    costs.kernels.begin(), costs.kernels.end());
-      analysis.costs.weightBytes += costs.weightBytes;
-      analysis.costs.peakLiveBytes =
-          std::max(analysis.costs.peakLiveBytes, costs.peakLiveBytes);
-    }
-    ProgramSizes &sizes = analysis.sizes;
-    for (const TensorInfo &t : info.inputs)
-      sizes.inputBytes += double(t.sizeBytes);
-    for (const TensorInfo &t : info.outputs)
-      sizes.outputBytes += double(t.sizeBytes);
-    sizes.weightBytes = analysis.costs.weightBytes;
-    sizes.workspaceBytes = analysis.costs.peakLiveBytes;
-    analysis.batchDim = info.batchDim;
-    // A symbolic batch is imported for one sample; a static model's batch
-    // is taken to be its first input's first dimension.
-    sizes.countedBatch = 1;
-    if (info.batchDim.empty() && !info.inputs.empty() &&
-        !info.inputs[0].shape.empty() && info.inputs[0].shape[0] > 0)
-      sizes.countedBatch = double(info.inputs[0].shape[0]);
-    analysis.analyzed = true;
-  };
-  CompiledModel result;
-  if (failed(compileModel(context, options.model, compile, Stage::Linalg,
-                          nulls(), result)) ||
-      !analysis.analyzed) {
-    if (diags.errors().empty())
-      errs() << "dlc: error: " << options.model << ": analysis failed\n";
-    for (const std::string &e : diags.errors())
-      errs() << "dlc: error: " << e << "\n";
+  ModelInfo info;
+  if (!countKernels(options.model, options.compile, analysis.costs, info))
     return 2;
-  }
+  ProgramSizes &sizes = analysis.sizes;
+  for (const TensorInfo &t : info.inputs)
+    sizes.inputBytes += double(t.sizeBytes);
+  for (const TensorInfo &t : info.outputs)
+    sizes.outputBytes += double(t.sizeBytes);
+  sizes.weightBytes = analysis.costs.weightBytes;
+  sizes.workspaceBytes = analysis.costs.peakLiveBytes;
+  analysis.batchDim = info.batchDim;
+  // A symbolic batch is imported for one sample; a static model's batch is
+  // taken to be its first input's first dimension.
+  sizes.countedBatch = 1;
+  if (info.batchDim.empty() && !info.inputs.empty() &&
+      !info.inputs[0].shape.empty() && info.inputs[0].shape[0] > 0)
+    sizes.countedBatch = double(info.inputs[0].shape[0]);
 
   const ProgramCosts &costs = analysis.costs;
-  const ProgramSizes &sizes = analysis.sizes;
   unsigned lanes = 4;
-  if (auto target = resolveCpuTarget(compile.mcpu, compile.mtriple))
+  if (auto target =
+          resolveCpuTarget(options.compile.mcpu, options.compile.mtriple))
     lanes = unsigned(target->vectorWidth);
   else
     consumeError(target.takeError());
