@@ -86,7 +86,7 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
 
 /// DLC_MODEL_ABI_VERSION of runtime/include/dlc/dlc_model_abi.h, whose
 /// structs this file lays out (the runtime refuses any other version).
-static constexpr uint32_t kModelAbiVersion = 12;
+static constexpr uint32_t kModelAbiVersion = 13;
 
 /// dlc_cuda_desc { u32 num_images, num_kernels; const dlc_cuda_image *images;
 ///                 const char *const *kernel_names;
@@ -191,7 +191,8 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
   // outputs, the sizes of symbolic input dimensions come in another.
   size_t numArgs = info.inputs.size() + info.outputs.size() +
                    (info.numDynamicDims ? 1 : 0) +
-                   (info.numInputDynamicDims ? 1 : 0) + (cuda ? 3 : 1);
+                   (info.numInputDynamicDims ? 1 : 0) + (cuda ? 3 : 1) +
+                   (info.hostWorkspaceSize ? 1 : 0);
   size_t expected = cuda                ? numArgs
                     : info.cudaEmulated ? numArgs + 2 // constants, context
                                         : numArgs + 1; // thread count
@@ -266,10 +267,11 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
         m, messagesTy, true, GlobalValue::InternalLinkage,
         ConstantArray::get(messagesTy, messages), name + "_checks");
   }
-  auto *descTy = StructType::create(ctx,
-                                    {i32, i32, i32, i32, ptr, ptr, ptr, i64,
-                                     ptr, ptr, i64, i64, i64, i64, i64, ptr},
-                                    "dlc_model_desc");
+  auto *descTy =
+      StructType::create(ctx,
+                         {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr, i64,
+                          i64, i64, i64, i64, ptr, i64},
+                         "dlc_model_desc");
   Constant *descInit = ConstantStruct::get(
       descTy, {ConstantInt::get(i32, kModelAbiVersion),
                ConstantInt::get(i32, info.inputs.size()),
@@ -283,7 +285,8 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
                ConstantInt::get(i64, info.numInputDynamicDims),
                ConstantInt::get(i64, info.batchChunk),
                ConstantInt::get(i64, info.checks.size()),
-               ConstantInt::get(i64, info.checkOffset), checks});
+               ConstantInt::get(i64, info.checkOffset), checks,
+               ConstantInt::get(i64, info.hostWorkspaceSize)});
   auto *desc = new GlobalVariable(m, descTy, true, GlobalValue::ExternalLinkage,
                                   descInit, name + "_desc");
 

@@ -163,6 +163,34 @@ void dlc::extractChecks(ModuleOp module, ModelInfo &info) {
   info.checkOffset = offset.getInt();
 }
 
+void dlc::extractHostParts(ModuleOp module, ModelInfo &info) {
+  info.hostParts.clear();
+  info.hostWorkspaceSize = info.busBytesToHost = info.busBytesToDevice = 0;
+  Operation *main = module.lookupSymbol("main");
+  if (!main)
+    return;
+  auto number = [&](StringRef name) -> uint64_t {
+    auto attr = main->getAttrOfType<IntegerAttr>(name);
+    return attr ? attr.getInt() : 0;
+  };
+  info.hostWorkspaceSize = number("dlc.host_workspace_size");
+  info.busBytesToHost = number("dlc.bus_bytes_to_host");
+  info.busBytesToDevice = number("dlc.bus_bytes_to_device");
+  auto parts = main->getAttrOfType<ArrayAttr>("dlc.host_parts");
+  if (!parts)
+    return;
+  for (auto part : parts.getAsRange<DictionaryAttr>()) {
+    ModelInfo::HostPart hostPart;
+    if (auto nodes = part.getAs<ArrayAttr>("nodes"))
+      for (auto node : nodes.getAsRange<StringAttr>())
+        hostPart.nodes.push_back(node.str());
+    if (auto placements = part.getAs<ArrayAttr>("placements"))
+      for (auto p : placements.getAsRange<PlacementAttr>())
+        hostPart.reasons.push_back(p.getReason().str());
+    info.hostParts.push_back(std::move(hostPart));
+  }
+}
+
 void dlc::extractProfile(ModuleOp module, ModelInfo &info) {
   info.profileKernels.clear();
   info.profileOffset = 0;

@@ -70,6 +70,16 @@ struct ModelInfo {
   uint64_t profileOffset = 0;
   std::vector<std::string> profileKernels;
   uint64_t weightsSize = 0; // bytes of constant tensors
+  /// CUDA models with host parts (dlc-gpu-outline-host-parts): the bytes
+  /// of the host workspace (0: none, and no such argument), each part's
+  /// ONNX nodes and why it runs on the CPU, and the bytes the transfers
+  /// move per run each way.
+  uint64_t hostWorkspaceSize = 0;
+  struct HostPart {
+    std::vector<std::string> nodes, reasons;
+  };
+  std::vector<HostPart> hostParts;
+  uint64_t busBytesToHost = 0, busBytesToDevice = 0;
   /// Set for models compiled with --target cuda.
   std::optional<CudaImages> cuda;
   /// --target cuda-emulator: the CUDA target's host ABI (workspace,
@@ -113,6 +123,9 @@ mlir::LogicalResult extractOutputBounds(mlir::ModuleOp module, ModelInfo &info);
 uint64_t extractWorkspaceSize(mlir::ModuleOp module);
 /// The run-time checks of the lowered @main (ModelInfo::checks).
 void extractChecks(mlir::ModuleOp module, ModelInfo &info);
+/// Reads the host parts of a CUDA model's @main (dlc.host_workspace_size,
+/// dlc.host_parts, dlc.bus_bytes_*) into `info`.
+void extractHostParts(mlir::ModuleOp module, ModelInfo &info);
 /// Reads dlc.profile_offset and dlc.profile_kernels of @main into `info`.
 void extractProfile(mlir::ModuleOp module, ModelInfo &info);
 

@@ -36,6 +36,18 @@ def Dlc_GpuPrecision : I32EnumAttr<"GpuPrecision",
 def Dlc_GpuPrecisionAttr : EnumAttr<Dlc_Dialect, Dlc_GpuPrecision,
                                     "gpu_precision">;
 
+def Dlc_Device : I32EnumAttr<"Device", "where a kernel of a CUDA model runs", [
+  I32EnumAttrCase<"Cpu", 0, "cpu">,
+  I32EnumAttrCase<"Gpu", 1, "gpu">
+]> {
+  let cppNamespace = "::dlc";
+  let genSpecializedAttr = 0;
+}
+
+def Dlc_DeviceAttr : EnumAttr<Dlc_Dialect, Dlc_Device, "device"> {
+  let assemblyFormat = "$value";
+}
+
 class Dlc_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Dlc_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
@@ -132,6 +144,34 @@ def Dlc_SymbolicDimAttr : Dlc_Attr<"SymbolicDim", "symbolic_dim"> {
   );
   let assemblyFormat = "`<` $name `,` $min `,` $max `>`";
   let genVerifyDecl = 1;
+}
+
+def Dlc_PlacementAttr : Dlc_Attr<"Placement", "placement"> {
+  let summary = "the device a kernel of a CUDA model runs on, and why";
+  let description = [{
+    Set by `dlc-gpu-select-placement` on every op of a kernel (its root and
+    the ops fused with it) in a model compiled for the CUDA target; read by
+    `dlc-gpu-select-strategy` and `dlc-gpu-tile-and-fuse` (which leave the
+    CPU's ops alone) and by `dlc-gpu-outline-host-parts` (which moves them
+    into host functions with the transfers they need). `reason` says why,
+    for `dlc compile`'s report; `cpu_ns` and `gpu_ns` are the cost
+    model's predictions for the kernel on each device in nanoseconds,
+    transfers included (-1 where not predicted or not possible).
+
+    ```mlir
+    linalg.generic {dlc.placement = #dlc.placement<cpu,
+        "the cost model: 1.00 us on the CPU, 27.00 us on the GPU with transfers",
+        1000, 27000>} ...
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Dlc_Device>:$device,
+    StringRefParameter<"why the kernel runs there">:$reason,
+    "int64_t":$cpu_ns,
+    "int64_t":$gpu_ns
+  );
+  let assemblyFormat =
+      "`<` $device `,` $reason `,` $cpu_ns `,` $gpu_ns `>`";
 }
 
 #endif // DLC_ATTRS_TD

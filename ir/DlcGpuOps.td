@@ -60,3 +60,30 @@ def Dlc_WarpgroupMmaOp : Op<Dlc_Dialect, "warpgroup_mma",
     }
   }];
 }
+
+def Dlc_TransferOp : Op<Dlc_Dialect, "transfer",
+                        [AllTypesMatch<["source", "target"]>]> {
+  let summary = "a copy between device memory and host memory (CUDA models)";
+  let description = [{
+    Copies the whole buffer `source` into `target` across the host link,
+    towards `direction`: `cpu` reads device memory into a host buffer (after the kernels
+    launched before it, which it waits for), `to_device` writes a host
+    buffer into device memory (`gpu`: queued after them). Made by
+    `dlc-gpu-outline-host-parts` around a CUDA model's host parts; lowered
+    to the runtime's `dlcrt_cuda_read` and `dlcrt_cuda_write` by
+    `dlc-gpu-lower-transfers`.
+
+    ```mlir
+    dlc.transfer %device to cpu, %host : memref<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Dlc_DeviceAttr:$direction,
+                   Arg<AnyStaticShapeMemRef, "", [MemRead]>:$source,
+                   Arg<AnyStaticShapeMemRef, "", [MemWrite]>:$target);
+  let assemblyFormat = [{
+    $source `to` $direction `,` $target attr-dict `:` type($source)
+  }];
+  let extraClassDeclaration = [{
+    bool isToHost() { return getDirection() == Device::Cpu; }
+  }];
+}

@@ -307,6 +307,7 @@ dlc::KernelCost Analyzer::costOf(ArrayRef<Operation *> ops, Operation *rootOp,
   dlc::KernelCost cost;
   cost.root = rootOp ? rootOp : ops.front();
   cost.numOps = ops.size();
+  cost.ops.assign(ops.begin(), ops.end());
   cost.trips = trips;
   llvm::DenseSet<Operation *> inGroup(ops.begin(), ops.end());
   llvm::SetVector<StringRef> names;
@@ -517,6 +518,10 @@ void Analyzer::liveness(Block &block) {
 }
 
 } // namespace
+
+void dlc::collectNodeNames(Location loc, llvm::SetVector<StringRef> &names) {
+  addNodeNames(loc, names);
+}
 
 dlc::ProgramCosts dlc::analyzeKernelCosts(func::FuncOp func) {
   ProgramCosts costs;

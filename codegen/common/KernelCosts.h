@@ -25,6 +25,7 @@
 #define DLC_CODEGEN_COMMON_KERNELCOSTS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <string>
 #include <vector>
@@ -54,8 +55,9 @@ struct KernelCost {
   /// location), and the node of the root (or first op).
   std::vector<std::pair<std::string, double>> nodeFlops;
   std::string rootNode;
-  /// The number of ops in the kernel.
+  /// The number of ops in the kernel, and the ops, in program order.
   unsigned numOps = 0;
+  std::vector<mlir::Operation *> ops;
   /// FLOPs per run of the program (iterations times loop trips) and the
   /// multiply-adds among them (2 FLOPs each).
   double flops = 0, macs = 0;
@@ -84,6 +86,10 @@ struct ProgramCosts {
   /// sizes count 0.
   double peakLiveBytes = 0;
 };
+
+/// The ONNX node names in `loc` (NameLocs, also inside fused locations).
+void collectNodeNames(mlir::Location loc,
+                      llvm::SetVector<llvm::StringRef> &names);
 
 /// Counts the kernels of `func` (linalg on tensors).
 ProgramCosts analyzeKernelCosts(mlir::func::FuncOp func);

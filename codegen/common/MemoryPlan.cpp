@@ -1,5 +1,6 @@
 //===- MemoryPlan.cpp - static workspace plan for intermediate buffers ----===//
 #include "codegen/common/Passes.h"
+#include "ir/DlcAttrs.h"
 #include "ir/DlcOps.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -228,8 +229,37 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
     return offsets;
   }
 
+  /// First fit, largest buffers first: sets each buffer's offset, returns
+  /// the bytes they take; `placed` lists them in the order placed.
+  static int64_t firstFit(MutableArrayRef<Buffer> buffers,
+                          SmallVectorImpl<Buffer *> &placed) {
+    SmallVector<Buffer *> order;
+    for (Buffer &b : buffers)
+      order.push_back(&b);
+    llvm::stable_sort(order,
+                      [](Buffer *a, Buffer *b) { return a->size > b->size; });
+    int64_t total = 0;
+    for (Buffer *buf : order) {
+      SmallVector<std::pair<int64_t, int64_t>> busy;
+      for (Buffer *p : placed)
+        if (!(p->end < buf->begin || buf->end < p->begin))
+          busy.push_back({p->offset, p->offset + p->size});
+      llvm::sort(busy);
+      int64_t offset = 0;
+      for (auto [lo, hi] : busy) {
+        if (offset + buf->size <= lo)
+          break;
+        offset = std::max(offset, hi);
+      }
+      buf->offset = offset;
+      total = std::max(total, offset + buf->size);
+      placed.push_back(buf);
+    }
+    return total;
+  }
+
   LogicalResult planFunction(func::FuncOp func) {
-    if (func.isExternal())
+    if (func.isExternal() || func->hasAttr(dlc::kHostPartAttrName))
       return success();
     Block &body = func.getBody().front();
     DenseMap<Operation *, unsigned> index;
@@ -263,6 +293,9 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
     }
 
     SmallVector<Buffer> buffers;
+    // A CUDA model's buffers in host memory (dlc-gpu-outline-host-parts):
+    // a workspace of their own.
+    SmallVector<Buffer> hostBuffers;
     // dlc-cpu-profile-kernels' clock stamps: after everything else.
     memref::AllocOp profile;
     WalkResult walk = func.walk([&](memref::AllocOp alloc) {
@@ -324,35 +357,17 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
           }
         }
       }
-      buffers.push_back(buf);
+      if (alloc->hasAttr(dlc::kHostBufferAttrName))
+        hostBuffers.push_back(buf);
+      else
+        buffers.push_back(buf);
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
       return failure();
 
-    // First fit, largest buffers first.
-    SmallVector<Buffer *> order;
-    for (Buffer &b : buffers)
-      order.push_back(&b);
-    llvm::stable_sort(order, [](Buffer *a, Buffer *b) { return a->size > b->size; });
     SmallVector<Buffer *> placed;
-    int64_t total = 0;
-    for (Buffer *buf : order) {
-      SmallVector<std::pair<int64_t, int64_t>> busy;
-      for (Buffer *p : placed)
-        if (!(p->end < buf->begin || buf->end < p->begin))
-          busy.push_back({p->offset, p->offset + p->size});
-      llvm::sort(busy);
-      int64_t offset = 0;
-      for (auto [lo, hi] : busy) {
-        if (offset + buf->size <= lo)
-          break;
-        offset = std::max(offset, hi);
-      }
-      buf->offset = offset;
-      total = std::max(total, offset + buf->size);
-      placed.push_back(buf);
-    }
+    int64_t total = firstFit(buffers, placed);
 
     // Run-time checks (dlc.report) store their number, from 1, into one
     // word after the buffers when they fail and it is still 0: the first
@@ -389,6 +404,28 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
                                           offset, ValueRange{});
       buf.alloc.replaceAllUsesWith(view);
       buf.alloc.erase();
+    }
+    if (!hostBuffers.empty()) {
+      SmallVector<Buffer *> hostPlaced;
+      int64_t hostTotal = firstFit(hostBuffers, hostPlaced);
+      auto hostType = MemRefType::get({std::max<int64_t>(hostTotal, alignment)},
+                                      b.getI8Type());
+      unsigned hostIndex = func.getNumArguments();
+      if (failed(func.insertArgument(hostIndex, hostType, {}, func.getLoc())))
+        return failure();
+      Value hostWs = func.getArgument(hostIndex);
+      func.setArgAttr(hostIndex, "dlc.host_workspace", b.getUnitAttr());
+      for (Buffer &buf : hostBuffers) {
+        b.setInsertionPoint(buf.alloc);
+        Location loc = buf.alloc.getLoc();
+        Value view = memref::ViewOp::create(
+            b, loc, buf.alloc.getType(), hostWs,
+            arith::ConstantIndexOp::create(b, loc, buf.offset), ValueRange{});
+        buf.alloc.replaceAllUsesWith(view);
+        buf.alloc.erase();
+      }
+      func->setAttr("dlc.host_workspace_size",
+                    b.getI64IntegerAttr(hostType.getNumElements()));
     }
     if (profile) {
       b.setInsertionPoint(profile);

@@ -1,5 +1,6 @@
 //===- HostAbi.cpp - constants arena and launch context arguments ---------===//
 #include "codegen/gpu/Passes.h"
+#include "ir/DlcAttrs.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -93,6 +94,23 @@ struct HostAbiPass : dlc::impl::HostAbiBase<HostAbiPass> {
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
+      if (func->hasAttr(dlc::kHostPartAttrName)) {
+        // Host code reads the library's own copy of the arena.
+        func.walk([&](memref::GetGlobalOp read) {
+          auto global = symbols.lookup<memref::GlobalOp>(read.getName());
+          b.setInsertionPoint(read);
+          Location loc = read.getLoc();
+          Value arena =
+              memref::GetGlobalOp::create(b, loc, blobType, "dlc_constants");
+          Value offset =
+              arith::ConstantIndexOp::create(b, loc, offsets[global]);
+          Value view = memref::ViewOp::create(b, loc, read.getType(), arena,
+                                              offset, ValueRange{});
+          read.replaceAllUsesWith(view);
+          read.erase();
+        });
+        continue;
+      }
       unsigned arg = func.getNumArguments();
       if (failed(func.insertArgument(arg, blobType, {}, func.getLoc())) ||
           failed(func.insertArgument(arg + 1, LLVM::LLVMPointerType::get(ctx),

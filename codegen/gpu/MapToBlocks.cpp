@@ -1,7 +1,9 @@
 //===- MapToBlocks.cpp - parallel loops -> 1-D gpu.launch grids -----------===//
 #include "codegen/gpu/KernelUtils.h"
 #include "codegen/gpu/Passes.h"
+#include "ir/DlcAttrs.h"
 #include "ir/DlcDialect.h"
+#include "ir/DlcOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -49,6 +51,19 @@ static bool touchesMemory(Operation *op) {
     return WalkResult::advance();
   });
   return result.wasInterrupted();
+}
+
+/// A CUDA model's host work: a transfer, or a call of a host part.
+static bool isHostOp(Operation *op) {
+  if (isa<dlc::TransferOp>(op))
+    return true;
+  auto call = dyn_cast<func::CallOp>(op);
+  if (!call)
+    return false;
+  auto module = op->getParentOfType<ModuleOp>();
+  auto callee =
+      module ? module.lookupSymbol<func::FuncOp>(call.getCallee()) : nullptr;
+  return callee && callee->hasAttr(dlc::kHostPartAttrName);
 }
 
 static bool containsParallelLoop(Operation *op) {
@@ -306,6 +321,11 @@ struct MapToBlocksPass : dlc::impl::MapToBlocksBase<MapToBlocksPass> {
       if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
         if (failed(flush()) || failed(mapParallel(loop)))
           return failure();
+      } else if (isHostOp(&op)) {
+        // A transfer or a call of a host part (dlc-gpu-outline-host-parts):
+        // host code, between the launches around it.
+        if (failed(flush()))
+          return failure();
       } else if (isa<gpu::LaunchOp>(op)) {
         // A kernel made from a forall: serial work around it stays on its
         // side of it.
@@ -335,7 +355,7 @@ struct MapToBlocksPass : dlc::impl::MapToBlocksBase<MapToBlocksPass> {
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (func.isExternal())
+    if (func.isExternal() || func->hasAttr(dlc::kHostPartAttrName))
       return;
     launches.clear();
     if (failed(mapBlock(func.getBody().front())))

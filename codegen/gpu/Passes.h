@@ -41,6 +41,11 @@ struct CudaPipelineOptions {
   bool warpgroups = false;
   /// Whether `archs` names an architecture-specific target (sm_90a).
   static bool isArchSpecific(const std::vector<std::string> &archs);
+  /// dlc-gpu-select-placement: "gpu" (only `cpuNodes` on the CPU), "auto"
+  /// (the cost model, with the datasheet of `placementGpu`) or "off".
+  std::string placement = "gpu";
+  std::vector<std::string> cpuNodes;
+  std::string placementGpu = "h100";
   /// cuda-emulator: compile the kernels for the host instead (see
   /// dlc-gpu-emulate-kernels); the result is a CPU model.
   bool emulate = false;

@@ -51,6 +51,103 @@ def GpuConvToGemm : Pass<"dlc-gpu-conv-to-gemm", "mlir::func::FuncOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def GpuSelectPlacement : Pass<"dlc-gpu-select-placement", "mlir::ModuleOp"> {
+  let summary = "choose the device of each kernel of a CUDA model (attaches #dlc.placement)";
+  let description = [{
+    The CUDA target's placement heuristics, apart from the transformations.
+    Runs on linalg on tensors after the shared front; the kernels are those
+    of `analyzeKernelCosts` (a root with the producers and epilogues fused
+    with it). A kernel can run on the CPU (a host part of the model) when
+    it sits at the top level of the entry and is made of linalg ops with
+    static shapes; every op of a kernel placed there gets
+    `#dlc.placement<cpu, reason, cpu_seconds, gpu_seconds>`, the others
+    none (the GPU).
+
+    `mode=gpu` (the default) places on the CPU only the kernels that
+    compute a node named in `cpu-nodes`; `mode=auto` also asks the cost
+    model (CostModel.h: each kernel's roofline time on the CPU and on the
+    GPU) and minimizes the run's predicted time, transfers included: a
+    tensor crossing between the devices costs its bytes over `link-gbps`
+    plus `link-latency-us` (the graph's inputs and results are in host
+    memory; constants are on both). The minimum is a minimum cut of the
+    kernels' graph (source: the CPU, sink: the GPU), so that an infinitely
+    fast link gives each kernel its faster device, and a link without
+    bandwidth puts everything on the CPU. `mode=off` (`--placement
+    cpu-fallback-off`) places nothing on the CPU and refuses `cpu-nodes`.
+    A node of `cpu-nodes` that no kernel computes, or whose kernel cannot
+    run on the CPU, is an error naming it.
+
+    Figures: the CPU's from `cpu-gflops` and `cpu-gbps` (0: an estimate
+    for this host, one thread), the GPU's from the datasheet of `gpu`
+    unless `gpu-gflops`, `gpu-gbps`, `gpu-saturation` (work items to fill
+    it) or `launch-us` are given.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"gpu\"",
+           "auto, gpu or off">,
+    ListOption<"cpuNodes", "cpu-nodes", "std::string",
+               "ONNX nodes whose kernels run on the CPU">,
+    Option<"gpuName", "gpu", "std::string", /*default=*/"\"h100\"",
+           "the GPU whose datasheet gives the figures not given">,
+    Option<"cpuGflops", "cpu-gflops", "double", /*default=*/"0", "">,
+    Option<"cpuGbps", "cpu-gbps", "double", /*default=*/"0", "">,
+    Option<"gpuGflops", "gpu-gflops", "double", /*default=*/"0", "">,
+    Option<"gpuGbps", "gpu-gbps", "double", /*default=*/"0", "">,
+    Option<"gpuSaturation", "gpu-saturation", "double", /*default=*/"0", "">,
+    Option<"launchUs", "launch-us", "double", /*default=*/"-1", "">,
+    Option<"linkGbps", "link-gbps", "double", /*default=*/"-1",
+           "host link bandwidth (inf: free transfers; 0: none)">,
+    Option<"linkLatencyUs", "link-latency-us", "double", /*default=*/"-1", "">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "a remark per kernel: its predicted times alone and its device">
+  ];
+  let dependentDialects = ["dlc::DlcDialect"];
+}
+
+def GpuOutlineHostParts : Pass<"dlc-gpu-outline-host-parts", "mlir::ModuleOp"> {
+  let summary = "a CUDA model's kernels placed on the CPU as host functions";
+  let description = [{
+    Runs on the bufferized entry, before the memory plan. Each run of ops
+    placed on the CPU (`#dlc.placement<cpu, ...>`, at the entry's top
+    level, with only views and constants between them) becomes a call of a
+    new private function `@<entry>_host_part<k>` (`dlc.host_part`) whose
+    linalg ops are sequential loops, on host buffers:
+
+    - a buffer that only host parts touch becomes a host buffer itself
+      (its `memref.alloc` marked `dlc.host`, planned by `dlc-memory-plan`
+      in the host workspace);
+    - a buffer that device code or the caller touches gets a host copy
+      (another `dlc.host` allocation): a `dlc.transfer ... to cpu` before
+      the part when the part reads it and the host copy is not current
+      (device code touched the buffer since the last transfer, or there was
+      none), a `dlc.transfer ... to gpu` after the part when it writes it;
+      a part that overwrites a whole buffer does not read it first;
+    - constants are read from the library's own copy (`dlc-gpu-host-abi`),
+      with no transfer.
+
+    The entry records its host parts (`dlc.host_parts`: the function, the
+    ONNX nodes, the placements) and the bytes its transfers move per run
+    (`dlc.bus_bytes_to_host`, `dlc.bus_bytes_to_device`), for `dlc
+    compile`'s report.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::memref::MemRefDialect",
+                           "dlc::DlcDialect"];
+}
+
+def GpuLowerTransfers : Pass<"dlc-gpu-lower-transfers", "mlir::func::FuncOp"> {
+  let summary = "dlc.transfer to the runtime's dlcrt_cuda_read and dlcrt_cuda_write";
+  let description = [{
+    Runs after `dlc-gpu-host-abi`, on host code: `dlc.transfer %d to cpu, %h`
+    becomes `dlcrt_cuda_read(ctx, h, d, bytes)` (waits for the kernels
+    before it), `dlc.transfer %h to gpu, %d` becomes
+    `dlcrt_cuda_write(ctx, d, h, bytes)` (queued on the model's stream),
+    with the buffers' aligned pointers and the entry's launch context
+    (`dlc.cuda_context`).
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def GpuSelectStrategy : Pass<"dlc-gpu-select-strategy", "mlir::func::FuncOp"> {
   let summary = "choose each GPU kernel's tiling (attaches #dlc.gpu_config)";
   let description = [{

@@ -16,10 +16,14 @@ using namespace mlir;
 /// workspace, give the entry the CUDA host ABI, map the foralls to
 /// gpu.launch, turn each remaining linalg op into a grid of threads and
 /// outline the kernels.
-static const char *kToKernels =
+static const char *kPrologue =
     "func.func(dlc-gpu-conv-to-gemm,canonicalize,cse,dlc-gpu-fold-row-"
-    "broadcasts,"
-    "canonicalize,cse,dlc-gpu-select-strategy{{precision={1} warpgroups={2}},"
+    "broadcasts,canonicalize,cse)";
+
+/// After the placement (dlc-gpu-select-placement, built in C++: node
+/// names are not pass-option text).
+static const char *kToKernels =
+    "func.func(dlc-gpu-select-strategy{{precision={1} warpgroups={2}},"
     "dlc-gpu-tile-and-fuse,dlc-gpu-vectorize,dlc-gpu-round-operands,"
     "canonicalize,cse),"
     "func.func(dlc-carry-loop-values-in-place,dlc-resolve-carried-dims),"
@@ -30,7 +34,8 @@ static const char *kToKernels =
     "func.func(dlc-bound-dynamic-allocs,dlc-distinct-results),buffer-"
     "results-to-out-params{{hoist-"
     "static-allocs=1 modify-public-functions=1},"
-    "canonicalize,cse,dlc-memory-plan,canonicalize,dlc-gpu-host-abi,"
+    "canonicalize,cse,dlc-gpu-outline-host-parts,dlc-memory-plan,"
+    "canonicalize,dlc-gpu-host-abi,"
     "func.func(dlc-gpu-map-forall,dlc-gpu-lower-warp-reductions,canonicalize,"
     "cse,"
     "dlc-gpu-hoist-accumulators,"
@@ -44,7 +49,7 @@ static const char *kToKernels =
     "dlc-copy-to-linalg,linalg-generalize-named-ops,dlc-gpu-parallel-any,"
     "dlc-gpu-interchange-reductions,convert-linalg-to-parallel-loops,"
     "canonicalize,dlc-gpu-promote-accumulators,"
-    "dlc-gpu-map-to-blocks{{block-size={0}}),"
+    "dlc-gpu-map-to-blocks{{block-size={0}},dlc-gpu-lower-transfers),"
     "convert-math-to-funcs,gpu-kernel-outlining,dlc-gpu-merge-kernel-modules,"
     "dlc-gpu-occupancy";
 
@@ -106,6 +111,13 @@ void dlc::buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &opts,
   buildGraphToLinalgPipeline(pm, /*indexChecks=*/true);
   if (untilLinalg)
     return;
+  if (failed(parsePassPipeline(kPrologue, pm, llvm::errs())))
+    llvm::report_fatal_error("dlc: invalid built-in CUDA pipeline");
+  GpuSelectPlacementOptions placement;
+  placement.mode = opts.placement;
+  placement.cpuNodes.assign(opts.cpuNodes.begin(), opts.cpuNodes.end());
+  placement.gpuName = opts.placementGpu;
+  pm.addPass(createGpuSelectPlacement(placement));
   std::string kernels =
       llvm::formatv(kToKernels, opts.blockSize, opts.precision,
                     opts.warpgroups ? "true" : "false")
@@ -138,6 +150,14 @@ struct CudaPipelineCliOptions
       llvm::cl::desc("comma-separated PTX targets (sm_90a alone: Hopper's "
                      "warpgroup instructions)"),
       llvm::cl::init("sm_80,sm_90")};
+  Option<std::string> placement{
+      *this, "placement",
+      llvm::cl::desc("kernels on the CPU: gpu (only cpu-nodes), auto (the "
+                     "cost model) or off"),
+      llvm::cl::init("gpu")};
+  ListOption<std::string> cpuNodes{
+      *this, "cpu-nodes",
+      llvm::cl::desc("ONNX nodes whose kernels run on the CPU")};
   Option<bool> warpgroups{
       *this, "warpgroups",
       llvm::cl::desc("emulator: the schedule of sm_90a (wgmma)"),
@@ -154,6 +174,8 @@ static dlc::CudaPipelineOptions fromCli(const CudaPipelineCliOptions &cli) {
     opts.archs.push_back(arch.str());
   opts.warpgroups =
       cli.warpgroups || dlc::CudaPipelineOptions::isArchSpecific(opts.archs);
+  opts.placement = cli.placement;
+  opts.cpuNodes.assign(cli.cpuNodes.begin(), cli.cpuNodes.end());
   return opts;
 }
 } // namespace

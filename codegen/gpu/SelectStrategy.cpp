@@ -472,6 +472,8 @@ struct SelectStrategyPass
     // Every reduction of the chain runs as a warp's: each must take the
     // reduction config (they all have the root's loops, so the same one).
     std::optional<GpuConfigAttr> config;
+    if (llvm::any_of(*chain, isPlacedOnCpu))
+      return std::nullopt;
     for (Operation *producer : *chain) {
       auto g = cast<linalg::GenericOp>(producer);
       if (g.getNumReductionLoops() == 0)
@@ -494,7 +496,7 @@ struct SelectStrategyPass
     contractionPrecision = *p;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::FillOp>(op) || op.getNumLoops() == 0 ||
-          op->getParentOfType<scf::ForallOp>())
+          op->getParentOfType<scf::ForallOp>() || isPlacedOnCpu(op))
         return;
       if (llvm::any_of(op.getIndexingMapsArray(), hasNegativeCoefficient))
         return;

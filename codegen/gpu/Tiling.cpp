@@ -75,6 +75,8 @@ static FailureOr<SmallVector<Attribute>> linearMapping(MLIRContext *ctx,
 
 /// Producers worth recomputing per tile: fills and elementwise ops.
 static bool isFusable(Operation *producer) {
+  if (isPlacedOnCpu(producer))
+    return false;
   if (isa<linalg::FillOp>(producer))
     return true;
   auto generic = dyn_cast<linalg::GenericOp>(producer);
@@ -245,7 +247,7 @@ static linalg::LinalgOp foldEpiloguesInPlace(RewriterBase &rewriter,
     Value result = last->getResult(0);
     OpOperand &use = *result.getUses().begin();
     auto user = dyn_cast<linalg::GenericOp>(use.getOwner());
-    if (!user || user.getNumReductionLoops() != 0 ||
+    if (!user || isPlacedOnCpu(user) || user.getNumReductionLoops() != 0 ||
         user.getNumDpsInits() != 1 || user->getNumResults() != 1)
       break;
     if (user.isDpsInit(&use)) {

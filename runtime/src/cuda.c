@@ -115,6 +115,8 @@ struct dlcrt_cuda {
   const char *const *kernel_names;
   const uint32_t *kernel_shared_bytes;
   CUdeviceptr workspace, constants;
+  /* Host parts' buffers (dlc_model_desc.host_workspace_size); NULL: none. */
+  void *host_workspace;
   CUdeviceptr *io; /* device copies of inputs then outputs (host I/O) */
   size_t num_io;
   int device_pointers;
@@ -347,6 +349,15 @@ static dlc_status *allocate(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
               d->cuMemcpyHtoD(cuda->constants, desc->cuda->constants,
                               desc->cuda->constants_size),
               "uploading the constants");
+  if (desc->host_workspace_size) {
+    cuda->host_workspace =
+        dlcrt_aligned_alloc((size_t)desc->host_workspace_size);
+    if (!cuda->host_workspace)
+      return dlcrt_status_create(DLC_OUT_OF_MEMORY,
+                                 "create: cannot allocate %llu bytes of host "
+                                 "workspace",
+                                 (unsigned long long)desc->host_workspace_size);
+  }
   if (cuda->device_pointers)
     return NULL;
   cuda->num_io = desc->num_inputs + desc->num_outputs;
@@ -440,6 +451,7 @@ void dlcrt_cuda_destroy(dlcrt_cuda *cuda) {
     d->cuCtxPopCurrent(&popped);
     d->cuDevicePrimaryCtxRelease(cuda->device);
   }
+  dlcrt_aligned_free(cuda->host_workspace);
   free(cuda->io);
   free(cuda->recorded_args);
   free(cuda->functions);
@@ -580,6 +592,27 @@ void dlcrt_cuda_read(void *ctx, uintptr_t dst, uintptr_t src, int64_t bytes) {
   memset((void *)dst, 0, (size_t)bytes);
 }
 
+void dlcrt_cuda_write(void *ctx, uintptr_t dst, uintptr_t src, int64_t bytes) {
+  dlcrt_cuda *cuda = ctx;
+  if (bytes <= 0)
+    return;
+  if (!cuda) {
+    memcpy((void *)dst, (const void *)src, (size_t)bytes);
+    return;
+  }
+  /* A host part ran: the run cannot be recorded (dlcrt_cuda_read before it
+   * already said so). */
+  cuda->host_read = 1;
+  if (cuda->capturing || cuda->launch_error != 0)
+    return;
+  CUresult r = cuda->driver.cuMemcpyHtoDAsync((uint64_t)dst, (const void *)src,
+                                              (size_t)bytes, cuda->stream);
+  if (r != 0) {
+    cuda->launch_error = r;
+    cuda->failed_kernel = kHostRead;
+  }
+}
+
 static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                               const dlc_tensor *inputs,
                               const dlc_tensor *outputs, void **args,
@@ -626,6 +659,8 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
   if (desc->num_input_dynamic_dims)
     args[at++] = input_dims;
   args[at] = (void *)(uintptr_t)cuda->workspace;
+  if (desc->host_workspace_size)
+    args[++at] = cuda->host_workspace;
   args[at + 1] = (void *)(uintptr_t)cuda->constants;
   args[at + 2] = cuda;
   /* Run-time checks: a failed one writes its number into a word of the

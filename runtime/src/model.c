@@ -15,6 +15,9 @@
 typedef struct worker {
   void *workspace;
   int owns_workspace;
+  /* cuda-emulator models with host parts (dlc_model_desc
+   * .host_workspace_size): their host buffers; NULL otherwise. */
+  void *host_workspace;
   void **args;
   /* Per tensor (inputs, then outputs): a one-sample buffer for a batched
    * tensor whose batch axis has larger dimensions before it (its samples
@@ -96,7 +99,7 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
   /* The tensors, then the two arrays of sizes and, on the CPU, the
    * workspace and the thread count; for CUDA, the workspace, the constants
    * and the launch context. */
-  w->args = calloc(n + 5, sizeof(void *));
+  w->args = calloc(n + 6, sizeof(void *));
   w->staging = calloc(n ? n : 1, sizeof(void *));
   w->private_out = calloc(n ? n : 1, sizeof(void *));
   w->dims = calloc(desc->num_dynamic_dims ? desc->num_dynamic_dims : 1,
@@ -131,6 +134,14 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
   }
   if (desc->cuda)
     return NULL;
+  if (desc->host_workspace_size) {
+    w->host_workspace = dlcrt_aligned_alloc((size_t)desc->host_workspace_size);
+    if (!w->host_workspace)
+      return dlcrt_status_create(DLC_OUT_OF_MEMORY,
+                                 "create: cannot allocate %llu bytes of host "
+                                 "workspace",
+                                 (unsigned long long)desc->host_workspace_size);
+  }
   if (workspace) {
     w->workspace = workspace;
     return NULL;
@@ -148,6 +159,7 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
 static void destroy_worker(const dlcrt_model *model, worker *w) {
   if (w->owns_workspace)
     dlcrt_aligned_free(w->workspace);
+  dlcrt_aligned_free(w->host_workspace);
   for (size_t k = 0; k < num_tensors(model->desc); ++k) {
     if (w->staging)
       dlcrt_aligned_free(w->staging[k]);
@@ -494,6 +506,8 @@ static dlc_status *run_entry(dlcrt_model *model, worker *w,
     if (desc->num_input_dynamic_dims)
       w->args[at++] = w->input_dims;
     w->args[at] = w->workspace;
+    if (desc->host_workspace_size)
+      w->args[++at] = w->host_workspace;
     w->args[at + 1] = &w->num_threads;
     char *word = (char *)w->workspace + desc->check_offset;
     if (desc->num_checks)

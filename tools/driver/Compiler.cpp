@@ -518,6 +518,8 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
         dlc::CudaPipelineOptions::isArchSpecific(options.gpuArchs);
     cudaOptions.emulate = emulated;
     cudaOptions.precision = options.gpuPrecision;
+    cudaOptions.placement = options.placement;
+    cudaOptions.cpuNodes = options.cpuNodes;
     buildCudaPipeline(pm, cudaOptions, stopAt == Stage::Linalg);
   } else {
     CpuPipelineOptions pipelineOptions;
@@ -580,6 +582,7 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   info->workspaceLiveSet = extractWorkspaceLiveSet(*module);
   extractChecks(*module, *info);
   extractProfile(*module, *info);
+  extractHostParts(*module, *info);
   result.info = *info;
 
   auto tm = createTargetMachine(*target);

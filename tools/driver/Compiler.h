@@ -40,6 +40,11 @@ struct CompileOptions {
   /// --target cuda-emulator: the precision of contraction kernels ("f32",
   /// "tf32", "f16", "bf16": operands rounded, f32 accumulation).
   std::string gpuPrecision = "f32";
+  /// --target cuda|cuda-emulator: which kernels run on the CPU, as host
+  /// parts of the model (dlc-gpu-select-placement): "gpu" (only
+  /// `cpuNodes`), "auto" (the cost model) or "off" (none).
+  std::string placement = "gpu";
+  std::vector<std::string> cpuNodes;
   bool apiWrappers = true; // the public <name>_* functions
   bool timePasses = false;
   /// Input values known at compile time (see ImportOptions::knownInputs).

@@ -32,6 +32,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <thread>
 #include <unistd.h>
 
@@ -47,6 +48,7 @@ const char *kUsage = R"(usage:
               [--mtriple T] [--target cpu|cuda|cuda-emulator]
               [--gpu-arch sm_80,sm_90] [--gpu-cubin auto|off]
               [--gpu-precision fp32|tf32|fp16|bf16]
+              [--placement gpu|auto|cpu-fallback-off] [--cpu-nodes N1,N2,...]
               [--time-passes] [--data DIR] [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
               [--batch-split auto|K] [--batch-chunk auto|S]
               [--max-memory SIZE] [--max-time SECONDS]
@@ -56,6 +58,7 @@ const char *kUsage = R"(usage:
                      [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
                      [--batch-chunk auto|S] [--cuda-graphs auto|off]
                      [--gpu-cubin auto|off] [--gpu-precision P]
+                     [--placement P] [--cpu-nodes N1,N2,...]
                      [--max-memory SIZE] [--max-time SECONDS]
   dlc check MODEL.onnx [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
                        [--max-memory SIZE] [--max-time SECONDS]
@@ -133,6 +136,15 @@ fp32. Contractions whose M, N and K are multiples of 16, 8 and 8 (tf32) or
 16, 8 and 16 (fp16) run on tensor cores (mma.sync, sm_80 and newer); with
 --gpu-arch sm_90a, those whose M is a multiple of 64 (and bf16 ones) on
 Hopper's warpgroup instructions (wgmma).
+
+--placement (compile, run; --target cuda or cuda-emulator): which kernels
+run on the CPU, as host parts of the same library, with a transfer per
+tensor and direction between device and host memory: gpu (the default)
+only the kernels of the nodes named by --cpu-nodes; auto also those the
+cost model predicts faster on the CPU, transfers included (serial work, tiny
+tails); cpu-fallback-off none (--cpu-nodes is then an error). compile prints
+each host part with its nodes and reason, and the bytes crossing the bus
+per run.
 )";
 
 /// `--key value`, `--key=value` and flags after a command and a positional.
@@ -292,6 +304,33 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
       return false;
     }
     opts.gpuPrecision = it->second;
+  }
+  if (auto placement = args.get("--placement")) {
+    static const std::map<std::string, std::string> kModes = {
+        {"gpu", "gpu"}, {"auto", "auto"}, {"cpu-fallback-off", "off"}};
+    auto it = kModes.find(*placement);
+    if (it == kModes.end()) {
+      errs() << "dlc: error: --placement takes gpu, auto or "
+                "cpu-fallback-off\n";
+      return false;
+    }
+    if (opts.target == dlc::Target::Cpu) {
+      errs() << "dlc: error: --placement needs --target cuda or "
+                "cuda-emulator\n";
+      return false;
+    }
+    opts.placement = it->second;
+  }
+  if (auto nodes = args.get("--cpu-nodes")) {
+    if (opts.target == dlc::Target::Cpu) {
+      errs() << "dlc: error: --cpu-nodes needs --target cuda or "
+                "cuda-emulator\n";
+      return false;
+    }
+    SmallVector<StringRef> names;
+    StringRef(*nodes).split(names, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef name : names)
+      opts.cpuNodes.push_back(name.str());
   }
   if (auto cubins = args.get("--gpu-cubin")) {
     if (opts.target != dlc::Target::Cuda) {
@@ -583,6 +622,11 @@ int runCompile(const Args &args, const char *argv0) {
   } else if (!result.batchSplitSkipped.empty()) {
     outs() << "dlc: batch not split: " << result.batchSplitSkipped << "\n";
   }
+  const dlc::ModelInfo &info = result.info;
+  std::set<std::string> cpuNodes;
+  for (const dlc::ModelInfo::HostPart &part : info.hostParts)
+    cpuNodes.insert(part.nodes.begin(), part.nodes.end());
+  uint64_t hostPartBytes = info.busBytesToHost + info.busBytesToDevice;
   if (const auto &cuda = result.info.cuda) {
     uint64_t io = 0;
     for (const auto *list : {&result.info.inputs, &result.info.outputs})
@@ -596,10 +640,30 @@ int runCompile(const Args &args, const char *argv0) {
            << (cuda->cubins.empty() ? " (no cubins)" : " and their cubins")
            << "; device memory " << result.info.workspaceSize
            << " bytes workspace + " << cuda->constantsSize
-           << " bytes constants; 0 nodes fall back to the CPU; " << io
+           << " bytes constants; " << cpuNodes.size()
+           << " nodes run on the CPU; " << io + hostPartBytes
            << " bytes cross the bus per "
            << (result.info.batchDim.empty() ? "run" : "sample")
-           << " (inputs and outputs)\n";
+           << " (inputs and outputs " << io << ", host parts " << hostPartBytes
+           << ")\n";
+  }
+  if (!info.hostParts.empty()) {
+    outs() << "dlc: placement: " << info.hostParts.size()
+           << " host part(s) on the CPU, " << info.hostWorkspaceSize
+           << " bytes of host workspace; their transfers move "
+           << info.busBytesToHost << " bytes to the host and "
+           << info.busBytesToDevice << " bytes to the device per run\n";
+    for (auto [k, part] : llvm::enumerate(info.hostParts)) {
+      outs() << "dlc: host part " << k << ": nodes";
+      for (const std::string &node : part.nodes)
+        outs() << " '" << node << "'";
+      outs() << " on the CPU:";
+      for (auto [i, reason] : llvm::enumerate(part.reasons))
+        outs() << (i ? "; " : " ") << reason;
+      outs() << "\n";
+    }
+  } else if (info.cuda || info.cudaEmulated) {
+    outs() << "dlc: placement: every kernel on the GPU\n";
   }
   return kExitOk;
 }
@@ -1455,19 +1519,21 @@ int dlc::driverMain(int argc, char **argv) {
   Args args;
   StringRef command = argc >= 2 ? argv[1] : "";
   if (command == "compile")
-    args = parseArgs(argc, argv,
-                     {"-o", "--name", "--emit", "--mcpu", "--mtriple",
-                      "--target", "--gpu-arch", "--gpu-cubin",
-                      "--gpu-precision", "--data", "--dim", "--batch-split",
-                      "--batch-chunk", "--max-memory", "--max-time"},
-                     {"--shared", "--time-passes"});
+    args =
+        parseArgs(argc, argv,
+                  {"-o", "--name", "--emit", "--mcpu", "--mtriple", "--target",
+                   "--gpu-arch", "--gpu-cubin", "--gpu-precision", "--data",
+                   "--dim", "--batch-split", "--batch-chunk", "--max-memory",
+                   "--max-time", "--placement", "--cpu-nodes"},
+                  {"--shared", "--time-passes"});
   else if (command == "run")
-    args = parseArgs(argc, argv,
-                     {"--data", "--out", "--target", "--threads", "--compare",
-                      "--gpu-arch", "--dim", "--batch-split", "--batch-chunk",
-                      "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
-                      "--max-memory", "--max-time"},
-                     {"--per-node"});
+    args =
+        parseArgs(argc, argv,
+                  {"--data", "--out", "--target", "--threads", "--compare",
+                   "--gpu-arch", "--dim", "--batch-split", "--batch-chunk",
+                   "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
+                   "--max-memory", "--max-time", "--placement", "--cpu-nodes"},
+                  {"--per-node"});
   else if (command == "check")
     args = parseArgs(argc, argv, {"--dim", "--max-memory", "--max-time"}, {});
   else if (command == "bench")

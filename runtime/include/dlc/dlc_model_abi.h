@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 12
+#define DLC_MODEL_ABI_VERSION 13
 
 /* One input or output of a model. For a model with a dynamic batch, a
  * batched tensor has shape[batch_axis] == DLC_DIM_DYNAMIC and size_bytes is
@@ -59,6 +59,7 @@ typedef struct dlc_tensor_desc {
  * num_input_dynamic_dims is not 0) the int64_t array of the inputs'
  * symbolic sizes (input by input, dimension by dimension), then the
  * workspace pointer (64-byte aligned),
+ * then the host workspace (when host_workspace_size is not 0),
  * then, for the CPU, a pointer to the int32_t thread count (>= 1) of the
  * OpenMP regions; for CUDA, the device pointer of the constants arena and
  * the launch context passed to dlcrt_cuda_launch. For CUDA every tensor
@@ -130,6 +131,11 @@ typedef struct dlc_model_desc {
   uint64_t num_checks;
   uint64_t check_offset;
   const char *const *check_messages;
+  /* CUDA models with host parts (kernels placed on the CPU): the bytes of
+   * the host workspace, host memory the runtime allocates at create (64-byte
+   * aligned) and passes to the entry right after the workspace; 0: none,
+   * and no such argument. */
+  uint64_t host_workspace_size;
 } dlc_model_desc;
 
 typedef struct dlcrt_model dlcrt_model;
@@ -165,6 +171,15 @@ void dlcrt_cuda_launch(void *ctx, int32_t kernel, int64_t grid_x,
  * writes zeros (run reports the failure). Without a context (a
  * cuda-emulator model, whose device memory is host memory) a plain copy. */
 void dlcrt_cuda_read(void *ctx, uintptr_t dst, uintptr_t src, int64_t bytes);
+
+/* Called by the host code of CUDA models after a host part (a kernel placed
+ * on the CPU) wrote a tensor the device reads: copies `bytes` from host
+ * memory `src` (the host workspace) to device address `dst`, queued on the
+ * model's stream after the kernels launched before it. The host workspace
+ * is pageable memory, so the copy has taken the bytes when it returns and
+ * the host may write them again. Nothing after a failed launch or copy (run
+ * reports the failure). Without a context (cuda-emulator) a plain copy. */
+void dlcrt_cuda_write(void *ctx, uintptr_t dst, uintptr_t src, int64_t bytes);
 
 /* cuda-emulator: a model compiled with --target cuda-emulator is a CPU
  * model whose kernels are host functions called once per GPU thread, with

@@ -267,3 +267,31 @@ func.func @profiled(%x: memref<16xf32>) {
   memref.store %n, %p[%c0] : memref<3xi64>
   return
 }
+
+// -----
+
+// A CUDA model's host buffers (dlc-gpu-outline-host-parts marks them
+// `dlc.host`) are planned in a host workspace of their own, an argument
+// after the device workspace; host part functions are not planned.
+func.func private @main_host_part0(%a: memref<16xf32>, %b: memref<16xf32>) attributes {dlc.host_part} {
+  return
+}
+func.func @host_buffers(%in: memref<16xf32>, %out: memref<16xf32>) {
+  %d = memref.alloc() : memref<16xf32>
+  %h0 = memref.alloc() {dlc.host} : memref<16xf32>
+  %h1 = memref.alloc() {dlc.host} : memref<16xf32>
+  memref.copy %in, %d : memref<16xf32> to memref<16xf32>
+  dlc.transfer %d to cpu, %h0 : memref<16xf32>
+  call @main_host_part0(%h0, %h1) : (memref<16xf32>, memref<16xf32>) -> ()
+  dlc.transfer %h1 to gpu, %out : memref<16xf32>
+  return
+}
+// CHECK-LABEL: func.func private @main_host_part0
+// CHECK-SAME: (%{{.*}}: memref<16xf32>, %{{.*}}: memref<16xf32>) attributes {dlc.host_part}
+// CHECK-LABEL: func.func @host_buffers
+// CHECK-SAME: %[[WS:[a-z0-9]+]]: memref<64xi8> {dlc.workspace}, %[[HWS:[a-z0-9]+]]: memref<128xi8> {dlc.host_workspace}
+// CHECK-SAME: dlc.host_workspace_size = 128 : i64
+// CHECK-SAME: dlc.workspace_size = 64 : i64
+// CHECK-DAG: memref.view %[[WS]][%{{.*}}][] : memref<64xi8> to memref<16xf32>
+// CHECK-DAG: memref.view %[[HWS]][%c0{{.*}}][] : memref<128xi8> to memref<16xf32>
+// CHECK-DAG: memref.view %[[HWS]][%c64{{.*}}][] : memref<128xi8> to memref<16xf32>
