@@ -186,7 +186,8 @@ void dlc::extractHostParts(ModuleOp module, ModelInfo &info) {
         hostPart.nodes.push_back(node.str());
     if (auto placements = part.getAs<ArrayAttr>("placements"))
       for (auto p : placements.getAsRange<PlacementAttr>())
-        hostPart.reasons.push_back(p.getReason().str());
+        if (!llvm::is_contained(hostPart.reasons, p.getReason()))
+          hostPart.reasons.push_back(p.getReason().str());
     info.hostParts.push_back(std::move(hostPart));
   }
 }

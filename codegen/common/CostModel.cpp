@@ -130,6 +130,10 @@ KernelTime dlc::predictKernel(const KernelCost &kernel,
   // Work spread over fewer items than the device runs at once leaves the
   // rest idle.
   double parallelism = kernel.parallelism * scale;
+  // dlc's GPU reductions run a warp per output, its lanes striding over the
+  // reduced elements (dlc-gpu-select-strategy's `reduction` kind).
+  if (device.gpu && kernel.kind == KernelKind::Reduction)
+    parallelism *= std::clamp(kernel.reductionExtent, 1.0, 32.0);
   double fill = device.saturation.value > 0
                     ? std::min(1.0, parallelism / device.saturation.value)
                     : 1.0;

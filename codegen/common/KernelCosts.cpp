@@ -366,8 +366,11 @@ dlc::KernelCost Analyzer::costOf(ArrayRef<Operation *> ops, Operation *rootOp,
         if (iterator == utils::IteratorType::parallel)
           parallel *= double(range);
       }
-      if (op == rootOp)
+      if (op == rootOp) {
         rootParallel = parallel;
+        if (known)
+          cost.reductionExtent = iterations / parallel;
+      }
       maxParallel = std::max(maxParallel, parallel);
       BodyCount body = countBody(*linalgOp.getBlock());
       if (!known && body.flops > 0)

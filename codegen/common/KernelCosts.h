@@ -71,6 +71,8 @@ struct KernelCost {
   /// The iterations of the root's parallel loops: the independent work
   /// items a GPU spreads over its threads (1: the kernel runs serially).
   double parallelism = 1;
+  /// The iterations of the root's reduction loops per work item (1: none).
+  double reductionExtent = 1;
   /// How many times the kernel runs per run of the program (loop trips).
   double trips = 1;
 

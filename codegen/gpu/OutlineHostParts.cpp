@@ -77,8 +77,8 @@ struct Part {
 struct OutlineHostPartsPass
     : dlc::impl::GpuOutlineHostPartsBase<OutlineHostPartsPass> {
 
-  /// The parts of `block`: runs of CPU-placed ops with only pure ops (views,
-  /// constants) between them.
+  /// The parts of `block`: runs of CPU-placed ops with only allocations and
+  /// pure ops (views, constants) between them.
   static SmallVector<Part> findParts(Block &block) {
     SmallVector<Part> parts;
     bool open = false;
@@ -107,6 +107,14 @@ struct OutlineHostPartsPass
             if (whole)
               writtenWhole.insert(root);
           }
+          // Buffers its body reads from outside (a gather's table).
+          llvm::SetVector<Value> captured;
+          for (Region &region : op.getRegions())
+            getUsedValuesDefinedAbove(region, captured);
+          for (Value v : captured)
+            if (isa<MemRefType>(v.getType()) &&
+                !writtenWhole.contains(rootOf(v)))
+              part.read.insert(rootOf(v));
         } else {
           llvm::SetVector<Value> roots;
           touchedRoots(&op, roots);
@@ -115,7 +123,10 @@ struct OutlineHostPartsPass
         }
         continue;
       }
-      if (!isPure(&op) || op.getNumRegions() != 0)
+      // Views, constants and allocations (planned, not run) keep a part
+      // open; anything else that runs ends it.
+      if ((!isPure(&op) && !isa<memref::AllocOp, memref::AllocaOp>(op)) ||
+          op.getNumRegions() != 0)
         open = false;
     }
     return parts;
@@ -214,7 +225,9 @@ struct OutlineHostPartsPass
         if (*host == root || hostCurrent.contains(root) ||
             !part.read.contains(root))
           continue;
-        b.setInsertionPoint(part.ops.front());
+        // Right before the call (where the part's last op is): everything
+        // the part uses is defined by then.
+        b.setInsertionPoint(part.ops.back());
         TransferOp::create(b, loc, Device::Cpu, root, *host);
         toHost += bytes(root);
         hostCurrent.insert(root);
@@ -246,6 +259,8 @@ struct OutlineHostPartsPass
           (func.getSymName() + "_host_part" + Twine(counter++)).str();
       for (Value root : argRoots) {
         callArgs.push_back(hostCopy.lookup(root));
+        assert(callArgs.back() &&
+               "a buffer of a host part without a host copy");
         argTypes.push_back(root.getType());
       }
       for (Value v : scalars) {

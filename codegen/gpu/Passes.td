@@ -109,7 +109,8 @@ def GpuOutlineHostParts : Pass<"dlc-gpu-outline-host-parts", "mlir::ModuleOp"> {
   let description = [{
     Runs on the bufferized entry, before the memory plan. Each run of ops
     placed on the CPU (`#dlc.placement<cpu, ...>`, at the entry's top
-    level, with only views and constants between them) becomes a call of a
+    level, with only views, constants and allocations between them) becomes
+    a call of a
     new private function `@<entry>_host_part<k>` (`dlc.host_part`) whose
     linalg ops are sequential loops, on host buffers:
 

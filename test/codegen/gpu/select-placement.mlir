@@ -1,24 +1,24 @@
 // RUN: dlc-opt %s --dlc-gpu-select-placement="cpu-nodes=sum" | FileCheck %s --check-prefix=NAMED
-// RUN: dlc-opt %s --dlc-gpu-select-placement="mode=auto remarks=1 cpu-gflops=10 cpu-gbps=10 gpu-gflops=1000 gpu-gbps=1000 gpu-saturation=1000 launch-us=5 link-gbps=10 link-latency-us=10" 2>&1 | FileCheck %s --check-prefix=AUTO
-// RUN: dlc-opt %s --dlc-gpu-select-placement="mode=auto remarks=1 cpu-gflops=10 cpu-gbps=10 gpu-gflops=1000 gpu-gbps=1000 gpu-saturation=1000 launch-us=5 link-gbps=inf link-latency-us=0" 2>&1 | FileCheck %s --check-prefix=FREE
-// RUN: dlc-opt %s --dlc-gpu-select-placement="mode=auto remarks=1 cpu-gflops=10 cpu-gbps=10 gpu-gflops=1000 gpu-gbps=1000 gpu-saturation=1000 launch-us=5 link-gbps=0" 2>&1 | FileCheck %s --check-prefix=NOLINK
+// RUN: dlc-opt %s --dlc-gpu-select-placement="mode=auto remarks=1 cpu-gflops=10 cpu-gbps=10 gpu-gflops=10000 gpu-gbps=1000 gpu-saturation=100000 launch-us=5 link-gbps=10 link-latency-us=10" 2>&1 | FileCheck %s --check-prefix=AUTO
+// RUN: dlc-opt %s --dlc-gpu-select-placement="mode=auto remarks=1 cpu-gflops=10 cpu-gbps=10 gpu-gflops=10000 gpu-gbps=1000 gpu-saturation=100000 launch-us=5 link-gbps=inf link-latency-us=0" 2>&1 | FileCheck %s --check-prefix=FREE
+// RUN: dlc-opt %s --dlc-gpu-select-placement="mode=auto remarks=1 cpu-gflops=10 cpu-gbps=10 gpu-gflops=10000 gpu-gbps=1000 gpu-saturation=100000 launch-us=5 link-gbps=0" 2>&1 | FileCheck %s --check-prefix=NOLINK
 // RUN: dlc-opt %s --dlc-gpu-select-placement="mode=off" | FileCheck %s --check-prefix=OFF
 
 // A 64x64x64 MatMul (524288 FLOPs over 4096 outputs) and the sum of its
-// result to a scalar (4096 FLOPs, one work item: serial on a GPU).
+// result to a scalar (4096 FLOPs, one output: a warp's 32 lanes on a GPU).
 // Given figures: the CPU 10 GFLOP/s and 10 GB/s (host parts are plain
-// loops), the GPU 1 TFLOP/s and 1 TB/s filled by 1000 work items, 5 us per
-// launch, a 10 GB/s link with 10 us per transfer.
-//   MatMul: CPU 524288 / (10e9 * 0.75) = 69.905 us; GPU
-//     524288 / (1e12 * 0.5) + 5 = 6.049 us.
-//   Sum: CPU 4096 / (10e9 * 0.15) = 2.731 us; GPU one work item of 1000,
-//     bound by its 16388 bytes at 1e12 / 1000 B/s: 16.388 + 5 = 21.388 us.
+// loops), the GPU 10 TFLOP/s and 1 TB/s filled by 100000 work items, 5 us
+// per launch, a 10 GB/s link with 10 us per transfer.
+//   MatMul: CPU 524288 / (10e9 * 0.75) = 69.905 us; GPU filled to 4096 /
+//     100000: 524288 / (10e12 * 0.5 * 0.04096) + 5 = 7.560 us.
+//   Sum: CPU 4096 / (10e9 * 0.15) = 2.731 us; GPU filled to 32 / 100000,
+//     bound by its 16388 bytes: 16388 / (1e12 * 0.00032) + 5 = 56.213 us.
 // With the link: the MatMul on the GPU, the sum on the CPU (its 16 KB
 // input over the link, 11.6 us, its 4 bytes of result already in host
-// memory: 14.3 us against 21.388 + 10.0004 = 31.388 us on the GPU, the
-// result brought back).
-// A free link changes nothing here (each kernel's faster device); without
-// a link everything stays on the CPU, where the inputs and results are.
+// memory: 14.3 us against 56.213 + 10.0004 = 66.213 us on the GPU, the
+// result brought back). A free link changes nothing here (each kernel's
+// faster device); without a link everything stays on the CPU, where the
+// inputs and results are.
 
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> ()>
@@ -45,20 +45,20 @@ func.func @main(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> (tensor<64x64xf
 // NAMED: linalg.generic
 // NAMED-SAME: dlc.placement = #dlc.placement<cpu, "named by --cpu-nodes",
 
-// AUTO: remark: {{.*}}kernel 'mm': cpu 69905 ns, gpu 6049 ns, on the gpu
-// AUTO: remark: {{.*}}kernel 'sum': cpu 2731 ns, gpu 21388 ns, on the cpu
-// AUTO: remark: kernel '': cpu 0 ns, gpu 5004 ns, on the gpu
-// AUTO: remark: {{.*}}kernel 'looped': cpu 21 ns, gpu 20160 ns, on the gpu
+// AUTO: remark: {{.*}}kernel 'mm': cpu 69905 ns, gpu 7560 ns, on the gpu
+// AUTO: remark: {{.*}}kernel 'sum': cpu 2731 ns, gpu 56213 ns, on the cpu
+// AUTO: remark: kernel '': cpu 0 ns, gpu 5400 ns, on the gpu
+// AUTO: remark: {{.*}}kernel 'looped': cpu 21 ns, gpu 22000 ns, on the gpu
 // AUTO-LABEL: func.func @main
 // AUTO: linalg.matmul ins
 // AUTO: linalg.generic
-// AUTO-SAME: #dlc.placement<cpu, "the cost model: 2.73 us on the CPU, 31.39 us on the GPU with transfers", 2731, 31388>
+// AUTO-SAME: #dlc.placement<cpu, "the cost model: 2.73 us on the CPU, 66.21 us on the GPU with transfers", 2731, 66213>
 
-// FREE: remark: {{.*}}kernel 'mm': cpu 69905 ns, gpu 6049 ns, on the gpu
-// FREE: remark: {{.*}}kernel 'sum': cpu 2731 ns, gpu 21388 ns, on the cpu
+// FREE: remark: {{.*}}kernel 'mm': cpu 69905 ns, gpu 7560 ns, on the gpu
+// FREE: remark: {{.*}}kernel 'sum': cpu 2731 ns, gpu 56213 ns, on the cpu
 
-// NOLINK: remark: {{.*}}kernel 'mm': cpu 69905 ns, gpu 6049 ns, on the cpu
-// NOLINK: remark: {{.*}}kernel 'sum': cpu 2731 ns, gpu 21388 ns, on the cpu
+// NOLINK: remark: {{.*}}kernel 'mm': cpu 69905 ns, gpu 7560 ns, on the cpu
+// NOLINK: remark: {{.*}}kernel 'sum': cpu 2731 ns, gpu 56213 ns, on the cpu
 
 // OFF-NOT: dlc.placement
 
