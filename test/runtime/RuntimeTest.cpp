@@ -983,6 +983,91 @@ TEST(Cuda, GraphsNotForHostReads) {
   EXPECT_EQ(c.captures + c.graphLaunches, 0);
 }
 
+// A CUDA model with a host part (a kernel placed on the CPU): the entry
+// takes the host workspace right after the device workspace (args: x, y,
+// workspace, host workspace, constants, context); it reads x into the host
+// workspace, doubles it there and writes the result to y on the device.
+void hostPart(void **args) {
+  auto *host = static_cast<float *>(args[3]);
+  EXPECT_NE(host, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(host) % 64, 0u);
+  dlcrt_cuda_read(args[5], reinterpret_cast<uintptr_t>(host),
+                  reinterpret_cast<uintptr_t>(args[0]), 24);
+  for (int i = 0; i < 6; ++i)
+    host[i] *= 2;
+  dlcrt_cuda_write(args[5], reinterpret_cast<uintptr_t>(args[1]),
+                   reinterpret_cast<uintptr_t>(host), 24);
+  // The caller may reuse the host bytes once the write returns.
+  for (int i = 0; i < 6; ++i)
+    host[i] = -1;
+}
+const dlc_model_desc kHostPartCudaModel = [] {
+  dlc_model_desc desc = kFakeCudaModel;
+  desc.model_name = "host_part";
+  desc.entry = hostPart;
+  desc.host_workspace_size = 64;
+  return desc;
+}();
+
+TEST(Cuda, HostPartsGetTheHostWorkspaceAndTransfers) {
+  DriverOverride d(DLC_FAKE_CUDA_PATH);
+  dlc_options options;
+  dlc_options_init(&options);
+  dlcrt_model *model = nullptr;
+  dlc_status *s = dlcrt_model_create(&kHostPartCudaModel, &options, &model);
+  ASSERT_EQ(s, nullptr) << takeMessage(s);
+  for (int run = 0; run < 3; ++run) {
+    alignas(16) float x[6] = {1, 2, 3, 4, 5, float(run)}, y[6] = {};
+    dlc_tensor in = tensor(x, 24, DLC_DTYPE_F32, 2, kShape);
+    dlc_tensor out = tensor(y, 24, DLC_DTYPE_F32, 2, kShape);
+    s = dlcrt_model_run(model, &in, 1, &out, 1);
+    ASSERT_EQ(s, nullptr) << takeMessage(s);
+    for (int i = 0; i < 6; ++i)
+      EXPECT_EQ(y[i], 2 * x[i]) << "run " << run << ", element " << i;
+  }
+  dlcrt_model_destroy(model);
+}
+
+TEST(Cuda, HostPartsAreNotRecordedAsGraphs) {
+  dlc_options options;
+  dlc_options_init(&options);
+  FakeCudaLog c = countLog(runLogged(&kHostPartCudaModel, options, 3));
+  EXPECT_EQ(c.captures + c.graphLaunches, 0);
+}
+
+// The same on a cuda-emulator model (a CPU model: args x, y, workspace,
+// host workspace, thread count; no context, so the transfers are copies).
+void emulatedHostPart(void **args) {
+  auto *host = static_cast<float *>(args[3]);
+  EXPECT_NE(host, nullptr);
+  EXPECT_EQ(*static_cast<int32_t *>(args[4]), 1) << "the thread count";
+  dlcrt_cuda_read(nullptr, reinterpret_cast<uintptr_t>(host),
+                  reinterpret_cast<uintptr_t>(args[0]), 24);
+  for (int i = 0; i < 6; ++i)
+    host[i] += 10;
+  dlcrt_cuda_write(nullptr, reinterpret_cast<uintptr_t>(args[1]),
+                   reinterpret_cast<uintptr_t>(host), 24);
+}
+
+TEST(Cuda, EmulatedHostPartsGetTheHostWorkspace) {
+  dlc_model_desc desc = kDesc;
+  desc.entry = emulatedHostPart;
+  desc.host_workspace_size = 128;
+  dlc_options options;
+  dlc_options_init(&options);
+  dlcrt_model *model = nullptr;
+  dlc_status *s = dlcrt_model_create(&desc, &options, &model);
+  ASSERT_EQ(s, nullptr) << takeMessage(s);
+  float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {};
+  dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, kShape);
+  dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, kShape);
+  s = dlcrt_model_run(model, &in, 1, &out, 1);
+  ASSERT_EQ(s, nullptr) << takeMessage(s);
+  EXPECT_EQ(y[0], 11.0f);
+  EXPECT_EQ(y[5], 16.0f);
+  dlcrt_model_destroy(model);
+}
+
 // Run-time checks of a CUDA model: their word lies at byte 16 of the
 // device workspace (host memory in the stand-in, so the entry stands for a
 // kernel and writes it directly): an input's first element < 0 fails check
