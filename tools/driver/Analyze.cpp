@@ -182,6 +182,57 @@ bool dlc::countModelKernels(const std::string &model,
   return countKernels(model, compile, costs, info);
 }
 
+std::optional<dlc::AutoTarget> dlc::pickTarget(const std::string &model,
+                                               const CompileOptions &compile,
+                                               unsigned threads,
+                                               const DevicePeaks &gpu) {
+  ProgramCosts costs;
+  ModelInfo info;
+  CompileOptions cpuCompile = compile;
+  cpuCompile.target = Target::Cpu;
+  if (!countKernels(model, cpuCompile, costs, info))
+    return std::nullopt;
+  ProgramSizes sizes;
+  for (const TensorInfo &t : info.inputs)
+    sizes.inputBytes += double(t.sizeBytes);
+  for (const TensorInfo &t : info.outputs)
+    sizes.outputBytes += double(t.sizeBytes);
+  sizes.weightBytes = costs.weightBytes;
+  sizes.workspaceBytes = costs.peakLiveBytes;
+  sizes.countedBatch = 1;
+  unsigned lanes = 4;
+  if (auto target = resolveCpuTarget(compile.mcpu, compile.mtriple))
+    lanes = unsigned(target->vectorWidth);
+  else
+    consumeError(target.takeError());
+  DevicePeaks cpu = cpuPeaksAt(MachinePeaks(), threads, lanes);
+  RunPrediction c = predictRun(costs, sizes, cpu, 1);
+  RunPrediction g = predictRun(costs, sizes, gpu, 1);
+  double gpuTotal = g.seconds + g.transferSeconds;
+  AutoTarget pick;
+  if (c.unknownKernels || g.unknownKernels) {
+    pick.reason = formatv("cpu: {0} kernels have no cost formula, so the "
+                          "prediction cannot choose; the CPU runs every model",
+                          std::max(c.unknownKernels, g.unknownKernels));
+  } else if (!g.fits) {
+    pick.reason = formatv(
+        "cpu: the {0}'s {1} of memory cannot hold the {2} a run "
+        "needs",
+        gpu.name, human(gpu.memory.value, "B"), human(g.memoryBytes, "B"));
+  } else if (gpuTotal < c.seconds) {
+    pick.target = Target::Cuda;
+    pick.reason = formatv("cuda: predicted {0} ms on the {1} with transfers "
+                          "against {2} ms on this CPU at {3} thread(s)",
+                          ms(gpuTotal), gpu.name, ms(c.seconds), threads);
+  } else {
+    pick.reason = formatv("cpu: predicted {0} ms on this CPU at {1} "
+                          "thread(s) against {2} ms on the {3} with "
+                          "transfers",
+                          ms(c.seconds), threads, ms(gpuTotal), gpu.name);
+  }
+  return pick;
+}
+
 int dlc::runAnalyze(const AnalyzeOptions &options) {
   Analysis analysis;
   ModelInfo info;

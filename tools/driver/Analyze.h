@@ -39,6 +39,19 @@ struct AnalyzeOptions {
 /// Runs the analysis and prints its report; returns the process exit code.
 int runAnalyze(const AnalyzeOptions &options);
 
+/// `--target auto`: the device the cost model predicts faster for `model`
+/// at its own batch (the CPU's estimated figures at `threads`, the GPU's
+/// datasheet, transfers included; the CPU when the batch does not fit in
+/// the GPU's memory), and why. Prints the errors and returns nullopt when
+/// it cannot tell.
+struct AutoTarget {
+  Target target = Target::Cpu;
+  std::string reason;
+};
+std::optional<AutoTarget> pickTarget(const std::string &model,
+                                     const CompileOptions &compile,
+                                     unsigned threads, const DevicePeaks &gpu);
+
 /// The kernels of `model` as dlc analyze counts them (at `compile`'s
 /// dimensions); prints the errors and returns false when it cannot.
 bool countModelKernels(const std::string &model, const CompileOptions &compile,

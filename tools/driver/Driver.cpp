@@ -45,8 +45,8 @@ constexpr int kExitOk = 0, kExitFailure = 1, kExitCannotCompile = 2;
 const char *kUsage = R"(usage:
   dlc compile MODEL.onnx -o OUTDIR [--name NAME] [--shared]
               [--emit=mlir|linalg|ptx|llvm|asm|obj|lib] [--mcpu CPU]
-              [--mtriple T] [--target cpu|cuda|cuda-emulator]
-              [--gpu-arch sm_80,sm_90] [--gpu-cubin auto|off]
+              [--mtriple T] [--target cpu|cuda|cuda-emulator|auto]
+              [--gpu h200|h100|a100] [--gpu-arch sm_80,sm_90] [--gpu-cubin auto|off]
               [--gpu-precision fp32|tf32|fp16|bf16]
               [--placement gpu|auto|cpu-fallback-off] [--cpu-nodes N1,N2,...]
               [--time-passes] [--data DIR] [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
@@ -136,6 +136,13 @@ fp32. Contractions whose M, N and K are multiples of 16, 8 and 8 (tf32) or
 16, 8 and 16 (fp16) run on tensor cores (mma.sync, sm_80 and newer); with
 --gpu-arch sm_90a, those whose M is a multiple of 64 (and bf16 ones) on
 Hopper's warpgroup instructions (wgmma).
+
+--target auto (compile): the device the cost model predicts faster for the
+model at its batch (dlc analyze's prediction: this CPU's estimated figures
+on one thread, the datasheet of --gpu, default h200, transfers included;
+the CPU when the batch does not fit in the GPU's memory), printed with the
+reason; then compiles for it (the GPU's options are ignored, with a note,
+when it picks the CPU).
 
 --placement (compile, run; --target cuda or cuda-emulator): which kernels
 run on the CPU, as host parts of the same library, with a transfer per
@@ -232,8 +239,43 @@ std::string runtimeArchivePath(const char *argv0) {
 
 /// Reads --target and --gpu-arch into `opts`; prints the error and returns
 /// false on bad values.
+bool parseDims(const Args &args, dlc::CompileOptions &opts);
+
 bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
   std::string target = args.get("--target").value_or("cpu");
+  if (target == "auto") {
+    // The cost model's choice for this model at its batch (dlc analyze's
+    // prediction), said with its reason.
+    std::string gpuName = args.get("--gpu").value_or("h200");
+    std::optional<dlc::DevicePeaks> gpu = dlc::datasheetGpuPeaks(gpuName);
+    if (!gpu) {
+      errs() << "dlc: error: --gpu takes h200, h100 or a100\n";
+      return false;
+    }
+    dlc::CompileOptions probe;
+    if (!parseDims(args, probe))
+      return false;
+    probe.mcpu = args.get("--mcpu").value_or("");
+    std::optional<dlc::AutoTarget> pick =
+        dlc::pickTarget(args.model, probe, 1, *gpu);
+    if (!pick)
+      return false;
+    outs() << "dlc: --target auto: " << pick->reason << "\n";
+    if (pick->target != dlc::Target::Cuda) {
+      // The GPU's options were for the other choice.
+      for (const char *flag : {"--gpu-arch", "--gpu-cubin", "--gpu-precision",
+                               "--placement", "--cpu-nodes"})
+        if (args.get(flag))
+          outs() << "dlc: --target auto chose the CPU: " << flag
+                 << " does not apply\n";
+      opts.target = dlc::Target::Cpu;
+      return true;
+    }
+    target = "cuda";
+  } else if (args.get("--gpu")) {
+    errs() << "dlc: error: --gpu needs --target auto\n";
+    return false;
+  }
   if (target == "cpu") {
     opts.target = dlc::Target::Cpu;
   } else if (target == "cuda") {
@@ -242,7 +284,7 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
     opts.target = dlc::Target::CudaEmulator;
   } else {
     errs() << "dlc: error: unknown --target " << target
-           << " (supported: cpu, cuda, cuda-emulator)\n";
+           << " (supported: cpu, cuda, cuda-emulator, auto)\n";
     return false;
   }
   if (auto archs = args.get("--gpu-arch")) {
@@ -1524,7 +1566,7 @@ int dlc::driverMain(int argc, char **argv) {
                   {"-o", "--name", "--emit", "--mcpu", "--mtriple", "--target",
                    "--gpu-arch", "--gpu-cubin", "--gpu-precision", "--data",
                    "--dim", "--batch-split", "--batch-chunk", "--max-memory",
-                   "--max-time", "--placement", "--cpu-nodes"},
+                   "--max-time", "--placement", "--cpu-nodes", "--gpu"},
                   {"--shared", "--time-passes"});
   else if (command == "run")
     args =
