@@ -34,59 +34,57 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 /// never wins over any number of impossible transfers.
 constexpr double kImpossible = 1e12, kNoLink = 1e6;
 
-/// A flow network for a minimum s-t cut (Edmonds-Karp; the graphs have a
-/// node per kernel, a few hundred at most).
+/// A flow network for a minimum s-t cut (Edmonds-Karp on adjacency lists:
+/// a node per kernel, an edge per kernel and device and per tensor between
+/// kernels).
 class MinCut {
 public:
-  explicit MinCut(unsigned nodes) : cap(nodes, std::vector<double>(nodes)) {}
-  void add(unsigned from, unsigned to, double c) { cap[from][to] += c; }
+  explicit MinCut(unsigned nodes) : adjacent(nodes) {}
+  void add(unsigned from, unsigned to, double c) {
+    if (c <= 0)
+      return;
+    adjacent[from].push_back(edges.size());
+    edges.push_back({to, c});
+    adjacent[to].push_back(edges.size());
+    edges.push_back({from, 0});
+  }
   /// The nodes on the source's side of a minimum cut.
   std::vector<bool> sourceSide(unsigned s, unsigned t) {
-    unsigned n = cap.size();
+    unsigned n = adjacent.size();
     while (true) {
-      std::vector<int> prev(n, -1);
-      prev[s] = s;
+      std::vector<int> via(n, -1); // the edge reaching each node
+      std::vector<bool> seen(n, false);
+      seen[s] = true;
       std::deque<unsigned> queue{s};
-      while (!queue.empty() && prev[t] < 0) {
+      while (!queue.empty() && !seen[t]) {
         unsigned u = queue.front();
         queue.pop_front();
-        for (unsigned v = 0; v < n; ++v)
-          if (prev[v] < 0 && cap[u][v] > 0) {
-            prev[v] = u;
-            queue.push_back(v);
+        for (unsigned e : adjacent[u])
+          if (!seen[edges[e].to] && edges[e].capacity > 0) {
+            seen[edges[e].to] = true;
+            via[edges[e].to] = e;
+            queue.push_back(edges[e].to);
           }
       }
-      if (prev[t] < 0)
-        break;
+      if (!seen[t])
+        return seen;
       double flow = kInfinity;
-      for (unsigned v = t; v != s; v = prev[v])
-        flow = std::min(flow, cap[prev[v]][v]);
-      // Two infinite capacities in a row: the cut is infinite whichever
-      // way; stop with what is reachable.
-      if (std::isinf(flow))
-        break;
-      for (unsigned v = t; v != s; v = prev[v]) {
-        cap[prev[v]][v] -= flow;
-        cap[v][prev[v]] += flow;
+      for (unsigned v = t; v != s; v = edges[via[v] ^ 1].to)
+        flow = std::min(flow, edges[via[v]].capacity);
+      for (unsigned v = t; v != s; v = edges[via[v] ^ 1].to) {
+        edges[via[v]].capacity -= flow;
+        edges[via[v] ^ 1].capacity += flow;
       }
     }
-    std::vector<bool> seen(n, false);
-    std::deque<unsigned> queue{s};
-    seen[s] = true;
-    while (!queue.empty()) {
-      unsigned u = queue.front();
-      queue.pop_front();
-      for (unsigned v = 0; v < n; ++v)
-        if (!seen[v] && cap[u][v] > 0) {
-          seen[v] = true;
-          queue.push_back(v);
-        }
-    }
-    return seen;
   }
 
 private:
-  std::vector<std::vector<double>> cap;
+  struct Edge {
+    unsigned to;
+    double capacity;
+  };
+  std::vector<Edge> edges; // each followed by its reverse
+  std::vector<std::vector<unsigned>> adjacent;
 };
 
 /// Why the ops of `kernel` cannot be a host part (empty: they can).
@@ -313,7 +311,10 @@ struct SelectPlacementPass
       cut.add(source, k, onGpu);
       cut.add(k, sink, onCpu);
     }
-    std::vector<bool> onCpuSide = cut.sourceSide(source, sink);
+    // Outside `auto` only the named kernels move: no cut to make.
+    std::vector<bool> onCpuSide = named;
+    if (mode == "auto")
+      onCpuSide = cut.sourceSide(source, sink);
 
     MLIRContext *ctx = &getContext();
     auto ns = [](double seconds) -> int64_t {
