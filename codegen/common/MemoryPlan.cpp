@@ -258,6 +258,34 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
     return total;
   }
 
+  /// A new trailing argument of `type` marked `attr`; null on failure.
+  static Value appendWorkspace(func::FuncOp func, MemRefType type,
+                               StringRef attr) {
+    unsigned index = func.getNumArguments();
+    if (failed(func.insertArgument(index, type, {}, func.getLoc())))
+      return {};
+    func.setArgAttr(index, attr, UnitAttr::get(func.getContext()));
+    return func.getArgument(index);
+  }
+
+  /// Replaces each buffer's allocation by a view of `ws` at its offset (its
+  /// run-time offset where `runOffsets` has one).
+  static void replaceByViews(MutableArrayRef<Buffer> buffers, Value ws,
+                             const DenseMap<Buffer *, Value> &runOffsets) {
+    OpBuilder b(ws.getContext());
+    for (Buffer &buf : buffers) {
+      b.setInsertionPoint(buf.alloc);
+      Location loc = buf.alloc.getLoc();
+      Value offset = runOffsets.lookup(&buf);
+      if (!offset)
+        offset = arith::ConstantIndexOp::create(b, loc, buf.offset);
+      Value view = memref::ViewOp::create(b, loc, buf.alloc.getType(), ws,
+                                          offset, ValueRange{});
+      buf.alloc.replaceAllUsesWith(view);
+      buf.alloc.erase();
+    }
+  }
+
   LogicalResult planFunction(func::FuncOp func) {
     if (func.isExternal() || func->hasAttr(dlc::kHostPartAttrName))
       return success();
@@ -388,42 +416,19 @@ struct MemoryPlanPass : dlc::impl::MemoryPlanBase<MemoryPlanPass> {
     OpBuilder b(func.getContext());
     auto wsType = MemRefType::get({std::max<int64_t>(total, alignment)},
                                   b.getI8Type());
-    unsigned argIndex = func.getNumArguments();
-    if (failed(func.insertArgument(argIndex, wsType, {}, func.getLoc())))
+    Value ws = appendWorkspace(func, wsType, "dlc.workspace");
+    if (!ws)
       return failure();
-    Value ws = func.getArgument(argIndex);
-    func.setArgAttr(argIndex, "dlc.workspace", b.getUnitAttr());
-    DenseMap<Buffer *, Value> runOffsets = offsetsAtRunTime(func, placed);
-    for (Buffer &buf : buffers) {
-      b.setInsertionPoint(buf.alloc);
-      Location loc = buf.alloc.getLoc();
-      Value offset = runOffsets.lookup(&buf);
-      if (!offset)
-        offset = arith::ConstantIndexOp::create(b, loc, buf.offset);
-      Value view = memref::ViewOp::create(b, loc, buf.alloc.getType(), ws,
-                                          offset, ValueRange{});
-      buf.alloc.replaceAllUsesWith(view);
-      buf.alloc.erase();
-    }
+    replaceByViews(buffers, ws, offsetsAtRunTime(func, placed));
     if (!hostBuffers.empty()) {
       SmallVector<Buffer *> hostPlaced;
       int64_t hostTotal = firstFit(hostBuffers, hostPlaced);
       auto hostType = MemRefType::get({std::max<int64_t>(hostTotal, alignment)},
                                       b.getI8Type());
-      unsigned hostIndex = func.getNumArguments();
-      if (failed(func.insertArgument(hostIndex, hostType, {}, func.getLoc())))
+      Value hostWs = appendWorkspace(func, hostType, "dlc.host_workspace");
+      if (!hostWs)
         return failure();
-      Value hostWs = func.getArgument(hostIndex);
-      func.setArgAttr(hostIndex, "dlc.host_workspace", b.getUnitAttr());
-      for (Buffer &buf : hostBuffers) {
-        b.setInsertionPoint(buf.alloc);
-        Location loc = buf.alloc.getLoc();
-        Value view = memref::ViewOp::create(
-            b, loc, buf.alloc.getType(), hostWs,
-            arith::ConstantIndexOp::create(b, loc, buf.offset), ValueRange{});
-        buf.alloc.replaceAllUsesWith(view);
-        buf.alloc.erase();
-      }
+      replaceByViews(hostBuffers, hostWs, DenseMap<Buffer *, Value>());
       func->setAttr("dlc.host_workspace_size",
                     b.getI64IntegerAttr(hostType.getNumElements()));
     }

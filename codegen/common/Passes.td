@@ -28,7 +28,10 @@ def MemoryPlan : Pass<"dlc-memory-plan", "mlir::ModuleOp"> {
     parallel tile loop become
     thread-private stack buffers (`memref.alloca`) instead. Buffers in
     another memory space (a GPU block's shared memory) are left to the
-    target. Run-time checks (`dlc.report`) are numbered from 1 in the
+    target. Allocations marked `dlc.host` (a CUDA model's host parts) are
+    planned the same way in a second workspace, a `dlc.host_workspace`
+    argument after the first (`dlc.host_workspace_size`); functions marked
+    `dlc.host_part` are not planned. Run-time checks (`dlc.report`) are numbered from 1 in the
     order of the function; each becomes an `scf.if` that stores its number
     into a 32-bit word of the workspace after the buffers when it fails.
     The function records the word's byte offset as `dlc.check_offset` and

@@ -1,6 +1,7 @@
 //===- KernelUtils.cpp - helpers for building gpu.launch kernels ----------===//
 #include "codegen/gpu/KernelUtils.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -106,4 +107,18 @@ bool dlc::inAddressSpace(Type type, gpu::AddressSpace space) {
                            memref.getMemorySpace())
                      : nullptr;
   return attr && attr.getValue() == space;
+}
+
+func::FuncOp dlc::runtimeCopyFunction(ModuleOp module, StringRef name) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  MLIRContext *ctx = module.getContext();
+  Type index = b.getIndexType();
+  auto decl = func::FuncOp::create(
+      b, module.getLoc(), name,
+      FunctionType::get(
+          ctx, {LLVM::LLVMPointerType::get(ctx), index, index, index}, {}));
+  decl.setPrivate();
+  return decl;
 }

@@ -2,6 +2,7 @@
 #ifndef DLC_CODEGEN_GPU_KERNELUTILS_H
 #define DLC_CODEGEN_GPU_KERNELUTILS_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace dlc {
@@ -14,6 +15,12 @@ mlir::LogicalResult sinkIntoLaunch(mlir::gpu::LaunchOp launch);
 /// Whether `type` is a memref in the GPU address space `space` (shared
 /// memory: Workgroup; a thread's own buffers: Private).
 bool inAddressSpace(mlir::Type type, mlir::gpu::AddressSpace space);
+
+/// The declaration in `module` of the runtime's copy `name(ctx, dst, src,
+/// bytes)` between device and host memory (`dlcrt_cuda_read`,
+/// `dlcrt_cuda_write`), added the first time.
+mlir::func::FuncOp runtimeCopyFunction(mlir::ModuleOp module,
+                                       llvm::StringRef name);
 } // namespace dlc
 
 #endif

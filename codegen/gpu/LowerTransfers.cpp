@@ -1,4 +1,5 @@
 //===- LowerTransfers.cpp - dlc.transfer to runtime calls -----------------===//
+#include "codegen/gpu/KernelUtils.h"
 #include "codegen/gpu/Passes.h"
 #include "ir/DlcOps.h"
 
@@ -10,21 +11,6 @@ namespace dlc {
 using namespace mlir;
 
 namespace {
-/// The declaration of `name(ctx, dst, src, bytes)` in `module`.
-func::FuncOp runtimeCopy(ModuleOp module, StringRef name) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  MLIRContext *ctx = module.getContext();
-  Type index = b.getIndexType();
-  auto decl = func::FuncOp::create(
-      b, module.getLoc(), name,
-      FunctionType::get(
-          ctx, {LLVM::LLVMPointerType::get(ctx), index, index, index}, {}));
-  decl.setPrivate();
-  return decl;
-}
-
 struct LowerTransfersPass
     : dlc::impl::GpuLowerTransfersBase<LowerTransfersPass> {
   void runOnOperation() override {
@@ -54,8 +40,8 @@ struct LowerTransfersPass
       };
       func::CallOp::create(
           b, loc,
-          runtimeCopy(module,
-                      t.isToHost() ? "dlcrt_cuda_read" : "dlcrt_cuda_write"),
+          dlc::runtimeCopyFunction(module, t.isToHost() ? "dlcrt_cuda_read"
+                                                        : "dlcrt_cuda_write"),
           ValueRange{context, pointer(t.getTarget()), pointer(t.getSource()),
                      arith::ConstantIndexOp::create(b, loc, bytes)});
       t.erase();

@@ -271,7 +271,9 @@ struct MapToBlocksPass : dlc::impl::MapToBlocksBase<MapToBlocksPass> {
     };
     Value bytes = arith::ConstantIndexOp::create(b, loc, escaping.size() * 8);
     func::CallOp::create(
-        b, loc, readFunction(func),
+        b, loc,
+        dlc::runtimeCopyFunction(func->getParentOfType<ModuleOp>(),
+                                 "dlcrt_cuda_read"),
         ValueRange{context, pointer(host), pointer(slots), bytes});
     for (auto [k, v] : llvm::enumerate(escaping)) {
       Value at = arith::ConstantIndexOp::create(b, loc, k);
@@ -282,24 +284,6 @@ struct MapToBlocksPass : dlc::impl::MapToBlocksBase<MapToBlocksPass> {
       });
     }
     return success();
-  }
-
-  /// The declaration of the runtime's `dlcrt_cuda_read(ctx, dst, src,
-  /// bytes)` in `func`'s module.
-  static func::FuncOp readFunction(func::FuncOp func) {
-    auto module = func->getParentOfType<ModuleOp>();
-    constexpr StringLiteral name = "dlcrt_cuda_read";
-    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-      return existing;
-    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    MLIRContext *ctx = func.getContext();
-    Type index = b.getIndexType();
-    auto decl = func::FuncOp::create(
-        b, func.getLoc(), name,
-        FunctionType::get(
-            ctx, {LLVM::LLVMPointerType::get(ctx), index, index, index}, {}));
-    decl.setPrivate();
-    return decl;
   }
 
   /// Maps the host-level ops of `block`. Consecutive ops that touch memory,

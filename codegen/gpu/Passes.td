@@ -11,9 +11,11 @@ def HostAbi : Pass<"dlc-gpu-host-abi", "mlir::ModuleOp"> {
     reads is placed in one byte array, `@dlc_constants` (each tensor at a
     256-byte aligned offset), which the runtime uploads to the device once
     at create; reads of a global become views of a new `dlc.constants`
-    argument that points at the device copy. A `!llvm.ptr` argument marked
-    `dlc.cuda_context` is appended last: the runtime's launch context,
-    which kernel launches are issued through.
+    argument that points at the device copy; in host parts
+    (`dlc.host_part` functions) they become views of `@dlc_constants`
+    itself, the library's host copy. A `!llvm.ptr` argument marked
+    `dlc.cuda_context` is appended last (not to host parts): the runtime's
+    launch context, which kernel launches are issued through.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::arith::ArithDialect"];
 }
@@ -568,7 +570,9 @@ def MapToBlocks : Pass<"dlc-gpu-map-to-blocks", "mlir::func::FuncOp"> {
     back; anything else the host would need is an error at the op that
     computes it. A strided view that cannot be recomputed in a kernel (one
     a host branch chose) is passed as its base buffer, offset, sizes and
-    strides and rebuilt inside.
+    strides and rebuilt inside. Transfers (`dlc.transfer`) and calls of
+    host parts (`dlc.host_part` functions, which are not mapped) stay on
+    the host, between the launches around them.
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
