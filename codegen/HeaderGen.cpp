@@ -81,10 +81,22 @@ std::string dlc::generateHeader(const ModelInfo &info) {
     os << formatv(
         " * Batch split: the batch of {0} runs as {1} sub-batches of {2}\n"
         " * samples, one call of the compiled code each (the model treats\n"
-        " * samples apart: dlc proved it when compiling). With num_threads > 1\n"
-        " * up to {1} run at once, each with its own workspace (allocated at\n"
-        " * create); threads left over go to each sub-batch's parallel loops.\n",
+        " * samples apart: dlc proved it when compiling).",
         batch, info.batchSplit, batch / info.batchSplit);
+    if (info.cuda || info.cudaEmulated)
+      os << " They run one\n"
+            " * after the other, so that the device memory holds one "
+            "sub-batch's\n"
+            " * tensors (the whole batch does not fit in the --gpu-memory "
+            "the model\n"
+            " * was compiled for).\n";
+    else
+      os << formatv(" With num_threads > 1\n"
+                    " * up to {0} run at once, each with its own workspace "
+                    "(allocated at\n"
+                    " * create); threads left over go to each sub-batch's "
+                    "parallel loops.\n",
+                    info.batchSplit);
   }
   if (const auto &cuda = info.cuda) {
     std::string archs;
@@ -107,7 +119,9 @@ std::string dlc::generateHeader(const ModelInfo &info) {
           "against\n"
           " * the device's free memory. Run allocates nothing and "
           "synchronizes\n"
-          " * once.\n"
+          " * once; run_async queues the work and returns (page-locked "
+          "staging\n"
+          " * memory for the inputs and outputs is allocated at create).\n"
           " *\n"
           " * Link with lib"
        << n << ".a (or lib" << n
@@ -162,7 +176,8 @@ std::string dlc::generateHeader(const ModelInfo &info) {
     }
   os << "\n/* An instance of the model: its workspace and argument slots. */\n"
      << "typedef struct " << n << "_model " << n << "_model;\n\n";
-  os << formatv(R"(/* Number of inputs and outputs; workspace bytes used by run. */
+  os << formatv(
+      R"(/* Number of inputs and outputs; workspace bytes used by run. */
 size_t {0}_num_inputs(void);
 size_t {0}_num_outputs(void);
 size_t {0}_workspace_size(void);
@@ -206,6 +221,25 @@ dlc_status *{0}_run({0}_model *model, const dlc_tensor *inputs,
                      size_t num_inputs, const dlc_tensor *outputs,
                      size_t num_outputs);
 
+/* An asynchronous run, for overlapping the host's work with the GPU's:
+ * checks the tensors as run does, copies the inputs into the instance's
+ * staging memory (page-locked; the caller may reuse its input buffers as
+ * soon as this returns), queues the copies to the device, the kernels and
+ * the copies back on the model's stream and returns without waiting. The
+ * outputs are written by {0}_wait, which must come before the next run;
+ * the output buffers must stay valid until then. Run and run_async
+ * refuse to start while one is in progress. A model with a dynamic batch,
+ * caller-owned device tensors or the CPU as its target runs before
+ * run_async returns, and wait has nothing left to do. */
+dlc_status *{0}_run_async({0}_model *model, const dlc_tensor *inputs,
+                           size_t num_inputs, const dlc_tensor *outputs,
+                           size_t num_outputs);
+
+/* Waits for the asynchronous run in progress, writes its outputs and
+ * returns its status (a failed run-time check, a failed kernel); NULL
+ * when it succeeded or none was in progress. */
+dlc_status *{0}_wait({0}_model *model);
+
 /* The shape of output i as the last successful run of `model` produced it
  * (data-dependent dimensions at their actual sizes, a dynamic batch at the
  * run's); NULL before the first successful run or for i out of range.
@@ -215,7 +249,7 @@ const int64_t *{0}_output_run_shape(const {0}_model *model, size_t i);
 /* Destroys an instance; NULL is accepted. */
 void {0}_destroy({0}_model *model);
 )",
-                n);
+      n);
   os << "\n#ifdef __cplusplus\n} /* extern \"C\" */\n#endif\n\n#endif /* DLC_MODEL_"
      << N << "_H */\n";
   return text;

@@ -310,6 +310,9 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
   forward(m, name + "_create", "dlcrt_model_create", ptr, {ptr, ptr}, desc);
   forward(m, name + "_run", "dlcrt_model_run", ptr,
           {ptr, ptr, sizeTy, ptr, sizeTy}, nullptr);
+  forward(m, name + "_run_async", "dlcrt_model_run_async", ptr,
+          {ptr, ptr, sizeTy, ptr, sizeTy}, nullptr);
+  forward(m, name + "_wait", "dlcrt_model_wait", ptr, {ptr}, nullptr);
   forward(m, name + "_destroy", "dlcrt_model_destroy", voidTy, {ptr}, nullptr);
   forward(m, name + "_output_run_shape", "dlcrt_model_output_shape", ptr,
           {ptr, sizeTy}, nullptr);

@@ -59,6 +59,8 @@ enum {
   X(cuMemGetInfo, "cuMemGetInfo_v2", (size_t *, size_t *))                     \
   X(cuMemAlloc, "cuMemAlloc_v2", (CUdeviceptr *, size_t))                      \
   X(cuMemFree, "cuMemFree_v2", (CUdeviceptr))                                  \
+  X(cuMemHostAlloc, "cuMemHostAlloc", (void **, size_t, unsigned))             \
+  X(cuMemFreeHost, "cuMemFreeHost", (void *))                                  \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr, const void *, size_t))      \
   X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2",                                 \
     (CUdeviceptr, const void *, size_t, CUstream))                             \
@@ -119,6 +121,10 @@ struct dlcrt_cuda {
   void *host_workspace;
   CUdeviceptr *io; /* device copies of inputs then outputs (host I/O) */
   size_t num_io;
+  /* Staging for asynchronous runs (host I/O): page-locked where the driver
+   * gives it (cuMemHostAlloc), else ordinary host memory; NULL: none. */
+  void *staging;
+  int staging_pinned;
   int device_pointers;
   int sm;
   /* First launch failure of the current run. */
@@ -308,11 +314,14 @@ static dlc_status *load_kernels(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
   return NULL;
 }
 
-/* The device buffer of one input or output: a chunk of samples of a
+/* The device buffer of one input or output: one sub-batch of a split
+ * static batch (dlc_model_desc.batch_split), a chunk of samples of a
  * chunked batch (dlc_model_desc.batch_chunk), else its size. */
 static size_t io_bytes(const dlc_model_desc *desc, const dlc_tensor_desc *t) {
   size_t bytes = (size_t)t->size_bytes;
-  if (t->batch_axis >= 0 && desc->batch_chunk >= 2)
+  if (t->batch_axis >= 0 && desc->batch_split >= 2)
+    bytes /= (size_t)desc->batch_split;
+  else if (t->batch_axis >= 0 && desc->batch_chunk >= 2)
     bytes *= (size_t)desc->batch_chunk;
   return bytes;
 }
@@ -332,10 +341,12 @@ static dlc_status *allocate(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
     return dlcrt_status_create(
         DLC_OUT_OF_MEMORY,
         "create: model '%s' needs %zu bytes of device memory (workspace %llu, "
-        "constants %llu, inputs and outputs) but the device has %zu free of "
-        "%zu",
+        "constants %llu, inputs and outputs%s) but the device has %zu free of "
+        "%zu; compiling with --gpu-memory set to the device's memory runs "
+        "a static batch that does not fit as sub-batches that do",
         desc->model_name, need, (unsigned long long)desc->workspace_size,
-        (unsigned long long)desc->cuda->constants_size, free_bytes,
+        (unsigned long long)desc->cuda->constants_size,
+        desc->batch_split >= 2 ? " of one sub-batch" : "", free_bytes,
         total_bytes);
   DLC_CHECK(cuda, d->cuMemAlloc(&cuda->workspace, desc->workspace_size ? desc->workspace_size : 64),
             "cuMemAlloc (workspace)");
@@ -375,8 +386,31 @@ static dlc_status *allocate(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
   return NULL;
 }
 
+/* The staging memory of asynchronous runs: page-locked, so that the
+ * copies from and to it run on the stream while the host goes on, else
+ * (a driver that refuses) ordinary memory, with which the copies are
+ * correct but the host waits for them. */
+static dlc_status *allocate_staging(dlcrt_cuda *cuda, size_t bytes) {
+  if (!bytes || cuda->device_pointers)
+    return NULL;
+  if (cuda->driver.cuMemHostAlloc(&cuda->staging, bytes, 0) == 0 &&
+      cuda->staging) {
+    cuda->staging_pinned = 1;
+    return NULL;
+  }
+  cuda->staging = dlcrt_aligned_alloc(bytes);
+  cuda->staging_pinned = 0;
+  if (!cuda->staging)
+    return dlcrt_status_create(DLC_OUT_OF_MEMORY,
+                               "create: cannot allocate %zu bytes of staging "
+                               "memory for asynchronous runs",
+                               bytes);
+  return NULL;
+}
+
 dlc_status *dlcrt_cuda_create(const dlc_model_desc *desc,
-                              const dlc_options *options, dlcrt_cuda **out) {
+                              const dlc_options *options, size_t staging_bytes,
+                              dlcrt_cuda **out) {
   *out = NULL;
   dlcrt_cuda *cuda = calloc(1, sizeof(*cuda));
   if (!cuda)
@@ -414,6 +448,8 @@ dlc_status *dlcrt_cuda_create(const dlc_model_desc *desc,
       s = load_kernels(cuda, desc);
       if (!s)
         s = allocate(cuda, desc);
+      if (!s)
+        s = allocate_staging(cuda, staging_bytes);
       if (!s && cuda->driver.cuStreamCreate(&cuda->stream,
                                             kStreamNonBlocking) != 0)
         s = dlcrt_status_create(DLC_INTERNAL, "create: cuStreamCreate failed");
@@ -434,6 +470,12 @@ void dlcrt_cuda_destroy(dlcrt_cuda *cuda) {
     return;
   dlcrt_cuda_driver *d = &cuda->driver;
   if (cuda->context && d->cuCtxPushCurrent(cuda->context) == 0) {
+    /* An asynchronous run may still be copying from or to the staging
+     * memory. */
+    if (cuda->stream)
+      d->cuStreamSynchronize(cuda->stream);
+    if (cuda->staging && cuda->staging_pinned)
+      d->cuMemFreeHost(cuda->staging);
     for (uint32_t g = 0; g < cuda->num_recorded; ++g)
       d->cuGraphExecDestroy(cuda->recorded[g]);
     if (cuda->stream)
@@ -452,6 +494,8 @@ void dlcrt_cuda_destroy(dlcrt_cuda *cuda) {
     d->cuDevicePrimaryCtxRelease(cuda->device);
   }
   dlcrt_aligned_free(cuda->host_workspace);
+  if (!cuda->staging_pinned)
+    dlcrt_aligned_free(cuda->staging);
   free(cuda->io);
   free(cuda->recorded_args);
   free(cuda->functions);
@@ -616,8 +660,10 @@ void dlcrt_cuda_write(void *ctx, uintptr_t dst, uintptr_t src, int64_t bytes) {
 static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                               const dlc_tensor *inputs,
                               const dlc_tensor *outputs, void **args,
-                              int64_t *dims, int64_t *input_dims,
-                              const uint64_t *input_bytes, uint32_t *failed) {
+                              const dlcrt_cuda_call *call) {
+  int64_t *dims = call->dims;
+  const uint64_t *bytes = call->bytes;
+  uint32_t *failed = call->failed;
   dlcrt_cuda_driver *d = &cuda->driver;
   size_t ni = desc->num_inputs, no = desc->num_outputs;
   /* The kernels access tensors 16 bytes at a time where their layout
@@ -641,10 +687,9 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
     }
     args[i] = (void *)(uintptr_t)cuda->io[i];
     DLC_CHECK(cuda,
-              d->cuMemcpyHtoDAsync(cuda->io[i], inputs[i].data,
-                                   input_bytes ? input_bytes[i]
-                                               : desc->inputs[i].size_bytes,
-                                   cuda->stream),
+              d->cuMemcpyHtoDAsync(
+                  cuda->io[i], inputs[i].data,
+                  bytes ? bytes[i] : desc->inputs[i].size_bytes, cuda->stream),
               "run: copying an input to the device");
   }
   for (size_t i = 0; i < no; ++i)
@@ -657,7 +702,7 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
   if (desc->num_dynamic_dims)
     args[at++] = dims;
   if (desc->num_input_dynamic_dims)
-    args[at++] = input_dims;
+    args[at++] = call->input_dims;
   args[at] = (void *)(uintptr_t)cuda->workspace;
   if (desc->host_workspace_size)
     args[++at] = cuda->host_workspace;
@@ -701,7 +746,8 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
         d->cuMemcpyDtoHAsync(outputs[i].data, cuda->io[ni + i],
                              desc->num_dynamic_dims
                                  ? run_bytes(&desc->outputs[i], dims, &next)
-                                 : desc->outputs[i].size_bytes,
+                             : bytes ? bytes[ni + i]
+                                     : desc->outputs[i].size_bytes,
                              cuda->stream),
         "run: copying an output to the host");
   if (desc->num_checks)
@@ -709,7 +755,9 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
         cuda,
         d->cuMemcpyDtoHAsync(failed, check_word, sizeof *failed, cuda->stream),
         "run: reading the run-time checks' word");
-  DLC_CHECK(cuda, d->cuStreamSynchronize(cuda->stream), "run: the model's kernels");
+  if (!call->async)
+    DLC_CHECK(cuda, d->cuStreamSynchronize(cuda->stream),
+              "run: the model's kernels");
   return NULL;
 }
 
@@ -719,17 +767,35 @@ int dlcrt_cuda_device_pointers(const dlcrt_cuda *cuda) {
 
 dlc_status *dlcrt_cuda_run(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                            const dlc_tensor *inputs, const dlc_tensor *outputs,
-                           void **args, int64_t *dims, int64_t *input_dims,
-                           const uint64_t *input_bytes, uint32_t *failed) {
+                           void **args, const dlcrt_cuda_call *call) {
   dlcrt_cuda_driver *d = &cuda->driver;
-  *failed = 0;
+  *call->failed = 0;
   CUresult r = d->cuCtxPushCurrent(cuda->context);
   if (r != 0)
     return dlcrt_status_create(DLC_INTERNAL, "run: cuCtxPushCurrent failed: %s",
                                error_name(d, r));
-  dlc_status *s = run_queued(cuda, desc, inputs, outputs, args, dims,
-                             input_dims, input_bytes, failed);
+  dlc_status *s = run_queued(cuda, desc, inputs, outputs, args, call);
   CUcontext popped;
   d->cuCtxPopCurrent(&popped);
   return s;
+}
+
+dlc_status *dlcrt_cuda_wait(dlcrt_cuda *cuda) {
+  dlcrt_cuda_driver *d = &cuda->driver;
+  CUresult r = d->cuCtxPushCurrent(cuda->context);
+  if (r != 0)
+    return dlcrt_status_create(
+        DLC_INTERNAL, "wait: cuCtxPushCurrent failed: %s", error_name(d, r));
+  r = d->cuStreamSynchronize(cuda->stream);
+  CUcontext popped;
+  d->cuCtxPopCurrent(&popped);
+  if (r != 0)
+    return dlcrt_status_create(DLC_INTERNAL,
+                               "wait: the model's kernels failed: %s (%d)",
+                               error_name(d, r), r);
+  return NULL;
+}
+
+void *dlcrt_cuda_staging(const dlcrt_cuda *cuda) {
+  return cuda ? cuda->staging : NULL;
 }

@@ -36,7 +36,10 @@ typedef struct worker {
    * bytes in the call in progress. */
   int64_t *dims;
   int64_t *input_dims;
-  uint64_t *input_bytes;
+  /* Per tensor (inputs, then outputs), the bytes of the call in progress:
+   * an input's at its actual shape (symbolic dimensions), a batched
+   * tensor's share of the batch. */
+  uint64_t *bytes;
 } worker;
 
 struct dlcrt_model {
@@ -59,7 +62,17 @@ struct dlcrt_model {
    * most samples per entry call; 1 for one sample per call. */
   int64_t chunk;
   size_t *outer; /* per tensor: product of the dimensions before the batch */
-  dlc_tensor *sample; /* per-sample views handed to the CUDA runner */
+  dlc_tensor *sample; /* CUDA models: per-call views handed to the runner */
+  /* CUDA models with host I/O and without a dynamic batch: asynchronous
+   * runs (dlcrt_model_run_async). The staging memory holds per tensor its
+   * whole bytes at staged_at[k], each call's share of a split batch densely
+   * after the previous one's, then one check word per call. While
+   * `pending`, the outputs' data pointers wait in pending_out for
+   * dlcrt_model_wait. */
+  size_t *staged_at;
+  size_t staging_bytes, checks_at;
+  int pending;
+  void **pending_out;
   int num_workers;
   worker *workers;
   dlcrt_workers *team;
@@ -107,10 +120,9 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
   w->input_dims =
       calloc(desc->num_input_dynamic_dims ? desc->num_input_dynamic_dims : 1,
              sizeof(int64_t));
-  w->input_bytes =
-      calloc(desc->num_inputs ? desc->num_inputs : 1, sizeof(uint64_t));
+  w->bytes = calloc(n ? n : 1, sizeof(uint64_t));
   if (!w->args || !w->staging || !w->private_out || !w->dims ||
-      !w->input_dims || !w->input_bytes)
+      !w->input_dims || !w->bytes)
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
   for (size_t k = desc->num_inputs; w != model->workers && k < n; ++k) {
     const dlc_tensor_desc *t = io_desc(desc, k);
@@ -171,7 +183,7 @@ static void destroy_worker(const dlcrt_model *model, worker *w) {
   free(w->args);
   free(w->dims);
   free(w->input_dims);
-  free(w->input_bytes);
+  free(w->bytes);
 }
 
 /* Finds the batched tensors and their layout; NULL on success. */
@@ -180,16 +192,21 @@ static dlc_status *create_batch_state(dlcrt_model *model) {
   size_t n = num_tensors(desc);
   for (size_t k = 0; k < n; ++k)
     model->batched |= io_desc(desc, k)->batch_axis >= 0;
+  if (desc->cuda) {
+    model->sample = calloc(n ? n : 1, sizeof(dlc_tensor));
+    model->pending_out =
+        calloc(desc->num_outputs ? desc->num_outputs : 1, sizeof(void *));
+    if (!model->sample || !model->pending_out)
+      return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+  }
   if (!model->batched)
     return NULL;
-  if (desc->batch_split >= 2 && !desc->cuda)
+  if (desc->batch_split >= 2)
     model->split = desc->batch_split;
   else if (desc->batch_chunk >= 2)
     model->chunk = (int64_t)desc->batch_chunk;
   model->outer = calloc(n, sizeof(size_t));
-  if (desc->cuda)
-    model->sample = calloc(n, sizeof(dlc_tensor));
-  if (!model->outer || (desc->cuda && !model->sample))
+  if (!model->outer)
     return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
   for (size_t k = 0; k < n; ++k) {
     const dlc_tensor_desc *t = io_desc(desc, k);
@@ -198,6 +215,32 @@ static dlc_status *create_batch_state(dlcrt_model *model) {
       model->outer[k] *= (size_t)t->shape[d];
   }
   return NULL;
+}
+
+/* The entry calls of one run of a static model: one per sub-batch of a
+ * split batch, else one. */
+static int64_t static_calls(const dlcrt_model *model) {
+  return model->split ? model->split : 1;
+}
+
+/* Lays out the staging memory of asynchronous runs (CUDA models with host
+ * I/O and without a dynamic batch): each tensor's whole bytes, 64-byte
+ * aligned, then a check word per call. */
+static void plan_staging(dlcrt_model *model, const dlc_options *options) {
+  const dlc_model_desc *desc = model->desc;
+  if (!desc->cuda || options->cuda_device_pointers ||
+      (model->batched && !model->split))
+    return;
+  size_t n = num_tensors(desc), at = 0;
+  model->staged_at = calloc(n ? n : 1, sizeof(size_t));
+  if (!model->staged_at)
+    return; /* asynchronous runs then run synchronously */
+  for (size_t k = 0; k < n; ++k) {
+    model->staged_at[k] = at;
+    at += ((size_t)io_desc(desc, k)->size_bytes + 63) / 64 * 64;
+  }
+  model->checks_at = at;
+  model->staging_bytes = at + (size_t)static_calls(model) * sizeof(uint32_t);
 }
 
 const dlc_tensor_desc *dlcrt_input_desc(const dlc_model_desc *desc,
@@ -333,8 +376,10 @@ dlc_status *dlcrt_model_create(const dlc_model_desc *desc,
   }
   if (!s)
     s = create_shapes(model);
+  if (!s)
+    plan_staging(model, options);
   if (!s && desc->cuda)
-    s = dlcrt_cuda_create(desc, options, &model->cuda);
+    s = dlcrt_cuda_create(desc, options, model->staging_bytes, &model->cuda);
   if (s) {
     dlcrt_model_destroy(model);
     return s;
@@ -353,6 +398,8 @@ void dlcrt_model_destroy(dlcrt_model *model) {
   dlcrt_cuda_destroy(model->cuda);
   free(model->outer);
   free(model->sample);
+  free(model->staged_at);
+  free(model->pending_out);
   free(model->shapes);
   free(model->run_shape);
   free(model);
@@ -486,6 +533,18 @@ static dlc_status *check_symbolic_inputs(dlcrt_model *model,
   return NULL;
 }
 
+/* The status of a call whose run-time checks wrote `failed` (0: none). */
+static dlc_status *check_failure(const dlc_model_desc *desc, uint32_t failed) {
+  if (failed == 0)
+    return NULL;
+  if (failed > desc->num_checks)
+    return dlcrt_status_create(DLC_INTERNAL, "run: check %u of %llu failed",
+                               (unsigned)failed,
+                               (unsigned long long)desc->num_checks);
+  return dlcrt_status_create(DLC_INVALID_ARGUMENT, "run: %s",
+                             desc->check_messages[failed - 1]);
+}
+
 /* Runs the entry once on `w`'s argument vector (CPU), or on the views
  * given (CUDA); a failed run-time check fails the run with its message. */
 static dlc_status *run_entry(dlcrt_model *model, worker *w,
@@ -494,9 +553,11 @@ static dlc_status *run_entry(dlcrt_model *model, worker *w,
   const dlc_model_desc *desc = model->desc;
   uint32_t failed = 0;
   if (model->cuda) {
-    dlc_status *s = dlcrt_cuda_run(
-        model->cuda, desc, inputs, outputs, w->args, w->dims, w->input_dims,
-        desc->num_input_dynamic_dims ? w->input_bytes : NULL, &failed);
+    dlcrt_cuda_call call = {
+        model->batched || desc->num_input_dynamic_dims ? w->bytes : NULL,
+        w->dims, w->input_dims, &failed, 0};
+    dlc_status *s =
+        dlcrt_cuda_run(model->cuda, desc, inputs, outputs, w->args, &call);
     if (s)
       return s;
   } else {
@@ -516,25 +577,18 @@ static dlc_status *run_entry(dlcrt_model *model, worker *w,
     if (desc->num_checks)
       memcpy(&failed, word, sizeof failed);
   }
-  if (failed == 0)
-    return NULL;
-  if (failed > desc->num_checks)
-    return dlcrt_status_create(DLC_INTERNAL, "run: check %u of %llu failed",
-                               (unsigned)failed,
-                               (unsigned long long)desc->num_checks);
-  return dlcrt_status_create(DLC_INVALID_ARGUMENT, "run: %s",
-                             desc->check_messages[failed - 1]);
+  return check_failure(desc, failed);
 }
 
 /* Copies samples b..b+c-1 of a batched tensor (batch size n; a sample is
  * a sub-batch of a split static batch) between the caller's buffer and
- * `w`'s staging buffer, where they lie densely at batch size c. */
-static void stage(const dlcrt_model *model, const worker *w, size_t k,
+ * the staging buffer `staged`, where they lie densely at batch size c. */
+static void stage(const dlcrt_model *model, void *staged, size_t k,
                   const dlc_tensor *t, int64_t b, int64_t c, int64_t n,
                   int to_staging) {
   size_t unit = call_bytes(model, k) / model->outer[k];
   size_t run = unit * (size_t)c;
-  char *user = (char *)t->data, *buf = (char *)w->staging[k];
+  char *user = (char *)t->data, *buf = (char *)staged;
   for (size_t o = 0; o < model->outer[k]; ++o) {
     char *u = user + (o * (size_t)n + (size_t)b) * unit;
     if (to_staging)
@@ -557,7 +611,7 @@ static dlc_status *run_chunk(dlcrt_model *model, worker *w, int64_t b,
     void *p = t->data;
     if (w->staging[k]) {
       if (k < ni)
-        stage(model, w, k, t, b, c, n, 1);
+        stage(model, w->staging[k], k, t, b, c, n, 1);
       p = w->staging[k];
     } else if (td->batch_axis >= 0) {
       p = (char *)t->data + (size_t)b * call_bytes(model, k);
@@ -565,9 +619,8 @@ static dlc_status *run_chunk(dlcrt_model *model, worker *w, int64_t b,
       p = w->private_out[k];
     }
     w->args[k] = p;
-    if (k < ni)
-      w->input_bytes[k] = td->batch_axis >= 0 ? call_bytes(model, k) * (size_t)c
-                                              : td->size_bytes;
+    w->bytes[k] =
+        td->batch_axis >= 0 ? call_bytes(model, k) * (size_t)c : td->size_bytes;
     if (model->cuda) {
       model->sample[k] = *t;
       model->sample[k].data = p;
@@ -582,7 +635,7 @@ static dlc_status *run_chunk(dlcrt_model *model, worker *w, int64_t b,
                             model->sample ? model->sample + ni : NULL);
   for (size_t k = ni; !s && k < nt; ++k)
     if (w->staging[k])
-      stage(model, w, k, &outputs[k - ni], b, c, n, 0);
+      stage(model, w->staging[k], k, &outputs[k - ni], b, c, n, 0);
   return s;
 }
 
@@ -647,10 +700,11 @@ static dlc_status *run_batched(dlcrt_model *model, const dlc_tensor *inputs,
   return NULL;
 }
 
-/* dlcrt_model_run with `model` held by this call. */
-static dlc_status *run_held(dlcrt_model *model, const dlc_tensor *inputs,
-                            size_t num_inputs, const dlc_tensor *outputs,
-                            size_t num_outputs) {
+/* Checks the caller's tensors of a run of `model` (held by the caller);
+ * the batch of a dynamic batch goes to *batch (-1: none). */
+static dlc_status *check_run(dlcrt_model *model, const dlc_tensor *inputs,
+                             size_t num_inputs, const dlc_tensor *outputs,
+                             size_t num_outputs, int64_t *batch) {
   const dlc_model_desc *desc = model->desc;
   if (num_inputs != desc->num_inputs || num_outputs != desc->num_outputs)
     return dlcrt_status_create(
@@ -662,17 +716,17 @@ static dlc_status *run_held(dlcrt_model *model, const dlc_tensor *inputs,
     return dlcrt_status_create(DLC_INVALID_ARGUMENT,
                                "run: inputs/outputs array is NULL");
   worker *w0 = &model->workers[0];
-  int64_t batch = -1;
+  *batch = -1;
   if (desc->num_input_dynamic_dims && !model->batched) {
-    dlc_status *s = check_symbolic_inputs(model, inputs, w0->input_bytes);
+    dlc_status *s = check_symbolic_inputs(model, inputs, w0->bytes);
     if (s)
       return s;
   }
   for (size_t i = 0; i < num_inputs; ++i) {
     dlc_status *s = check_tensor("input", i, &desc->inputs[i], &inputs[i],
-                                 model->split != 0, &batch,
+                                 model->split != 0, batch,
                                  desc->num_input_dynamic_dims && !model->batched
-                                     ? w0->input_bytes[i]
+                                     ? w0->bytes[i]
                                      : desc->inputs[i].size_bytes);
     if (s)
       return s;
@@ -681,12 +735,24 @@ static dlc_status *run_held(dlcrt_model *model, const dlc_tensor *inputs,
   for (size_t i = 0; i < num_outputs; ++i) {
     dlc_status *s =
         check_tensor("output", i, &desc->outputs[i], &outputs[i],
-                     model->split != 0, &batch, desc->outputs[i].size_bytes);
+                     model->split != 0, batch, desc->outputs[i].size_bytes);
     if (s)
       return s;
     w0->args[num_inputs + i] = outputs[i].data;
   }
-  dlc_status *s;
+  return NULL;
+}
+
+/* dlcrt_model_run with `model` held by this call. */
+static dlc_status *run_held(dlcrt_model *model, const dlc_tensor *inputs,
+                            size_t num_inputs, const dlc_tensor *outputs,
+                            size_t num_outputs) {
+  int64_t batch;
+  dlc_status *s =
+      check_run(model, inputs, num_inputs, outputs, num_outputs, &batch);
+  if (s)
+    return s;
+  worker *w0 = &model->workers[0];
   if (model->batched) {
     s = run_batched(model, inputs, outputs,
                     model->split ? model->split : (batch < 0 ? 1 : batch));
@@ -699,22 +765,156 @@ static dlc_status *run_held(dlcrt_model *model, const dlc_tensor *inputs,
   return s;
 }
 
-dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
-                            size_t num_inputs, const dlc_tensor *outputs,
-                            size_t num_outputs) {
+/* Takes `model` for one call; NULL when it was free. */
+static dlc_status *hold(dlcrt_model *model, const char *what) {
   if (!model)
     return dlcrt_status_create(DLC_INVALID_ARGUMENT,
-                               "run: model must not be NULL");
+                               "%s: model must not be NULL", what);
   /* One run at a time per instance: its workspace, staging buffers and
    * output shapes are the instance's. A second concurrent run is refused
    * (one atomic exchange per run) instead of corrupting the first. */
   if (atomic_exchange(&model->running, 1))
     return dlcrt_status_create(
         DLC_INVALID_ARGUMENT,
-        "run: model '%s' is running on another thread; an instance runs "
+        "%s: model '%s' is running on another thread; an instance runs "
         "one call at a time (create one instance per thread)",
-        model->desc->model_name);
-  dlc_status *s = run_held(model, inputs, num_inputs, outputs, num_outputs);
+        what, model->desc->model_name);
+  return NULL;
+}
+
+static dlc_status *release(dlcrt_model *model, dlc_status *s) {
   atomic_store(&model->running, 0);
   return s;
+}
+
+static dlc_status *refuse_pending(const dlcrt_model *model, const char *what) {
+  return dlcrt_status_create(
+      DLC_INVALID_ARGUMENT,
+      "%s: model '%s' has an asynchronous run in progress; call wait "
+      "before the next run",
+      what, model->desc->model_name);
+}
+
+dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
+                            size_t num_inputs, const dlc_tensor *outputs,
+                            size_t num_outputs) {
+  dlc_status *s = hold(model, "run");
+  if (s)
+    return s;
+  if (model->pending)
+    return release(model, refuse_pending(model, "run"));
+  return release(model,
+                 run_held(model, inputs, num_inputs, outputs, num_outputs));
+}
+
+/* Queues an asynchronous run of a CUDA model with staging memory: the
+ * inputs are copied into the staging memory (call by call for a split
+ * batch), each call's copies and kernels are queued on the stream with its
+ * outputs copied back into the staging memory, and nothing waits. */
+static dlc_status *enqueue_run(dlcrt_model *model, const dlc_tensor *inputs,
+                               const dlc_tensor *outputs) {
+  const dlc_model_desc *desc = model->desc;
+  size_t ni = desc->num_inputs, nt = num_tensors(desc);
+  char *base = dlcrt_cuda_staging(model->cuda);
+  worker *w = &model->workers[0];
+  int64_t calls = static_calls(model);
+  uint32_t *failed = (uint32_t *)(base + model->checks_at);
+  for (int64_t c = 0; c < calls; ++c) {
+    for (size_t k = 0; k < nt; ++k) {
+      const dlc_tensor *t = k < ni ? &inputs[k] : &outputs[k - ni];
+      const dlc_tensor_desc *td = io_desc(desc, k);
+      int batched = model->split && td->batch_axis >= 0;
+      char *at = base + model->staged_at[k] +
+                 (batched ? (size_t)c * call_bytes(model, k) : 0);
+      if (k < ni && batched)
+        stage(model, at, k, t, c, 1, calls, 1);
+      else if (k < ni && c == 0)
+        memcpy(at, t->data,
+               desc->num_input_dynamic_dims ? (size_t)w->bytes[k]
+                                            : (size_t)td->size_bytes);
+      if (batched)
+        w->bytes[k] = call_bytes(model, k);
+      else if (k >= ni || !desc->num_input_dynamic_dims)
+        w->bytes[k] = td->size_bytes;
+      model->sample[k] = *t;
+      model->sample[k].data = at;
+    }
+    dlcrt_cuda_call call = {w->bytes, w->dims, w->input_dims, &failed[c], 1};
+    dlc_status *s = dlcrt_cuda_run(model->cuda, desc, model->sample,
+                                   model->sample + ni, w->args, &call);
+    if (s) {
+      /* Calls queued before this one may still be running. */
+      dlc_status_free(dlcrt_cuda_wait(model->cuda));
+      return s;
+    }
+  }
+  for (size_t i = 0; i < desc->num_outputs; ++i)
+    model->pending_out[i] = outputs[i].data;
+  model->pending = 1;
+  return NULL;
+}
+
+dlc_status *dlcrt_model_run_async(dlcrt_model *model, const dlc_tensor *inputs,
+                                  size_t num_inputs, const dlc_tensor *outputs,
+                                  size_t num_outputs) {
+  dlc_status *s = hold(model, "run_async");
+  if (s)
+    return s;
+  if (model->pending)
+    return release(model, refuse_pending(model, "run_async"));
+  /* CPU models, caller-owned device tensors and dynamic batches: a run
+   * that is over when this returns. */
+  if (!model->cuda || !dlcrt_cuda_staging(model->cuda))
+    return release(model,
+                   run_held(model, inputs, num_inputs, outputs, num_outputs));
+  int64_t batch;
+  s = check_run(model, inputs, num_inputs, outputs, num_outputs, &batch);
+  if (!s)
+    s = enqueue_run(model, inputs, outputs);
+  return release(model, s);
+}
+
+/* The bytes of output `t` at the shape `shape` a run wrote. */
+static size_t shape_bytes(const dlc_tensor_desc *t, const int64_t *shape) {
+  size_t elements = 1;
+  for (int32_t d = 0; d < t->rank; ++d)
+    elements *= (size_t)shape[d];
+  return elements * dlc_dtype_size((dlc_dtype)t->dtype);
+}
+
+dlc_status *dlcrt_model_wait(dlcrt_model *model) {
+  dlc_status *s = hold(model, "wait");
+  if (s)
+    return s;
+  if (!model->pending)
+    return release(model, NULL);
+  model->pending = 0;
+  const dlc_model_desc *desc = model->desc;
+  s = dlcrt_cuda_wait(model->cuda);
+  char *base = dlcrt_cuda_staging(model->cuda);
+  int64_t calls = static_calls(model);
+  const uint32_t *failed = (const uint32_t *)(base + model->checks_at);
+  for (int64_t c = 0; !s && c < calls; ++c)
+    s = check_failure(desc, failed[c]);
+  if (s)
+    return release(model, s);
+  record_shapes(model, -1);
+  size_t ni = desc->num_inputs;
+  for (size_t i = 0; i < desc->num_outputs; ++i) {
+    const dlc_tensor_desc *td = &desc->outputs[i];
+    size_t k = ni + i;
+    char *staged = base + model->staged_at[k];
+    if (!(model->split && td->batch_axis >= 0)) {
+      memcpy(model->pending_out[i], staged,
+             desc->num_dynamic_dims ? shape_bytes(td, model->run_shape[i])
+                                    : (size_t)td->size_bytes);
+      continue;
+    }
+    dlc_tensor view = {model->pending_out[i], td->size_bytes,
+                       (dlc_dtype)td->dtype, td->rank, td->shape};
+    for (int64_t c = 0; c < calls; ++c)
+      stage(model, staged + (size_t)c * call_bytes(model, k), k, &view, c, 1,
+            calls, 0);
+  }
+  return release(model, NULL);
 }

@@ -66,13 +66,14 @@ def build_runner(bundle):
     sys.exit("check: no C compiler (cc, gcc, clang) to build the runner")
 
 
-def run_manifest(runner, lines, work, name, timeout, device_io=False, graphs=True):
+def run_manifest(runner, lines, work, name, timeout, device_io=False, graphs=True,
+                 extra=()):
     """Runs the runner on `lines`; returns {model: (status, fields)}."""
     path = os.path.join(work, f"{name}.manifest")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     cmd = ([runner, path] + (["--device-io"] if device_io else [])
-           + ([] if graphs else ["--no-graphs"]))
+           + ([] if graphs else ["--no-graphs"]) + list(extra))
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         out, note = p.stdout, (f"runner exit {p.returncode}: {p.stderr.strip()[:200]}"
@@ -477,6 +478,18 @@ def speed(runner, bundle, manifest, work, report):
             row["graph_speedup"] = row["dlc_ms_without_graph"] / dlc_ms
         else:
             row["without_graph"] = f"{status}: {detail}"[:300]
+        # End to end with host tensors, the host preparing each batch's
+        # inputs: one after the other (run), and overlapped with the GPU's
+        # work (run_async, prepare the next inputs, wait).
+        if name in ("resnet50_b32", "bert_b8"):
+            for key, flag in (("host_prepare_then_run_ms", "--prepare"),
+                              ("host_prepare_during_run_async_ms", "--async")):
+                r, note = run_manifest(runner, model_lines(name, entry, base, work, 3, 10),
+                                       work, f"{name}_{flag[2:]}", timeout=300,
+                                       extra=[flag])
+                status, detail = r.get(name, ("missing", note or "no result"))
+                row[key] = (float(detail.split()[0]) if status == "ok"
+                            else f"{status}: {detail}"[:300])
         torch_ms = torch_ms_of.get((of, precision))
         try:
             if torch_ms is not None:

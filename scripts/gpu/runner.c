@@ -5,7 +5,7 @@
  * `dlc compile --target cuda --shared --name model` (CPU libraries, built
  * without --target, run too: test/e2e/ort/compare_with_ort.py --batches).
  *
- *   runner MANIFEST [--device-io]
+ *   runner MANIFEST [--device-io] [--no-graphs] [--prepare] [--async]
  *
  * MANIFEST lines:
  *   model NAME LIB.so      start a model
@@ -26,6 +26,12 @@
  * Prints one line per model: "NAME ok MEDIAN_MS MIN_MS" or "NAME error MSG".
  * With --device-io the tensors live in device memory allocated here (the
  * runtime's cuda_device_pointers mode), so timings exclude host transfers.
+ * With --prepare, each timed run first prepares its inputs on the host (a
+ * normalization pass, (x - 0.5) * 2 + ..., over copies of the input
+ * files' values written into the input buffers: the work a server does
+ * for the next batch); with --async too, the run is model_run_async, the
+ * next inputs are prepared while the GPU runs, then model_wait: the time
+ * per run shows how much of the host's work the GPU hides.
  *
  *===----------------------------------------------------------------------===*/
 #include "dlc_runtime.h"
@@ -40,6 +46,7 @@
 typedef dlc_status *(*create_fn)(const dlc_options *, void **);
 typedef dlc_status *(*run_fn)(void *, const dlc_tensor *, size_t,
                               const dlc_tensor *, size_t);
+typedef dlc_status *(*wait_fn)(void *);
 typedef void (*destroy_fn)(void *);
 typedef size_t (*count_fn)(void);
 typedef dlc_dtype (*dtype_fn)(size_t);
@@ -120,8 +127,25 @@ static size_t at_batch(const int64_t *shape, int32_t rank, long batch,
   return samples;
 }
 
+/* --prepare: writes the next batch's inputs into `dst` from the files'
+ * values `src` (floats: a normalization pass that gives them back
+ * unchanged, as a server's preprocessing would cost; other types: a copy). */
+static void prepare_inputs(void **dst, void *const *src, const size_t *bytes,
+                           const dlc_dtype *dtypes, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (dtypes[i] != DLC_DTYPE_F32) {
+      memcpy(dst[i], src[i], bytes[i]);
+      continue;
+    }
+    const float *from = src[i];
+    float *to = dst[i];
+    for (size_t e = 0; e < bytes[i] / sizeof(float); ++e)
+      to[e] = ((from[e] - 0.5f) * 2.0f) * 0.5f + 0.5f;
+  }
+}
+
 static void run_model(const model_spec *m, int warmup, int iterations,
-                      int device_io, int no_graphs) {
+                      int device_io, int no_graphs, int prepare, int async) {
   void *lib = dlopen(m->lib, RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     printf("%s error cannot load %s: %s\n", m->name, m->lib, dlerror());
@@ -130,6 +154,8 @@ static void run_model(const model_spec *m, int warmup, int iterations,
 #define SYM(type, var, name) type var = (type)dlsym(lib, name)
   SYM(create_fn, create, "model_create");
   SYM(run_fn, run, "model_run");
+  SYM(run_fn, run_async, "model_run_async");
+  SYM(wait_fn, wait, "model_wait");
   SYM(destroy_fn, destroy, "model_destroy");
   SYM(count_fn, num_inputs, "model_num_inputs");
   SYM(count_fn, num_outputs, "model_num_outputs");
@@ -228,12 +254,43 @@ static void run_model(const model_spec *m, int warmup, int iterations,
   dlc_status *s = create(&options, &model);
   created = now_ms() - created;
   double *times = calloc((size_t)iterations + 1, sizeof(double));
+  /* --prepare: the files' values, written back into the inputs each run. */
+  void *source[MAX_IO] = {0};
+  size_t in_bytes[MAX_IO];
+  dlc_dtype in_types[MAX_IO];
+  for (size_t i = 0; prepare && i < ni; ++i) {
+    in_bytes[i] = in[i].size_bytes;
+    in_types[i] = in[i].dtype;
+    source[i] = malloc(in_bytes[i] ? in_bytes[i] : 1);
+    if (source[i])
+      memcpy(source[i], host_in[i], in_bytes[i]);
+  }
+  if (async && (!run_async || !wait)) {
+    printf("%s note %s lacks model_run_async: runs synchronously\n", m->name,
+           m->lib);
+    async = 0;
+  }
   for (int it = 0; !s && it < warmup + iterations; ++it) {
     double t0 = now_ms();
-    s = run(model, in, ni, out, no);
+    if (async) {
+      s = run_async(model, in, ni, out, no);
+      if (!s)
+        prepare_inputs((void **)host_in, source, in_bytes, in_types, ni);
+      dlc_status *w = wait(model);
+      if (!s)
+        s = w;
+      else if (w)
+        status_free(w);
+    } else {
+      if (prepare)
+        prepare_inputs((void **)host_in, source, in_bytes, in_types, ni);
+      s = run(model, in, ni, out, no);
+    }
     if (it >= warmup)
       times[it - warmup] = now_ms() - t0;
   }
+  for (size_t i = 0; i < ni; ++i)
+    free(source[i]);
   if (s) {
     printf("%s error %s\n", m->name, status_message(s));
     status_free(s);
@@ -279,15 +336,20 @@ static void run_model(const model_spec *m, int warmup, int iterations,
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: runner MANIFEST [--device-io] [--no-graphs]\n");
+    fprintf(stderr, "usage: runner MANIFEST [--device-io] [--no-graphs] "
+                    "[--prepare] [--async]\n");
     return 2;
   }
-  int device_io = 0, no_graphs = 0;
+  int device_io = 0, no_graphs = 0, prepare = 0, async = 0;
   for (int i = 2; i < argc; ++i) {
     if (strcmp(argv[i], "--device-io") == 0)
       device_io = 1;
     else if (strcmp(argv[i], "--no-graphs") == 0)
       no_graphs = 1;
+    else if (strcmp(argv[i], "--prepare") == 0)
+      prepare = 1;
+    else if (strcmp(argv[i], "--async") == 0)
+      prepare = async = 1;
     else {
       fprintf(stderr, "runner: unknown option %s\n", argv[i]);
       return 2;
@@ -332,7 +394,8 @@ int main(int argc, char **argv) {
                m.num_outputs < MAX_IO) {
       snprintf(m.outputs[m.num_outputs++], 1024, "%s", a);
     } else if (n >= 3 && strcmp(kind, "run") == 0) {
-      run_model(&m, atoi(a), atoi(b) > 0 ? atoi(b) : 1, device_io, no_graphs);
+      run_model(&m, atoi(a), atoi(b) > 0 ? atoi(b) : 1, device_io, no_graphs,
+                prepare, async && !device_io);
     }
   }
   fclose(f);

@@ -18,10 +18,21 @@
  *
  * A cubin is accepted only with DLC_FAKE_CUDA_CUBIN=1 (see load_cubin).
  *
+ * The stream is asynchronous, as on a GPU: an asynchronous copy from or to
+ * page-locked memory (cuMemHostAlloc) and a launch of the one kernel the
+ * stand-in computes, `fake_add_one(in, out, n)` (out[i] = in[i] + 1 for n
+ * floats), are queued and run, in order, when the stream is synchronized;
+ * an asynchronous copy from pageable memory takes the source's bytes at
+ * once and writes them in stream order (at once when nothing is queued); one to
+ *pageable memory, and any synchronous copy, first runs the queue. Graphs replay
+ *fake_add_one's launches with the parameters they were captured with.
+ *
  * Environment: DLC_FAKE_CUDA_LOG=1 prints every module load, launch,
- * capture and graph launch to stderr; DLC_FAKE_CUDA_FREE_BYTES sets the
+ * capture and graph launch to stderr (=2: also page-locked allocations and
+ * runs of the stream's queue); DLC_FAKE_CUDA_FREE_BYTES sets the
  * free device memory reported; DLC_FAKE_CUDA_NO_GRAPHS=1 makes capture
- * unsupported (as a driver or device without it); DLC_FAKE_CUDA_SM (e.g.
+ * unsupported (as a driver or device without it); DLC_FAKE_CUDA_NO_PINNED=1
+ * makes cuMemHostAlloc fail; DLC_FAKE_CUDA_SM (e.g.
  * 80) sets the compute capability (9.0 otherwise), against which PTX
  * loads as with the driver's JIT (not for a newer target, an
  * architecture-specific one such as sm_90a only on its own).
@@ -64,6 +75,11 @@ typedef struct fake_module {
 static int logging(void) {
   const char *v = getenv("DLC_FAKE_CUDA_LOG");
   return v && *v && *v != '0';
+}
+/* DLC_FAKE_CUDA_LOG=2: also page-locked allocations and queue runs. */
+static int logging_stream(void) {
+  const char *v = getenv("DLC_FAKE_CUDA_LOG");
+  return v && atoi(v) >= 2;
 }
 
 CUresult cuInit(unsigned flags) { return flags == 0 ? kOk : kInvalidValue; }
@@ -119,11 +135,103 @@ CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
   *ptr = (uint64_t)(uintptr_t)p;
   return p ? kOk : kOutOfMemory;
 }
-CUresult cuMemFree_v2(uint64_t ptr) { free((void *)(uintptr_t)ptr); return kOk; }
-/* A launch as recorded by a capture. */
+/* The stream's queue: copies and fake_add_one launches, run in order by
+ * run_queue. */
+typedef struct fake_op {
+  int add_one; /* 0: copy n bytes; 1: n floats of src plus one */
+  void *dst;
+  const void *src;
+  size_t n;
+  void *owned; /* a pageable source's bytes, freed once copied */
+} fake_op;
+static fake_op *queue;
+static size_t queued, queue_capacity;
+
+static CUresult enqueue(fake_op op) {
+  if (queued == queue_capacity) {
+    size_t grown_capacity = queue_capacity ? 2 * queue_capacity : 64;
+    fake_op *grown = realloc(queue, grown_capacity * sizeof *grown);
+    if (!grown)
+      return kOutOfMemory;
+    queue = grown;
+    queue_capacity = grown_capacity;
+  }
+  queue[queued++] = op;
+  return kOk;
+}
+
+static void run_queue(void) {
+  if (logging_stream() && queued)
+    fprintf(stderr, "fake-cuda: %zu queued operations run\n", queued);
+  for (size_t i = 0; i < queued; ++i) {
+    fake_op *op = &queue[i];
+    if (op->add_one)
+      for (size_t e = 0; e < op->n; ++e)
+        ((float *)op->dst)[e] = ((const float *)op->src)[e] + 1.0f;
+    else
+      memcpy(op->dst, op->src, op->n);
+    free(op->owned);
+  }
+  /* Released whenever empty: the library may be unloaded at any time. */
+  free(queue);
+  queue = NULL;
+  queued = queue_capacity = 0;
+}
+
+/* Page-locked host allocations (cuMemHostAlloc). */
+static struct {
+  char *at;
+  size_t n;
+} pinned[64];
+
+static int is_pinned(const void *p, size_t n) {
+  for (int i = 0; i < 64; ++i)
+    if (pinned[i].at && (const char *)p >= pinned[i].at &&
+        (const char *)p + n <= pinned[i].at + pinned[i].n)
+      return 1;
+  return 0;
+}
+
+CUresult cuMemHostAlloc(void **p, size_t bytes, unsigned flags) {
+  const char *off = getenv("DLC_FAKE_CUDA_NO_PINNED");
+  *p = NULL;
+  if ((off && *off && *off != '0') || flags)
+    return kOutOfMemory;
+  for (int i = 0; i < 64; ++i)
+    if (!pinned[i].at) {
+      /* Page-aligned, as the driver's. */
+      if (posix_memalign(p, 4096, bytes ? bytes : 1) != 0)
+        return kOutOfMemory;
+      pinned[i].at = *p;
+      pinned[i].n = bytes;
+      if (logging_stream())
+        fprintf(stderr, "fake-cuda: %zu bytes page-locked\n", bytes);
+      return kOk;
+    }
+  return kOutOfMemory;
+}
+
+CUresult cuMemFreeHost(void *p) {
+  for (int i = 0; i < 64; ++i)
+    if (p && pinned[i].at == p) {
+      run_queue();
+      free(p);
+      pinned[i].at = NULL;
+      return kOk;
+    }
+  return kInvalidValue;
+}
+
+CUresult cuMemFree_v2(uint64_t ptr) {
+  run_queue();
+  free((void *)(uintptr_t)ptr);
+  return kOk;
+}
+/* A launch as recorded by a capture, with fake_add_one's parameters. */
 typedef struct fake_launch {
   void *function;
   unsigned grid[3], block[3], shared;
+  uint64_t params[3];
 } fake_launch;
 
 typedef struct fake_graph {
@@ -144,6 +252,7 @@ static int capture_breaks(void) {
 }
 
 CUresult cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) {
+  run_queue();
   memcpy((void *)(uintptr_t)dst, src, n);
   return kOk;
 }
@@ -151,9 +260,25 @@ CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *s) 
   (void)s;
   if (capture_breaks())
     return kCaptureUnsupported;
-  return cuMemcpyHtoD_v2(dst, src, n);
+  fake_op op = {0, (void *)(uintptr_t)dst, src, n, NULL};
+  /* From pageable memory with nothing queued before it: done at once (so
+   * that test entries computing on the host see their inputs). */
+  if (!is_pinned(src, n) && queued == 0)
+    return cuMemcpyHtoD_v2(dst, src, n);
+  if (!is_pinned(src, n)) {
+    op.owned = malloc(n ? n : 1);
+    if (!op.owned)
+      return kOutOfMemory;
+    memcpy(op.owned, src, n);
+    op.src = op.owned;
+  }
+  CUresult r = enqueue(op);
+  if (r != kOk)
+    free(op.owned);
+  return r;
 }
 CUresult cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) {
+  run_queue();
   memcpy(dst, (const void *)(uintptr_t)src, n);
   return kOk;
 }
@@ -161,7 +286,9 @@ CUresult cuMemcpyDtoHAsync_v2(void *dst, uint64_t src, size_t n, void *s) {
   (void)s;
   if (capture_breaks())
     return kCaptureUnsupported;
-  return cuMemcpyDtoH_v2(dst, src, n);
+  if (!is_pinned(dst, n))
+    return cuMemcpyDtoH_v2(dst, src, n);
+  return enqueue((fake_op){0, dst, (const void *)(uintptr_t)src, n, NULL});
 }
 static int stream_token;
 CUresult cuStreamCreate(void **stream, unsigned flags) {
@@ -169,11 +296,17 @@ CUresult cuStreamCreate(void **stream, unsigned flags) {
   *stream = &stream_token;
   return kOk;
 }
-CUresult cuStreamDestroy_v2(void *stream) { return stream ? kOk : kInvalidValue; }
+CUresult cuStreamDestroy_v2(void *stream) {
+  run_queue();
+  return stream ? kOk : kInvalidValue;
+}
 CUresult cuStreamSynchronize(void *stream) {
   if (capture_breaks())
     return kCaptureUnsupported;
-  return stream ? kOk : kInvalidValue;
+  if (!stream)
+    return kInvalidValue;
+  run_queue();
+  return kOk;
 }
 
 /* A cubin (an ELF image) is refused unless DLC_FAKE_CUDA_CUBIN=1, as a GPU
@@ -296,6 +429,16 @@ static CUresult check_launch(const fake_function *f, unsigned gx, unsigned gy,
   return kOk;
 }
 
+/* Queues fake_add_one's work for a launch. */
+static CUresult enqueue_add_one(const fake_launch *l) {
+  const fake_function *f = l->function;
+  if (strcmp(f->name, "fake_add_one") != 0 || f->num_params != 3)
+    return kOk;
+  return enqueue((fake_op){1, (void *)(uintptr_t)l->params[1],
+                           (const void *)(uintptr_t)l->params[0],
+                           (size_t)l->params[2], NULL});
+}
+
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
                         void *stream, void **params, void **extra) {
@@ -312,14 +455,21 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
       capturing = -1;
     return r;
   }
+  fake_launch launch = {f, {gx, gy, gz}, {bx, by, bz}, smem, {0, 0, 0}};
+  int adds = strcmp(f->name, "fake_add_one") == 0 && f->num_params == 3;
+  for (int i = 0; adds && i < 3; ++i)
+    memcpy(&launch.params[i], params[i], sizeof(uint64_t));
   if (capturing > 0) {
     fake_launch *grown = realloc(captured->launches,
                                  (size_t)(captured->count + 1) * sizeof *grown);
     if (!grown)
       return kOutOfMemory;
     captured->launches = grown;
-    captured->launches[captured->count++] =
-        (fake_launch){f, {gx, gy, gz}, {bx, by, bz}, smem};
+    captured->launches[captured->count++] = launch;
+  } else if (adds) {
+    r = enqueue_add_one(&launch);
+    if (r != kOk)
+      return r;
   }
   if (logging()) {
     fprintf(stderr, "fake-cuda: %s %s grid %ux%ux%u block %ux%ux%u params %d",
@@ -403,6 +553,8 @@ CUresult cuGraphLaunch(void *exec, void *stream) {
     const fake_launch *l = &e->launches[i];
     CUresult r = check_launch(l->function, l->grid[0], l->grid[1], l->grid[2],
                               l->block[0], l->block[1], l->block[2], l->shared);
+    if (r == kOk)
+      r = enqueue_add_one(l);
     if (r != kOk)
       return r;
   }

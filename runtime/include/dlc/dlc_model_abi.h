@@ -98,7 +98,10 @@ typedef struct dlc_model_desc {
   uint32_t num_inputs;
   uint32_t num_outputs;
   /* >= 2: the static batch runs as this many sub-batches, one entry call
-   * each, on separate threads when num_threads allows; 0: it runs whole. */
+   * each: on the CPU on separate threads when num_threads allows; for CUDA
+   * one after the other on the stream, the device copies of the inputs and
+   * outputs holding one sub-batch (a batch that does not fit in device
+   * memory); 0: it runs whole. */
   uint32_t batch_split;
   const char *model_name;
   const dlc_tensor_desc *inputs;
@@ -146,6 +149,17 @@ dlc_status *dlcrt_model_create(const dlc_model_desc *desc,
 dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
                             size_t num_inputs, const dlc_tensor *outputs,
                             size_t num_outputs);
+/* An asynchronous run (CUDA models with host I/O and without a dynamic
+ * batch): checks the tensors, copies the inputs into the instance's
+ * staging memory and queues the copies and kernels on the model's stream,
+ * then returns; the outputs are written by dlcrt_model_wait. Other models
+ * run before it returns (wait then has nothing to do). */
+dlc_status *dlcrt_model_run_async(dlcrt_model *model, const dlc_tensor *inputs,
+                                  size_t num_inputs, const dlc_tensor *outputs,
+                                  size_t num_outputs);
+/* Waits for the asynchronous run in progress and writes its outputs;
+ * returns its status (NULL also when none is in progress). */
+dlc_status *dlcrt_model_wait(dlcrt_model *model);
 void dlcrt_model_destroy(dlcrt_model *model);
 /* The shape of output i as the last successful run of `model` wrote it
  * (data-dependent dimensions at their actual sizes); NULL before the first
