@@ -231,6 +231,17 @@ int64_t dlc::maxBatchThatFits(const ProgramSizes &sizes, const DevicePeaks &gpu,
   return std::min<int64_t>(limit, int64_t(std::floor(room / perSample)));
 }
 
+int64_t dlc::subBatchesToFit(const ProgramSizes &sizes, const DevicePeaks &gpu,
+                             int64_t batch) {
+  int64_t fit = maxBatchThatFits(sizes, gpu, batch);
+  if (fit <= 0)
+    return 0;
+  for (int64_t parts = 1; parts <= batch; ++parts)
+    if (batch % parts == 0 && batch / parts <= fit)
+      return parts;
+  return 0;
+}
+
 std::optional<int64_t> dlc::crossoverBatch(const ProgramCosts &costs,
                                            const ProgramSizes &sizes,
                                            const DevicePeaks &cpu,

@@ -113,6 +113,12 @@ bool weightsStayCached(const ProgramSizes &sizes, const DevicePeaks &device);
 int64_t maxBatchThatFits(const ProgramSizes &sizes, const DevicePeaks &gpu,
                          int64_t limit);
 
+/// The fewest sub-batches (a divisor of `batch`) whose predicted memory
+/// fits in the device's: 1 when the whole batch fits, 0 when not even one
+/// sample does (as `dlc compile --gpu-memory` plans a static batch).
+int64_t subBatchesToFit(const ProgramSizes &sizes, const DevicePeaks &gpu,
+                        int64_t batch);
+
 /// The smallest batch (up to `limit`) at which the GPU with its transfers
 /// is predicted faster than the CPU, if any.
 std::optional<int64_t> crossoverBatch(const ProgramCosts &costs,

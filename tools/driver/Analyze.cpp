@@ -233,6 +233,16 @@ std::optional<dlc::AutoTarget> dlc::pickTarget(const std::string &model,
   return pick;
 }
 
+/// The "fits" column of a batch that does not fit whole: the sub-batches
+/// `dlc compile --gpu-memory` would run it as.
+static std::string subBatchesOf(const ProgramSizes &sizes,
+                                const DevicePeaks &gpu, int64_t batch) {
+  int64_t parts = subBatchesToFit(sizes, gpu, batch);
+  if (parts == 0)
+    return "no (not even one sample)";
+  return formatv("no: {0} sub-batches of {1}", parts, batch / parts).str();
+}
+
 int dlc::runAnalyze(const AnalyzeOptions &options) {
   Analysis analysis;
   ModelInfo info;
@@ -345,6 +355,9 @@ int dlc::runAnalyze(const AnalyzeOptions &options) {
         b["transfer_bytes"] = onGpu[i].transferBytes;
         b["device_memory_bytes"] = onGpu[i].memoryBytes;
         b["fits"] = onGpu[i].fits;
+        // A batch that does not fit runs as sub-batches that do (dlc
+        // compile --gpu-memory); 0: not even one sample fits.
+        b["sub_batches"] = subBatchesToFit(sizes, gpu, options.batches[i]);
       }
       batches.push_back(std::move(b));
     }
@@ -502,11 +515,12 @@ int dlc::runAnalyze(const AnalyzeOptions &options) {
       os << formatv(" {0,12} {1,10}", ms(*measured[i]),
                     formatv("{0:f2}", onCpu[i].seconds / *measured[i]));
     if (options.cuda)
-      os << formatv(" {0,10} {1,14} {2,12} {3,12} {4}", ms(onGpu[i].seconds),
-                    ms(onGpu[i].seconds + onGpu[i].transferSeconds),
-                    human(onGpu[i].transferBytes, "B"),
-                    human(onGpu[i].memoryBytes, "B"),
-                    onGpu[i].fits ? "yes" : "no");
+      os << formatv(
+          " {0,10} {1,14} {2,12} {3,12} {4}", ms(onGpu[i].seconds),
+          ms(onGpu[i].seconds + onGpu[i].transferSeconds),
+          human(onGpu[i].transferBytes, "B"), human(onGpu[i].memoryBytes, "B"),
+          onGpu[i].fits ? std::string("yes")
+                        : subBatchesOf(sizes, gpu, options.batches[i]));
     os << "\n";
   }
   if (maxFit)

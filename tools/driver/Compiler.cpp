@@ -27,6 +27,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include "onnx/onnx_pb.h"
 
@@ -414,9 +415,10 @@ private:
 };
 } // namespace
 
-LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
-                                const CompileOptions &options, Stage stopAt,
-                                raw_ostream &out, CompiledModel &result) {
+/// compileModel without the device-memory planning.
+static LogicalResult compileOnce(MLIRContext &context, StringRef path,
+                                 const CompileOptions &options, Stage stopAt,
+                                 raw_ostream &out, CompiledModel &result) {
   registerPassesOnce();
   auto phase = [&](StringRef name) {
     if (options.onPhase)
@@ -452,7 +454,8 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   OwningOpRef<ModuleOp> module;
   BatchSplit split;
   // The graph-level views (--emit=mlir|linalg) show the whole batch.
-  bool trySplit = options.batchSplit != 1 && options.target == Target::Cpu &&
+  bool trySplit = options.batchSplit != 1 &&
+                  (options.target == Target::Cpu || options.batchSplit >= 2) &&
                   stopAt >= Stage::Llvm && !options.keepGoing &&
                   !options.exposeNodeOutputs && options.dimRanges.empty();
   if (trySplit) {
@@ -584,6 +587,10 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   extractProfile(*module, *info);
   extractHostParts(*module, *info);
   result.info = *info;
+  if (options.inspectPlan) {
+    options.inspectPlan(*info);
+    return success();
+  }
 
   auto tm = createTargetMachine(*target);
   if (!tm)
@@ -619,4 +626,139 @@ LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
   }
   result.object = std::move(code);
   return success();
+}
+
+/// The device memory one run of a CUDA model needs (as create checks it):
+/// the workspace, the constants (the weights on the emulator) and the
+/// device copies of one call's inputs and outputs.
+static uint64_t deviceBytes(const ModelInfo &info) {
+  uint64_t bytes = info.workspaceSize +
+                   (info.cuda ? info.cuda->constantsSize : info.weightsSize);
+  for (const auto *list : {&info.inputs, &info.outputs})
+    for (const TensorInfo &t : *list)
+      bytes += t.splitAxis >= 0 && info.batchSplit
+                   ? t.sizeBytes / info.batchSplit
+                   : t.sizeBytes;
+  return bytes;
+}
+
+/// Bytes for the compile's report: exact below 10 KiB, else in KiB, MiB
+/// or GiB with one decimal.
+static std::string human(uint64_t bytes) {
+  if (bytes < 10240)
+    return std::to_string(bytes) + " bytes";
+  double value = double(bytes);
+  const char *unit = "KiB";
+  for (const char *next : {"MiB", "GiB"}) {
+    if (value < 10240.0 * 1024)
+      break;
+    value /= 1024;
+    unit = next;
+  }
+  return llvm::formatv("{0:f1} {1}", value / 1024, unit).str();
+}
+
+LogicalResult dlc::compileModel(MLIRContext &context, StringRef path,
+                                const CompileOptions &options, Stage stopAt,
+                                raw_ostream &out, CompiledModel &result) {
+  bool gpu =
+      options.target == Target::Cuda || options.target == Target::CudaEmulator;
+  if (!gpu || !options.gpuMemory || options.batchSplit != 0 ||
+      stopAt < Stage::Llvm || options.inspectPlan || options.keepGoing ||
+      options.exposeNodeOutputs)
+    return compileOnce(context, path, options, stopAt, out, result);
+  Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
+  uint64_t budget = options.gpuMemory;
+  // The memory plan of the model compiled as `parts` sub-batches (1:
+  // whole), up to its PTX; `split` says whether it was split as asked.
+  auto probe = [&](int64_t parts, ModelInfo &info,
+                   std::string &why) -> LogicalResult {
+    CompileOptions o = options;
+    o.batchSplit = parts;
+    o.onPhase = nullptr;
+    bool planned = false;
+    o.inspectPlan = [&](const ModelInfo &i) {
+      info = i;
+      planned = true;
+    };
+    CompiledModel r;
+    if (failed(compileOnce(context, path, o, Stage::Obj, llvm::nulls(), r)) ||
+        !planned)
+      return failure();
+    why = r.batchSplitSkipped;
+    return success();
+  };
+  auto compileWith = [&](int64_t parts) {
+    CompileOptions o = options;
+    o.batchSplit = parts;
+    return compileOnce(context, path, o, stopAt, out, result);
+  };
+  ModelInfo whole;
+  std::string why;
+  if (failed(probe(1, whole, why)))
+    return failure();
+  uint64_t need = deviceBytes(whole);
+  if (need <= budget) {
+    if (failed(compileWith(1)))
+      return failure();
+    result.memoryPlan =
+        llvm::formatv("device memory: a run needs {0} of the --gpu-memory "
+                      "of {1}",
+                      human(need), human(budget))
+            .str();
+    return success();
+  }
+  auto tooLarge = [&]() {
+    return emitError(fileLoc)
+           << "a run needs " << human(need) << " of device memory (workspace "
+           << human(whole.workspaceSize)
+           << ", constants and device copies of the inputs and outputs), "
+              "more than the --gpu-memory of "
+           << human(budget);
+  };
+  if (!whole.batchDim.empty())
+    return tooLarge() << " for one sample of the dynamic batch '"
+                      << whole.batchDim << "'";
+  // The batch, and the sub-batches that divide it, fewest first: the first
+  // whose estimate (the constants once, the rest in proportion) fits is
+  // compiled and checked against its own plan.
+  onnx::ModelProto model;
+  std::string error;
+  FailureOr<int64_t> batch = failure();
+  if (loadModel(path.str(), model, error))
+    batch = makeBatchSymbolic(model, error);
+  if (failed(batch) || *batch < 2)
+    return tooLarge() << ", and its batch cannot run as sub-batches: "
+                      << (failed(batch) ? error
+                                        : std::string("the batch is 1"));
+  uint64_t fixed = whole.cuda ? whole.cuda->constantsSize : whole.weightsSize;
+  int tries = 0;
+  for (int64_t parts = 2; parts <= *batch && tries < 4; ++parts) {
+    if (*batch % parts != 0 ||
+        fixed + (need - fixed) / uint64_t(parts) > budget)
+      continue;
+    ++tries;
+    ModelInfo split;
+    if (failed(probe(parts, split, why)))
+      return failure();
+    if (!split.batchSplit)
+      return tooLarge() << ", and its batch of " << *batch
+                        << " cannot run as sub-batches: " << why;
+    uint64_t part = deviceBytes(split);
+    if (part > budget)
+      continue;
+    if (failed(compileWith(parts)))
+      return failure();
+    result.memoryPlan =
+        llvm::formatv(
+            "device memory: the batch of {0} needs {1}, more than "
+            "the --gpu-memory of {2}: it runs as {3} sub-batches of {4}, "
+            "each needing {5}",
+            *batch, human(need), human(budget), parts, *batch / parts,
+            human(part))
+            .str();
+    return success();
+  }
+  return tooLarge() << ", even as sub-batches of the batch of " << *batch
+                    << " (the constants alone take " << human(fixed) << ")";
 }

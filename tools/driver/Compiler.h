@@ -66,11 +66,21 @@ struct CompileOptions {
   /// Stage::Linalg: called with the program (linalg on tensors) and the
   /// model's interface instead of printing the program (`dlc analyze`).
   std::function<void(mlir::ModuleOp, const ModelInfo &)> inspectLinalg;
-  /// CPU models with a static batch: run it as this many sub-batches, on
-  /// separate threads when there are threads to spare, if the samples are
-  /// proven apart (see frontend/BatchSplit.h); 1 keeps the batch whole; 0
-  /// chooses from the model (weights against intermediate tensors).
+  /// Models with a static batch: run it as this many sub-batches (on the
+  /// CPU on separate threads when there are threads to spare, for CUDA one
+  /// after the other), if the samples are proven apart (see
+  /// frontend/BatchSplit.h); 1 keeps the batch whole; 0 chooses: on the CPU
+  /// from the model (weights against intermediate tensors), for CUDA from
+  /// gpuMemory.
   int64_t batchSplit = 0;
+  /// --target cuda|cuda-emulator: the device memory a run may use (bytes;
+  /// 0: no limit, `--gpu-memory`). A static batch whose run needs more
+  /// (workspace, constants, device copies of the inputs and outputs) is
+  /// compiled as the fewest sub-batches that fit (batchSplit 0 only).
+  uint64_t gpuMemory = 0;
+  /// Called with the model's interface once its memory plan is known
+  /// (workspace and constant sizes), before LLVM; the compile stops there.
+  std::function<void(const ModelInfo &)> inspectPlan;
   /// CPU models with a dynamic batch: the most samples one call of the
   /// compiled code computes (the batch compiled as a symbolic dimension
   /// 1..batchChunk); 1 runs one sample per call; 0 chooses from the model.
@@ -83,6 +93,9 @@ struct CompiledModel {
   /// Why a static batch was not split (empty when it was, or when no split
   /// was asked for).
   std::string batchSplitSkipped;
+  /// With CompileOptions::gpuMemory: how the run fits in it (a line for
+  /// the compile's report); empty otherwise.
+  std::string memoryPlan;
   /// Why a dynamic batch runs one sample per call although a chunk was
   /// chosen or asked for (empty otherwise).
   std::string batchChunkSkipped;

@@ -49,7 +49,7 @@ const char *kUsage = R"(usage:
               [--gpu h200|h100|a100] [--gpu-arch sm_80,sm_90] [--gpu-cubin auto|off]
               [--gpu-precision fp32|tf32|fp16|bf16]
               [--placement gpu|auto|cpu-fallback-off] [--cpu-nodes N1,N2,...]
-              [--time-passes] [--data DIR] [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
+              [--gpu-memory SIZE] [--time-passes] [--data DIR] [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
               [--batch-split auto|K] [--batch-chunk auto|S]
               [--max-memory SIZE] [--max-time SECONDS]
   dlc run MODEL.onnx --data DIR --out OUTDIR [--data DIR2 --out OUTDIR2 ...]
@@ -57,7 +57,7 @@ const char *kUsage = R"(usage:
                      [--threads T] [--compare cpu [--per-node]]
                      [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
                      [--batch-chunk auto|S] [--cuda-graphs auto|off]
-                     [--gpu-cubin auto|off] [--gpu-precision P]
+                     [--gpu-cubin auto|off] [--gpu-precision P] [--gpu-memory SIZE]
                      [--placement P] [--cpu-nodes N1,N2,...]
                      [--max-memory SIZE] [--max-time SECONDS]
   dlc check MODEL.onnx [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
@@ -114,7 +114,16 @@ A static batch (the first dimension of every input, the same size B) runs
 as K sub-batches of B/K when dlc proves the samples independent: with 2 or
 more threads, sub-batches run at once on separate threads. --batch-split K
 fixes K (1 keeps the batch whole); auto (the default) takes the smallest
-sub-batch whose intermediate tensors outweigh the weights. CPU target only.
+sub-batch whose intermediate tensors outweigh the weights. On the CPU only,
+unless --gpu-memory asks (below), or K is given.
+
+--gpu-memory SIZE (compile, --target cuda or cuda-emulator; bytes, or with
+K, M, G, T: 512M, 80G): the device memory a run may use. When a run of the
+model's static batch needs more (workspace, constants, device copies of
+the inputs and outputs), the batch is compiled as the fewest sub-batches
+that fit, which run one after the other on the device (the samples must be
+proven independent); the compile reports the plan. --target auto takes
+the --gpu's memory.
 
 --cuda-graphs auto (the default) records a CUDA model's kernel launches as
 a CUDA graph on its second run and replays it on later ones (one launch
@@ -261,6 +270,8 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
     if (!pick)
       return false;
     outs() << "dlc: --target auto: " << pick->reason << "\n";
+    // The chosen GPU's memory bounds the run unless --gpu-memory says.
+    opts.gpuMemory = uint64_t(std::max(0.0, gpu->memory.value));
     if (pick->target != dlc::Target::Cuda) {
       // The GPU's options were for the other choice.
       for (const char *flag : {"--gpu-arch", "--gpu-cubin", "--gpu-precision",
@@ -373,6 +384,19 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
     StringRef(*nodes).split(names, ',', -1, /*KeepEmpty=*/false);
     for (StringRef name : names)
       opts.cpuNodes.push_back(name.str());
+  }
+  if (auto memory = args.get("--gpu-memory")) {
+    if (opts.target == dlc::Target::Cpu) {
+      errs() << "dlc: error: --gpu-memory needs --target cuda or "
+                "cuda-emulator\n";
+      return false;
+    }
+    if (!dlc::parseMemoryBudget(*memory, opts.gpuMemory)) {
+      errs() << "dlc: error: --gpu-memory takes bytes or a size such as "
+                "512M or 80G (0 or none: no limit), not '"
+             << *memory << "'\n";
+      return false;
+    }
   }
   if (auto cubins = args.get("--gpu-cubin")) {
     if (opts.target != dlc::Target::Cuda) {
@@ -658,12 +682,16 @@ int runCompile(const Args &args, const char *argv0) {
     int64_t batch = result.info.splitBatch;
     outs() << "dlc: batch split: the batch of " << batch << " runs as "
            << result.info.batchSplit << " sub-batches of "
-           << batch / result.info.batchSplit
-           << " (samples proven independent), at once with 2 or more "
-              "threads; --batch-split 1 keeps it whole\n";
+           << batch / result.info.batchSplit << " (samples proven independent)"
+           << (opts.target == dlc::Target::Cpu
+                   ? ", at once with 2 or more threads; --batch-split 1 keeps "
+                     "it whole\n"
+                   : ", one after the other on the device\n");
   } else if (!result.batchSplitSkipped.empty()) {
     outs() << "dlc: batch not split: " << result.batchSplitSkipped << "\n";
   }
+  if (!result.memoryPlan.empty())
+    outs() << "dlc: " << result.memoryPlan << "\n";
   const dlc::ModelInfo &info = result.info;
   std::set<std::string> cpuNodes;
   for (const dlc::ModelInfo::HostPart &part : info.hostParts)
@@ -1561,21 +1589,21 @@ int dlc::driverMain(int argc, char **argv) {
   Args args;
   StringRef command = argc >= 2 ? argv[1] : "";
   if (command == "compile")
-    args =
-        parseArgs(argc, argv,
-                  {"-o", "--name", "--emit", "--mcpu", "--mtriple", "--target",
-                   "--gpu-arch", "--gpu-cubin", "--gpu-precision", "--data",
-                   "--dim", "--batch-split", "--batch-chunk", "--max-memory",
-                   "--max-time", "--placement", "--cpu-nodes", "--gpu"},
-                  {"--shared", "--time-passes"});
+    args = parseArgs(argc, argv,
+                     {"-o", "--name", "--emit", "--mcpu", "--mtriple",
+                      "--target", "--gpu-arch", "--gpu-cubin",
+                      "--gpu-precision", "--data", "--dim", "--batch-split",
+                      "--batch-chunk", "--max-memory", "--max-time",
+                      "--placement", "--cpu-nodes", "--gpu", "--gpu-memory"},
+                     {"--shared", "--time-passes"});
   else if (command == "run")
-    args =
-        parseArgs(argc, argv,
-                  {"--data", "--out", "--target", "--threads", "--compare",
-                   "--gpu-arch", "--dim", "--batch-split", "--batch-chunk",
-                   "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
-                   "--max-memory", "--max-time", "--placement", "--cpu-nodes"},
-                  {"--per-node"});
+    args = parseArgs(argc, argv,
+                     {"--data", "--out", "--target", "--threads", "--compare",
+                      "--gpu-arch", "--dim", "--batch-split", "--batch-chunk",
+                      "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
+                      "--max-memory", "--max-time", "--placement",
+                      "--cpu-nodes", "--gpu-memory"},
+                     {"--per-node"});
   else if (command == "check")
     args = parseArgs(argc, argv, {"--dim", "--max-memory", "--max-time"}, {});
   else if (command == "bench")
@@ -1584,7 +1612,7 @@ int dlc::driverMain(int argc, char **argv) {
                       "--target", "--gpu-arch", "--dim", "--batch",
                       "--batch-split", "--batch-chunk", "--mcpu",
                       "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
-                      "--max-memory", "--max-time"},
+                      "--max-memory", "--max-time", "--gpu-memory"},
                      {"--profile"});
   else if (command == "analyze") {
     args = parseArgs(argc, argv,
