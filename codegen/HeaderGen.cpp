@@ -240,6 +240,18 @@ dlc_status *{0}_run_async({0}_model *model, const dlc_tensor *inputs,
  * when it succeeded or none was in progress. */
 dlc_status *{0}_wait({0}_model *model);
 
+/* CUDA models created with dlc_options.cuda_profile = N: the first N
+ * kernel launches of the last run, in order, timed with CUDA events on
+ * the model's stream: *kernels their kernel (index for {0}_kernel_name),
+ * *ms their times in milliseconds. Returns their number; 0 with NULLs for
+ * CPU models, without profiling or while run_async's run is in progress.
+ * Borrowed from the instance, valid until its next run. */
+size_t {0}_kernel_profile(const {0}_model *model, const int32_t **kernels,
+                           const float **ms);
+/* The name of CUDA kernel k (its PTX entry); NULL out of range or for CPU
+ * models. */
+const char *{0}_kernel_name(size_t k);
+
 /* The shape of output i as the last successful run of `model` produced it
  * (data-dependent dimensions at their actual sizes, a dynamic batch at the
  * run's); NULL before the first successful run or for i out of range.

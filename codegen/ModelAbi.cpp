@@ -313,6 +313,9 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
   forward(m, name + "_run_async", "dlcrt_model_run_async", ptr,
           {ptr, ptr, sizeTy, ptr, sizeTy}, nullptr);
   forward(m, name + "_wait", "dlcrt_model_wait", ptr, {ptr}, nullptr);
+  forward(m, name + "_kernel_profile", "dlcrt_model_kernel_profile", sizeTy,
+          {ptr, ptr, ptr}, nullptr);
+  forward(m, name + "_kernel_name", "dlcrt_kernel_name", ptr, {sizeTy}, desc);
   forward(m, name + "_destroy", "dlcrt_model_destroy", voidTy, {ptr}, nullptr);
   forward(m, name + "_output_run_shape", "dlcrt_model_output_shape", ptr,
           {ptr, sizeTy}, nullptr);

@@ -50,6 +50,8 @@ struct CudaImages {
   std::vector<std::string> cubins;
   std::vector<std::string> kernels;             // launch index -> name
   std::vector<uint32_t> kernelShared; // launch index -> dynamic shared bytes
+  /// launch index -> the ONNX nodes its launches compute, space-separated
+  std::vector<std::string> kernelNodes;
   uint64_t constantsSize = 0; // bytes of the device constants arena
 };
 

@@ -106,6 +106,9 @@ struct LaunchToRuntimePass
 
     SmallVector<Attribute> kernelNames;
     SmallVector<int64_t> kernelShared;
+    // Per kernel, the ONNX nodes its launches compute (their locations'
+    // names), for per-kernel profiles.
+    SmallVector<llvm::SetVector<StringRef>> kernelNodes;
     llvm::StringMap<unsigned> kernelIndex;
     SmallVector<gpu::LaunchFuncOp> launches;
     module.walk([&](gpu::LaunchFuncOp l) { launches.push_back(l); });
@@ -175,7 +178,14 @@ struct LaunchToRuntimePass
       if (inserted) {
         kernelNames.push_back(b.getStringAttr(name));
         kernelShared.push_back(shared);
-      } else if (kernelShared[it->second] != shared) {
+        kernelNodes.emplace_back();
+      }
+      launch.getLoc()->walk([&](Location l) {
+        if (auto node = dyn_cast<NameLoc>(l))
+          kernelNodes[it->second].insert(node.getName().getValue());
+        return WalkResult::advance();
+      });
+      if (!inserted && kernelShared[it->second] != shared) {
         launch.emitError("kernel '")
             << name << "' is launched with different shared memory sizes";
         return signalPassFailure();
@@ -200,6 +210,10 @@ struct LaunchToRuntimePass
       launch.erase();
     }
     module->setAttr("dlc.cuda_kernels", b.getArrayAttr(kernelNames));
+    SmallVector<Attribute> nodes;
+    for (const llvm::SetVector<StringRef> &set : kernelNodes)
+      nodes.push_back(b.getStringAttr(llvm::join(set.begin(), set.end(), " ")));
+    module->setAttr("dlc.cuda_kernel_nodes", b.getArrayAttr(nodes));
     module->setAttr("dlc.cuda_kernel_shared",
                     b.getDenseI64ArrayAttr(kernelShared));
     module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
@@ -230,6 +244,9 @@ FailureOr<dlc::CudaImages> dlc::extractCudaImages(ModuleOp module) {
     return failure();
   for (int64_t bytes : shared.asArrayRef())
     images.kernelShared.push_back(static_cast<uint32_t>(bytes));
+  if (auto nodes = module->getAttrOfType<ArrayAttr>("dlc.cuda_kernel_nodes"))
+    for (Attribute n : nodes)
+      images.kernelNodes.push_back(cast<StringAttr>(n).str());
   auto global = module.lookupSymbol<LLVM::GlobalOp>("dlc_constants");
   if (!global)
     return failure();

@@ -352,6 +352,27 @@ struct MapToBlocksPass : dlc::impl::MapToBlocksBase<MapToBlocksPass> {
     });
     if (sunk.wasInterrupted())
       return signalPassFailure();
+    // Each kernel's location names every ONNX node it computes (fused
+    // kernels compute several); its launch keeps it through outlining, and
+    // per-kernel profiles report it.
+    func.walk([](gpu::LaunchOp launch) {
+      llvm::SetVector<Location> names;
+      launch->walk([&](Operation *op) {
+        // Constants and their views carry their initializer's name, not a
+        // node's.
+        if (op->hasTrait<OpTrait::ConstantLike>() ||
+            isa<memref::GetGlobalOp, LLVM::AddressOfOp, ViewLikeOpInterface>(
+                op))
+          return;
+        op->getLoc()->walk([&](Location l) {
+          if (isa<NameLoc>(l))
+            names.insert(l);
+          return WalkResult::advance();
+        });
+      });
+      if (names.size() > 1)
+        launch->setLoc(FusedLoc::get(launch.getContext(), names.getArrayRef()));
+    });
   }
 };
 } // namespace

@@ -24,6 +24,7 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUgraph_st *CUgraph;
 typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUevent_st *CUevent;
 
 enum {
   kAttrComputeCapabilityMajor = 75,
@@ -90,13 +91,22 @@ enum {
   X(cuGraphExecDestroy, "cuGraphExecDestroy", (CUgraphExec))                   \
   X(cuGraphDestroy, "cuGraphDestroy", (CUgraph))
 
+/* Events (dlc_options.cuda_profile): optional, profiling is refused
+ * without them. */
+#define DLC_CUDA_EVENT_FUNCTIONS(X)                                            \
+  X(cuEventCreate, "cuEventCreate", (CUevent *, unsigned))                     \
+  X(cuEventRecord, "cuEventRecord", (CUevent, CUstream))                       \
+  X(cuEventElapsedTime, "cuEventElapsedTime", (float *, CUevent, CUevent))     \
+  X(cuEventDestroy, "cuEventDestroy_v2", (CUevent))
+
 typedef struct dlcrt_cuda_driver {
   void *library;
 #define DLC_DECLARE(field, symbol, params) CUresult(*field) params;
   DLC_CUDA_FUNCTIONS(DLC_DECLARE)
   DLC_CUDA_GRAPH_FUNCTIONS(DLC_DECLARE)
+  DLC_CUDA_EVENT_FUNCTIONS(DLC_DECLARE)
 #undef DLC_DECLARE
-  int has_graphs;
+  int has_graphs, has_events;
 } dlcrt_cuda_driver;
 
 /* Where an instance stands with CUDA graphs (dlc_options.cuda_graphs). */
@@ -138,6 +148,16 @@ struct dlcrt_cuda {
   CUgraphExec recorded[kMaxGraphs];
   void **recorded_args; /* num_args tensor addresses per recorded graph */
   uint32_t num_recorded;
+  /* dlc_options.cuda_profile: `capacity` events; slot i was recorded before
+   * a launch of kernel slot_kernel[i], or after a call's last launch (-1);
+   * `used` of them this run. The times of the timed launches: profile_ms,
+   * profile_kernel (profile_count of them). */
+  CUevent *events;
+  int32_t *slot_kernel;
+  uint32_t capacity, used, launches_wanted, launches_timed;
+  float *profile_ms;
+  int32_t *profile_kernel;
+  uint32_t profile_count;
 };
 
 static const char *error_name(const dlcrt_cuda_driver *d, CUresult r) {
@@ -194,6 +214,12 @@ static dlc_status *load_driver(dlcrt_cuda_driver *d) {
   d->has_graphs &= d->field != NULL;
   DLC_CUDA_GRAPH_FUNCTIONS(DLC_RESOLVE_OPTIONAL)
 #undef DLC_RESOLVE_OPTIONAL
+  d->has_events = 1;
+#define DLC_RESOLVE_EVENT(field, symbol, params)                               \
+  *(void **)(&d->field) = dlsym(d->library, symbol);                           \
+  d->has_events &= d->field != NULL;
+  DLC_CUDA_EVENT_FUNCTIONS(DLC_RESOLVE_EVENT)
+#undef DLC_RESOLVE_EVENT
   return NULL;
 }
 
@@ -386,6 +412,42 @@ static dlc_status *allocate(dlcrt_cuda *cuda, const dlc_model_desc *desc) {
   return NULL;
 }
 
+/* dlc_options.cuda_profile: `launches` timed launches per run, plus an end
+ * event per entry call (`calls` per run). */
+static dlc_status *create_profile(dlcrt_cuda *cuda, uint32_t launches,
+                                  size_t calls) {
+  if (!launches)
+    return NULL;
+  if (!cuda->driver.has_events)
+    return dlcrt_status_create(DLC_UNAVAILABLE,
+                               "create: options.cuda_profile needs the CUDA "
+                               "driver's events, which this driver lacks");
+  if (launches > (1u << 20))
+    return dlcrt_status_create(DLC_INVALID_ARGUMENT,
+                               "create: options.cuda_profile is %u, at most "
+                               "%u launches are timed",
+                               launches, 1u << 20);
+  /* An end after each call, and one where the timed launches stop. */
+  size_t slots = (size_t)launches + (calls ? calls : 1) + 1;
+  cuda->events = calloc(slots, sizeof(CUevent));
+  cuda->slot_kernel = calloc(slots, sizeof(int32_t));
+  cuda->profile_ms = calloc(launches, sizeof(float));
+  cuda->profile_kernel = calloc(launches, sizeof(int32_t));
+  if (!cuda->events || !cuda->slot_kernel || !cuda->profile_ms ||
+      !cuda->profile_kernel)
+    return dlcrt_status_create(DLC_OUT_OF_MEMORY, "create: out of memory");
+  for (size_t i = 0; i < slots; ++i) {
+    CUresult r = cuda->driver.cuEventCreate(&cuda->events[i], 0);
+    if (r != 0)
+      return dlcrt_status_create(DLC_INTERNAL,
+                                 "create: cuEventCreate failed: %s (%d)",
+                                 error_name(&cuda->driver, r), r);
+    cuda->capacity = (uint32_t)i + 1;
+  }
+  cuda->launches_wanted = launches;
+  return NULL;
+}
+
 /* The staging memory of asynchronous runs: page-locked, so that the
  * copies from and to it run on the stream while the host goes on, else
  * (a driver that refuses) ordinary memory, with which the copies are
@@ -428,8 +490,9 @@ dlc_status *dlcrt_cuda_create(const dlc_model_desc *desc,
   /* A graph replays fixed launches: none where sizes change from run to run
    * (their grids and the host code's reads depend on them). */
   if (!s && options->cuda_graphs == DLC_CUDA_GRAPHS_AUTO &&
-      cuda->driver.has_graphs && desc->cuda->num_kernels > 0 &&
-      desc->num_dynamic_dims == 0 && desc->num_input_dynamic_dims == 0) {
+      !options->cuda_profile && cuda->driver.has_graphs &&
+      desc->cuda->num_kernels > 0 && desc->num_dynamic_dims == 0 &&
+      desc->num_input_dynamic_dims == 0) {
     cuda->num_args = desc->num_inputs + desc->num_outputs;
     cuda->recorded_args = calloc(
         kMaxGraphs * (cuda->num_args ? cuda->num_args : 1), sizeof(void *));
@@ -450,6 +513,9 @@ dlc_status *dlcrt_cuda_create(const dlc_model_desc *desc,
         s = allocate(cuda, desc);
       if (!s)
         s = allocate_staging(cuda, staging_bytes);
+      if (!s)
+        s = create_profile(cuda, options->cuda_profile,
+                           desc->batch_split >= 2 ? desc->batch_split : 1);
       if (!s && cuda->driver.cuStreamCreate(&cuda->stream,
                                             kStreamNonBlocking) != 0)
         s = dlcrt_status_create(DLC_INTERNAL, "create: cuStreamCreate failed");
@@ -478,6 +544,8 @@ void dlcrt_cuda_destroy(dlcrt_cuda *cuda) {
       d->cuMemFreeHost(cuda->staging);
     for (uint32_t g = 0; g < cuda->num_recorded; ++g)
       d->cuGraphExecDestroy(cuda->recorded[g]);
+    for (uint32_t i = 0; i < cuda->capacity; ++i)
+      d->cuEventDestroy(cuda->events[i]);
     if (cuda->stream)
       d->cuStreamDestroy(cuda->stream);
     for (size_t i = 0; cuda->io && i < cuda->num_io; ++i)
@@ -499,6 +567,10 @@ void dlcrt_cuda_destroy(dlcrt_cuda *cuda) {
   free(cuda->io);
   free(cuda->recorded_args);
   free(cuda->functions);
+  free(cuda->events);
+  free(cuda->slot_kernel);
+  free(cuda->profile_ms);
+  free(cuda->profile_kernel);
   if (d->library)
     dlclose(d->library);
   free(cuda);
@@ -514,6 +586,20 @@ void dlcrt_cuda_launch(void *ctx, int32_t kernel, int64_t grid_x,
   if (grid_x == 0 || grid_y == 0 || grid_z == 0)
     return;
   CUresult r = 1; /* CUDA_ERROR_INVALID_VALUE */
+  /* A timed launch: an event before it (the first launches_wanted of the
+   * run, keeping a slot for each call's end). */
+  if (cuda->launches_wanted && cuda->launches_timed < cuda->launches_wanted &&
+      cuda->used + 1 < cuda->capacity && kernel >= 0 &&
+      cuda->driver.cuEventRecord(cuda->events[cuda->used], cuda->stream) == 0) {
+    cuda->slot_kernel[cuda->used++] = kernel;
+    ++cuda->launches_timed;
+  } else if (cuda->used > 0 && cuda->slot_kernel[cuda->used - 1] >= 0 &&
+             cuda->used < cuda->capacity &&
+             cuda->driver.cuEventRecord(cuda->events[cuda->used],
+                                        cuda->stream) == 0) {
+    /* The first launch not timed ends the last timed one. */
+    cuda->slot_kernel[cuda->used++] = -1;
+  }
   if (kernel >= 0 && (uint32_t)kernel < cuda->num_kernels)
     r = cuda->driver.cuLaunchKernel(
         cuda->functions[kernel], (unsigned)grid_x, (unsigned)grid_y,
@@ -720,6 +806,11 @@ static dlc_status *run_queued(dlcrt_cuda *cuda, const dlc_model_desc *desc,
                                    cuda->stream),
               "run: clearing the run-time checks' word");
   launch_run(cuda, desc, args);
+  /* The end of the call's last timed launch. */
+  if (cuda->launches_wanted && cuda->used > 0 &&
+      cuda->slot_kernel[cuda->used - 1] >= 0 && cuda->used < cuda->capacity &&
+      d->cuEventRecord(cuda->events[cuda->used], cuda->stream) == 0)
+    cuda->slot_kernel[cuda->used++] = -1;
   if (cuda->launch_error != 0 && cuda->failed_kernel == kGraphLaunch)
     return dlcrt_status_create(DLC_INTERNAL,
                                "run: launching the recorded CUDA graph "
@@ -798,4 +889,45 @@ dlc_status *dlcrt_cuda_wait(dlcrt_cuda *cuda) {
 
 void *dlcrt_cuda_staging(const dlcrt_cuda *cuda) {
   return cuda ? cuda->staging : NULL;
+}
+
+void dlcrt_cuda_profile_reset(dlcrt_cuda *cuda) {
+  cuda->used = cuda->launches_timed = cuda->profile_count = 0;
+}
+
+dlc_status *dlcrt_cuda_profile_finish(dlcrt_cuda *cuda) {
+  dlcrt_cuda_driver *d = &cuda->driver;
+  cuda->profile_count = 0;
+  if (!cuda->used)
+    return NULL;
+  CUresult pushed = d->cuCtxPushCurrent(cuda->context);
+  if (pushed != 0)
+    return dlcrt_status_create(DLC_INTERNAL, "run: cuCtxPushCurrent failed: %s",
+                               error_name(d, pushed));
+  dlc_status *s = NULL;
+  for (uint32_t i = 0; !s && i + 1 < cuda->used; ++i) {
+    if (cuda->slot_kernel[i] < 0)
+      continue;
+    float ms = 0;
+    CUresult r =
+        d->cuEventElapsedTime(&ms, cuda->events[i], cuda->events[i + 1]);
+    if (r != 0) {
+      s = dlcrt_status_create(DLC_INTERNAL,
+                              "run: cuEventElapsedTime failed: %s (%d)",
+                              error_name(d, r), r);
+      break;
+    }
+    cuda->profile_ms[cuda->profile_count] = ms;
+    cuda->profile_kernel[cuda->profile_count++] = cuda->slot_kernel[i];
+  }
+  CUcontext popped;
+  d->cuCtxPopCurrent(&popped);
+  return s;
+}
+
+size_t dlcrt_cuda_profile(const dlcrt_cuda *cuda, const int32_t **kernels,
+                          const float **ms) {
+  *kernels = cuda && cuda->profile_count ? cuda->profile_kernel : NULL;
+  *ms = cuda && cuda->profile_count ? cuda->profile_ms : NULL;
+  return cuda ? cuda->profile_count : 0;
 }

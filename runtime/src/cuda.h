@@ -59,6 +59,15 @@ dlc_status *dlcrt_cuda_wait(dlcrt_cuda *cuda);
  * takes device pointers. */
 void *dlcrt_cuda_staging(const dlcrt_cuda *cuda);
 
+/* dlc_options.cuda_profile: forgets the launches timed so far (at the
+ * start of a run), and computes the times of those timed since, once the
+ * stream is synchronized (at the end of a run); dlcrt_cuda_profile reads
+ * them. */
+void dlcrt_cuda_profile_reset(dlcrt_cuda *cuda);
+dlc_status *dlcrt_cuda_profile_finish(dlcrt_cuda *cuda);
+size_t dlcrt_cuda_profile(const dlcrt_cuda *cuda, const int32_t **kernels,
+                          const float **ms);
+
 void dlcrt_cuda_destroy(dlcrt_cuda *cuda);
 
 #endif

@@ -51,3 +51,9 @@ size_t dlcrt_workspace_size(const dlc_model_desc *desc) {
 
 DLC_DESCRIBE(input)
 DLC_DESCRIBE(output)
+
+const char *dlcrt_kernel_name(const dlc_model_desc *desc, size_t k) {
+  if (!desc || !desc->cuda || k >= desc->cuda->num_kernels)
+    return NULL;
+  return desc->cuda->kernel_names[k];
+}

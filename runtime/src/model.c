@@ -753,6 +753,8 @@ static dlc_status *run_held(dlcrt_model *model, const dlc_tensor *inputs,
   if (s)
     return s;
   worker *w0 = &model->workers[0];
+  if (model->cuda)
+    dlcrt_cuda_profile_reset(model->cuda);
   if (model->batched) {
     s = run_batched(model, inputs, outputs,
                     model->split ? model->split : (batch < 0 ? 1 : batch));
@@ -760,6 +762,8 @@ static dlc_status *run_held(dlcrt_model *model, const dlc_tensor *inputs,
     w0->num_threads = model->num_threads;
     s = run_entry(model, w0, inputs, outputs);
   }
+  if (!s && model->cuda)
+    s = dlcrt_cuda_profile_finish(model->cuda);
   if (!s)
     record_shapes(model, batch);
   return s;
@@ -819,6 +823,7 @@ static dlc_status *enqueue_run(dlcrt_model *model, const dlc_tensor *inputs,
   worker *w = &model->workers[0];
   int64_t calls = static_calls(model);
   uint32_t *failed = (uint32_t *)(base + model->checks_at);
+  dlcrt_cuda_profile_reset(model->cuda);
   for (int64_t c = 0; c < calls; ++c) {
     for (size_t k = 0; k < nt; ++k) {
       const dlc_tensor *t = k < ni ? &inputs[k] : &outputs[k - ni];
@@ -896,6 +901,8 @@ dlc_status *dlcrt_model_wait(dlcrt_model *model) {
   const uint32_t *failed = (const uint32_t *)(base + model->checks_at);
   for (int64_t c = 0; !s && c < calls; ++c)
     s = check_failure(desc, failed[c]);
+  if (!s)
+    s = dlcrt_cuda_profile_finish(model->cuda);
   if (s)
     return release(model, s);
   record_shapes(model, -1);
@@ -917,4 +924,17 @@ dlc_status *dlcrt_model_wait(dlcrt_model *model) {
             calls, 0);
   }
   return release(model, NULL);
+}
+
+size_t dlcrt_model_kernel_profile(const dlcrt_model *model,
+                                  const int32_t **kernels, const float **ms) {
+  const int32_t *k = NULL;
+  const float *t = NULL;
+  size_t n =
+      model && !model->pending ? dlcrt_cuda_profile(model->cuda, &k, &t) : 0;
+  if (kernels)
+    *kernels = n ? k : NULL;
+  if (ms)
+    *ms = n ? t : NULL;
+  return n;
 }

@@ -1,4 +1,4 @@
-//===- AsyncTest.cpp - asynchronous runs and CUDA sub-batches ------------===//
+//===- AsyncTest.cpp - async runs, CUDA sub-batches, kernel profiles -----===//
 //
 // Against the CUDA driver stand-in (FakeCuda.c), whose stream is
 // asynchronous: copies from and to page-locked memory and launches of its
@@ -35,6 +35,7 @@ struct FakeDriver {
     unsetenv("DLC_FAKE_CUDA_LOG");
     unsetenv("DLC_FAKE_CUDA_NO_PINNED");
     unsetenv("DLC_FAKE_CUDA_FREE_BYTES");
+    unsetenv("DLC_FAKE_CUDA_NO_EVENTS");
   }
 };
 
@@ -282,6 +283,98 @@ TEST(CudaBatchSplit, CreateSaysWhenASubBatchDoesNotFit) {
                      "the device has 150 free"),
             std::string::npos)
       << msg;
+}
+
+// Kernel profiles (dlc_options.cuda_profile): the stand-in's clock moves
+// 1 us per block of each launch, so fake_add_one on 5 blocks takes 0.005 ms
+// and `other` on 2 blocks 0.002 ms.
+const dlc_cuda_image kTwoKernels[] = {
+    {90, 0,
+     ".version 8.0\n.target sm_90\n.visible .entry fake_add_one(\n"
+     ".param .u64 in, .param .u64 out, .param .u64 n\n)\n{\nret;\n}\n"
+     ".visible .entry other(\n.param .u64 p\n)\n{\nret;\n}\n"}};
+const char *const kTwoNames[] = {"fake_add_one", "other"};
+const uint32_t kTwoShared[] = {0, 0};
+const dlc_cuda_desc kTwoCuda = {1,          2,          kTwoKernels, kTwoNames,
+                                kTwoShared, kConstants, 64};
+void addOneThenOther(void **args) {
+  void *params[] = {&args[0], &args[1], &elementsPerCall};
+  dlcrt_cuda_launch(args[4], 0, 5, 1, 1, 32, 1, 1, params);
+  void *other[] = {&args[0]};
+  dlcrt_cuda_launch(args[4], 1, 2, 1, 1, 32, 1, 1, other);
+}
+
+TEST(KernelProfile, EachLaunchTimedWithEvents) {
+  for (bool split : {false, true})
+    for (bool async : {false, true}) {
+      SCOPED_TRACE(std::string(split ? "split" : "whole") +
+                   (async ? " async" : " run"));
+      FakeDriver d;
+      dlc_model_desc desc = split ? kSplitRows : kStatic;
+      desc.cuda = &kTwoCuda;
+      desc.entry = addOneThenOther;
+      dlc_options options;
+      dlc_options_init(&options);
+      // Split: the two calls launch four kernels, of which three are timed.
+      options.cuda_profile = split ? 3 : 16;
+      dlcrt_model *model = create(&desc, &options);
+      ASSERT_NE(model, nullptr);
+      EXPECT_STREQ(dlcrt_kernel_name(&desc, 1), "other");
+      EXPECT_EQ(dlcrt_kernel_name(&desc, 2), nullptr);
+      float x[12] = {}, y[12] = {};
+      const int64_t *shape = desc.inputs[0].shape;
+      dlc_tensor in = view(x, split ? 48 : 24, shape);
+      dlc_tensor out = view(y, split ? 48 : 24, shape);
+      const int32_t *kernels = nullptr;
+      const float *ms = nullptr;
+      EXPECT_EQ(dlcrt_model_kernel_profile(model, &kernels, &ms), 0u);
+      for (int run = 0; run < 2; ++run) {
+        if (async) {
+          ASSERT_EQ(dlcrt_model_run_async(model, &in, 1, &out, 1), nullptr);
+          EXPECT_EQ(dlcrt_model_kernel_profile(model, &kernels, &ms), 0u)
+              << "while the run is in progress";
+          ASSERT_EQ(dlcrt_model_wait(model), nullptr);
+        } else {
+          ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+        }
+        size_t n = dlcrt_model_kernel_profile(model, &kernels, &ms);
+        ASSERT_EQ(n, split ? 3u : 2u);
+        for (size_t i = 0; i < n; ++i) {
+          EXPECT_EQ(kernels[i], int32_t(i % 2)) << i;
+          EXPECT_NEAR(ms[i], i % 2 ? 0.002 : 0.005, 1e-6) << i;
+        }
+        // The outputs are right too (y = x + 1 on every sub-batch).
+        EXPECT_EQ(y[split ? 11 : 5], 1.0f);
+      }
+      dlcrt_model_destroy(model);
+    }
+}
+
+TEST(KernelProfile, NeedsEventsAndIsOffByDefault) {
+  FakeDriver d;
+  dlc_model_desc desc = kStatic;
+  desc.cuda = &kTwoCuda;
+  desc.entry = addOneThenOther;
+  dlcrt_model *model = create(&desc);
+  ASSERT_NE(model, nullptr);
+  float x[6] = {}, y[6] = {};
+  dlc_tensor in = view(x, 24, kShape), out = view(y, 24, kShape);
+  ASSERT_EQ(dlcrt_model_run(model, &in, 1, &out, 1), nullptr);
+  const int32_t *kernels = nullptr;
+  const float *ms = nullptr;
+  EXPECT_EQ(dlcrt_model_kernel_profile(model, &kernels, &ms), 0u);
+  EXPECT_EQ(kernels, nullptr);
+  dlcrt_model_destroy(model);
+
+  setenv("DLC_FAKE_CUDA_NO_EVENTS", "1", 1);
+  dlc_options options;
+  dlc_options_init(&options);
+  options.cuda_profile = 8;
+  model = nullptr;
+  dlc_status *s = dlcrt_model_create(&desc, &options, &model);
+  EXPECT_EQ(model, nullptr);
+  EXPECT_EQ(dlc_status_code_of(s), DLC_INTERNAL);
+  EXPECT_EQ(takeMessage(s).rfind("create: cuEventCreate failed", 0), 0u);
 }
 
 } // namespace

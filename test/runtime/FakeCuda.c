@@ -23,9 +23,15 @@
  * stand-in computes, `fake_add_one(in, out, n)` (out[i] = in[i] + 1 for n
  * floats), are queued and run, in order, when the stream is synchronized;
  * an asynchronous copy from pageable memory takes the source's bytes at
- * once and writes them in stream order (at once when nothing is queued); one to
- *pageable memory, and any synchronous copy, first runs the queue. Graphs replay
- *fake_add_one's launches with the parameters they were captured with.
+ * once and writes them in stream order (at once when nothing is queued);
+ * one to pageable memory, and any synchronous copy, first runs the queue.
+ * Graphs replay fake_add_one's launches with the parameters they were
+ * captured with.
+ *
+ * Events read a clock that each launch moves on by one microsecond per
+ * block of its grid (a graph's replay by its launches'), so a kernel's
+ * event-timed duration is known by hand; DLC_FAKE_CUDA_NO_EVENTS=1 makes
+ * cuEventCreate unsupported.
  *
  * Environment: DLC_FAKE_CUDA_LOG=1 prints every module load, launch,
  * capture and graph launch to stderr (=2: also page-locked allocations and
@@ -439,6 +445,47 @@ static CUresult enqueue_add_one(const fake_launch *l) {
                            (size_t)l->params[2], NULL});
 }
 
+/* The device's clock in milliseconds: each launch's blocks take 1 us. */
+static double fake_clock_ms;
+static void advance_clock(const fake_launch *l) {
+  fake_clock_ms +=
+      (double)l->grid[0] * (double)l->grid[1] * (double)l->grid[2] / 1000.0;
+}
+
+typedef struct fake_event {
+  double at;
+} fake_event;
+
+CUresult cuEventCreate(void **event, unsigned flags) {
+  const char *off = getenv("DLC_FAKE_CUDA_NO_EVENTS");
+  *event = NULL;
+  if (off && *off && *off != '0')
+    return kNotSupported;
+  if (flags)
+    return kInvalidValue;
+  fake_event *e = calloc(1, sizeof *e);
+  *event = e;
+  return e ? kOk : kOutOfMemory;
+}
+CUresult cuEventDestroy_v2(void *event) {
+  free(event);
+  return event ? kOk : kInvalidValue;
+}
+CUresult cuEventRecord(void *event, void *stream) {
+  if (!event || !stream)
+    return kInvalidValue;
+  if (capture_breaks())
+    return kCaptureUnsupported;
+  ((fake_event *)event)->at = fake_clock_ms;
+  return kOk;
+}
+CUresult cuEventElapsedTime(float *ms, void *start, void *end) {
+  if (!start || !end)
+    return kInvalidValue;
+  *ms = (float)(((fake_event *)end)->at - ((fake_event *)start)->at);
+  return kOk;
+}
+
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
                         void *stream, void **params, void **extra) {
@@ -466,8 +513,9 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
       return kOutOfMemory;
     captured->launches = grown;
     captured->launches[captured->count++] = launch;
-  } else if (adds) {
-    r = enqueue_add_one(&launch);
+  } else {
+    advance_clock(&launch);
+    r = adds ? enqueue_add_one(&launch) : kOk;
     if (r != kOk)
       return r;
   }
@@ -555,6 +603,7 @@ CUresult cuGraphLaunch(void *exec, void *stream) {
                               l->block[0], l->block[1], l->block[2], l->shared);
     if (r == kOk)
       r = enqueue_add_one(l);
+    advance_clock(l);
     if (r != kOk)
       return r;
   }

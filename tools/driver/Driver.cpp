@@ -67,8 +67,8 @@ const char *kUsage = R"(usage:
                        [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
                        [--batch-chunk auto|S] [--mcpu CPU]
                        [--cuda-graphs auto|off] [--gpu-cubin auto|off]
-                       [--gpu-precision P] [--max-memory SIZE]
-                       [--max-time SECONDS] [--profile]
+                       [--gpu-precision P] [--gpu-memory SIZE]
+                       [--max-memory SIZE] [--max-time SECONDS] [--profile]
   dlc analyze MODEL.onnx [--target cpu,cuda] [--batch N[,N...]]
                          [--threads T] [--dim NAME=SIZE[,...]]
                          [--gpu h200|h100|a100] [--peaks FILE]
@@ -89,10 +89,12 @@ estimates; each figure says which. --threads defaults to the host's cores.
 --html FILE writes the report as one self-contained page (rooflines,
 latency and memory against batch, time breakdown, sortable kernel table).
 
-bench --profile (CPU) compiles the model with a clock stamp after every
-kernel and prints each kernel's mean time, share of the run, GFLOP/s and
-GB/s (FLOPs and bytes as analyze counts them) and the ONNX nodes it
-computes, and how much of the run the kernels add up to; a JSON line too.
+bench --profile compiles the model with a clock stamp after every kernel
+(CPU), or times each kernel launch with CUDA events on the model's stream
+(--target cuda; CUDA graphs off), and prints each kernel's mean time per
+run, share of the run, GFLOP/s and GB/s (FLOPs and bytes as analyze counts
+them) and the ONNX nodes it computes, and how much of the run the kernels
+add up to; a JSON line too.
 
 --max-memory SIZE (bytes, or with K, M, G, T: 512M, 8G) and --max-time
 SECONDS bound the compile's resident memory and wall time (0 or none: no
@@ -751,6 +753,9 @@ struct Session {
   std::vector<dlc::TensorInfo> inInfo, outInfo;
   /// dlc_options.cuda_graphs of the instances (--cuda-graphs).
   uint32_t cudaGraphs = DLC_CUDA_GRAPHS_AUTO;
+  /// dlc_options.cuda_profile of the instances (bench --profile --target
+  /// cuda): the launches timed per run.
+  uint32_t cudaProfile = 0;
   /// Profiled models (bench --profile): the first worker's workspace, given
   /// by this session so that the clock stamps can be read after a run.
   struct FreeDeleter {
@@ -767,6 +772,38 @@ struct Session {
       std::memcpy(stamps.data(), workspace.get() + info.profileOffset,
                   stamps.size() * sizeof(int64_t));
     return stamps;
+  }
+
+  /// The profiled kernels' names (their ONNX nodes): the CPU's stamped
+  /// kernels, or each CUDA kernel (by launch index).
+  std::vector<std::string> profileNames() const {
+    const dlc::ModelInfo &info = compiled.info;
+    if (!cudaProfile || !info.cuda)
+      return info.profileKernels;
+    std::vector<std::string> names;
+    for (size_t k = 0; k < info.cuda->kernels.size(); ++k)
+      names.push_back(k < info.cuda->kernelNodes.size() &&
+                              !info.cuda->kernelNodes[k].empty()
+                          ? info.cuda->kernelNodes[k]
+                          : "(kernel " + info.cuda->kernels[k] + ")");
+    return names;
+  }
+
+  /// Adds each profiled kernel's time in the last run, in ms, times
+  /// `scale`, to `ms` (sized as profileNames()).
+  void addProfile(std::vector<double> &ms, double scale) const {
+    if (cudaProfile) {
+      const int32_t *kernels = nullptr;
+      const float *times = nullptr;
+      size_t n = dlcrt_model_kernel_profile(model, &kernels, &times);
+      for (size_t i = 0; i < n; ++i)
+        if (kernels[i] >= 0 && size_t(kernels[i]) < ms.size())
+          ms[kernels[i]] += double(times[i]) * scale;
+      return;
+    }
+    std::vector<int64_t> stamps = profileStamps();
+    for (size_t k = 0; k < ms.size(); ++k)
+      ms[k] += double(stamps[k + 1] - stamps[k]) / 1e6 * scale;
   }
 
   ~Session() { dlcrt_model_destroy(model); }
@@ -869,6 +906,7 @@ int recreateModel(Session &session, unsigned threads) {
   dlc_options_init(&options);
   options.num_threads = threads;
   options.cuda_graphs = session.cudaGraphs;
+  options.cuda_profile = session.cudaProfile;
   if (!session.compiled.info.profileKernels.empty()) {
     size_t bytes = (session.compiled.info.workspaceSize + 63) / 64 * 64;
     session.workspace.reset(static_cast<char *>(
@@ -1224,7 +1262,7 @@ std::optional<RunTimes> timeRuns(Session &session, int warmup, int iterations) {
       return std::nullopt;
   std::vector<double> ms;
   RunTimes times;
-  times.kernelMs.assign(session.compiled.info.profileKernels.size(), 0);
+  times.kernelMs.assign(session.profileNames().size(), 0);
   for (int i = 0; i < iterations; ++i) {
     auto t0 = std::chrono::steady_clock::now();
     std::string err = session.run();
@@ -1234,9 +1272,7 @@ std::optional<RunTimes> timeRuns(Session &session, int warmup, int iterations) {
       return std::nullopt;
     }
     ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    std::vector<int64_t> stamps = session.profileStamps();
-    for (size_t k = 0; k < times.kernelMs.size(); ++k)
-      times.kernelMs[k] += double(stamps[k + 1] - stamps[k]) / 1e6 / iterations;
+    session.addProfile(times.kernelMs, 1.0 / iterations);
   }
   std::vector<double> sorted = ms;
   std::sort(sorted.begin(), sorted.end());
@@ -1255,7 +1291,7 @@ std::optional<RunTimes> timeRuns(Session &session, int warmup, int iterations) {
 /// and whether the kernels add up to the run.
 void printProfile(const Session &session, const RunTimes &times,
                   const dlc::ProgramCosts &costs) {
-  const std::vector<std::string> &names = session.compiled.info.profileKernels;
+  const std::vector<std::string> names = session.profileNames();
   std::vector<double> flops(names.size(), 0), bytes(names.size(), 0);
   std::vector<bool> known(names.size(), true);
   // Each node's FLOPs, and each analysis kernel's bytes (at its root's
@@ -1338,14 +1374,20 @@ int runBench(const Args &args) {
   if (args.get("--batch") && args.get("--data"))
     return usageError("--batch and --data: the batch size comes from the data");
   bool profile = args.has("--profile");
-  if (profile && args.get("--target").value_or("cpu") != "cpu")
-    return usageError("--profile times the kernels of CPU models; CUDA "
-                      "kernels are not profiled yet");
+  std::string target = args.get("--target").value_or("cpu");
+  if (profile && target != "cpu" && target != "cuda")
+    return usageError("--profile times the kernels of CPU and CUDA models; "
+                      "the emulator's times say nothing of a GPU's");
   Session session;
+  // CUDA: each launch timed with events on the stream (graphs off), up to
+  // this many per run.
+  if (profile && target == "cuda")
+    session.cudaProfile = 1u << 16;
   double compileSeconds = 0;
   if (int rc = openSession(args, session, &compileSeconds, {}, threadCounts[0]))
     return rc;
-  if (profile && batch > 1 && !session.compiled.info.batchDim.empty()) {
+  if (profile && !session.cudaProfile && batch > 1 &&
+      !session.compiled.info.batchDim.empty()) {
     errs() << "dlc: error: --profile times one call of the compiled code; a "
               "dynamic batch of "
            << batch << " runs in several: profile --batch 1, or a static "

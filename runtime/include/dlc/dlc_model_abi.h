@@ -161,6 +161,16 @@ dlc_status *dlcrt_model_run_async(dlcrt_model *model, const dlc_tensor *inputs,
  * returns its status (NULL also when none is in progress). */
 dlc_status *dlcrt_model_wait(dlcrt_model *model);
 void dlcrt_model_destroy(dlcrt_model *model);
+/* CUDA models created with dlc_options.cuda_profile: the kernel launches
+ * the last run timed, in order: *kernels their kernel indices
+ * (dlcrt_kernel_name), *ms their times in milliseconds (from the event
+ * before the launch to the next event on the stream). Returns their
+ * number; 0 (and NULLs) otherwise. Borrowed, valid until the next run. */
+size_t dlcrt_model_kernel_profile(const dlcrt_model *model,
+                                  const int32_t **kernels, const float **ms);
+/* The name of CUDA kernel k (its PTX entry); NULL for CPU models or out of
+ * range. */
+const char *dlcrt_kernel_name(const dlc_model_desc *desc, size_t k);
 /* The shape of output i as the last successful run of `model` wrote it
  * (data-dependent dimensions at their actual sizes); NULL before the first
  * successful run or for i out of range. */

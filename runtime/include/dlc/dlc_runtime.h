@@ -123,6 +123,13 @@ typedef struct dlc_options {
    * driver without graph support, or a capture that fails, falls back to
    * plain launches. */
   uint32_t cuda_graphs;
+  /* CUDA models only. 0 (the default): off. N > 0: run times the first N
+   * kernel launches of each run with CUDA events recorded on the model's
+   * stream before each launch and after each call's last one (CUDA graphs
+   * are then off); `<name>_kernel_profile` gives each launch's kernel and
+   * time once the run (or wait) returns. The events are created at create
+   * (N + calls per run of them at most). */
+  uint32_t cuda_profile;
 } dlc_options;
 
 /* Values of dlc_options.cuda_graphs. */

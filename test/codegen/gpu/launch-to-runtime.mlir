@@ -6,7 +6,7 @@
 // the PTX of each target is kept in dlc.cuda_ptx; the binary is erased.
 // Each kernel's dynamic shared memory (here k's 4096 bytes) is recorded in
 // dlc.cuda_kernel_shared, by launch index.
-// CHECK:       module attributes {dlc.cuda_kernel_shared = array<i64: 4096, 0>, dlc.cuda_kernels = ["k", "j"], dlc.cuda_ptx = {sm_80 = ".entry k(
+// CHECK:       module attributes {dlc.cuda_kernel_nodes = ["", ""], dlc.cuda_kernel_shared = array<i64: 4096, 0>, dlc.cuda_kernels = ["k", "j"], dlc.cuda_ptx = {sm_80 = ".entry k(
 // CHECK-NOT:     gpu.binary
 // CHECK-LABEL: llvm.func @main
 // CHECK-SAME:    (%[[P:.+]]: !llvm.ptr, %[[CTX:.+]]: !llvm.ptr {dlc.cuda_context})
@@ -35,6 +35,22 @@ module attributes {gpu.container_module} {
   ^bb1:
     gpu.launch_func @dlc_kernels::@k blocks in (%g, %one, %one) threads in (%b, %one, %one) : i64 dynamic_shared_memory_size %smem args(%p : !llvm.ptr, %f : f32)
     gpu.launch_func @dlc_kernels::@j blocks in (%one, %one, %one) threads in (%one, %one, %one) : i64 args(%g : i64)
+    llvm.return
+  }
+}
+
+// -----
+
+// The ONNX nodes each kernel's launches compute (their locations' names) go
+// to dlc.cuda_kernel_nodes, by launch index: k's two launches, j's none.
+// CHECK: module attributes {dlc.cuda_kernel_nodes = ["Conv_0 Relu_1 Add_2", ""], {{.*}}dlc.cuda_kernels = ["k", "j"]
+module attributes {gpu.container_module} {
+  gpu.binary @dlc_kernels [#gpu.object<#nvvm.target<chip = "sm_80">, assembly = ".entry k(\0A.param .u64 k_param_0\0A)\0A{\0Aret;\0A}\0A.entry j(\0A.param .u64 j_param_0\0A)\0A{\0Aret;\0A}\0A">]
+  llvm.func @main(%ctx: !llvm.ptr {dlc.cuda_context}) {
+    %one = llvm.mlir.constant(1 : index) : i64
+    gpu.launch_func @dlc_kernels::@k blocks in (%one, %one, %one) threads in (%one, %one, %one) : i64 args(%one : i64) loc(fused["Conv_0", "Relu_1"])
+    gpu.launch_func @dlc_kernels::@j blocks in (%one, %one, %one) threads in (%one, %one, %one) : i64 args(%one : i64)
+    gpu.launch_func @dlc_kernels::@k blocks in (%one, %one, %one) threads in (%one, %one, %one) : i64 args(%one : i64) loc("Add_2")
     llvm.return
   }
 }

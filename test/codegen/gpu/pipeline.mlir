@@ -6,7 +6,7 @@
 // kernel names are module attributes; the constants are one byte array.
 // Here the add and the relu fuse into one elementwise kernel of 32 threads
 // (one block), whose parameters are the input and output pointers.
-// CHECK:       module attributes {dlc.cuda_kernel_shared = array<i64: 0>, dlc.cuda_kernels = ["main_kernel"], dlc.cuda_ptx = {sm_80 = "{{.*}}.target sm_80{{.*}}.entry main_kernel(\0A\09.param .u64 .ptr .align 1 main_kernel_param_0,\0A\09.param .u64 .ptr .align 1 main_kernel_param_1\0A){{.*}}", sm_90 = "{{.*}}.target sm_90{{.*}}"}}
+// CHECK:       module attributes {dlc.cuda_kernel_nodes = [{{.*}}], dlc.cuda_kernel_shared = array<i64: 0>, dlc.cuda_kernels = ["main_kernel"], dlc.cuda_ptx = {sm_80 = "{{.*}}.target sm_80{{.*}}.entry main_kernel(\0A\09.param .u64 .ptr .align 1 main_kernel_param_0,\0A\09.param .u64 .ptr .align 1 main_kernel_param_1\0A){{.*}}", sm_90 = "{{.*}}.target sm_90{{.*}}"}}
 // CHECK:         llvm.mlir.global private constant @dlc_constants
 // CHECK-LABEL:   llvm.func @main
 // CHECK-SAME:      (%[[IN:.+]]: !llvm.ptr, %[[OUT:.+]]: !llvm.ptr, %{{.+}}: !llvm.ptr {dlc.workspace}, %{{.+}}: !llvm.ptr {dlc.constants}, %[[CTX:.+]]: !llvm.ptr {dlc.cuda_context})
