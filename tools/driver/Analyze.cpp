@@ -295,11 +295,22 @@ int dlc::runAnalyze(const AnalyzeOptions &options) {
   }
   // --measure: the CPU's measured latency beside the prediction.
   std::vector<std::optional<double>> measured(options.batches.size());
+  // The per-kernel calibration, at the first batch whose kernels were
+  // profiled.
+  std::optional<Calibration> calibration;
   if (options.measureCpu && options.cpu)
     for (size_t i = 0; i < options.batches.size(); ++i) {
-      measured[i] = options.measureCpu(options.batches[i]);
-      if (!measured[i])
+      std::optional<AnalyzeOptions::CpuMeasurement> m =
+          options.measureCpu(options.batches[i]);
+      if (!m)
         return 1;
+      measured[i] = m->seconds;
+      if (!calibration && !m->kernels.empty()) {
+        calibration = calibrate(costs, sizes, cpu,
+                                double(options.batches[i]) / sizes.countedBatch,
+                                m->kernels);
+        calibration->batch = options.batches[i];
+      }
     }
   std::optional<int64_t> crossover;
   if (options.cpu && options.cuda)
@@ -415,6 +426,8 @@ int dlc::runAnalyze(const AnalyzeOptions &options) {
         {"model", options.model},        {"summary", std::move(summary)},
         {"devices", std::move(devices)}, {"batches", std::move(batches)},
         {"curve", std::move(curve)},     {"kernels", std::move(kernels)}};
+    if (calibration)
+      top["calibration"] = calibrationToJson(*calibration, costs);
     if (!options.htmlPath.empty()) {
       std::error_code ec;
       raw_fd_ostream file(options.htmlPath, ec);
@@ -523,6 +536,8 @@ int dlc::runAnalyze(const AnalyzeOptions &options) {
                         : subBatchesOf(sizes, gpu, options.batches[i]));
     os << "\n";
   }
+  if (calibration)
+    printCalibration(os, *calibration, costs);
   if (maxFit)
     os << formatv("  largest batch that fits in the GPU's {0}: {1}{2}\n",
                   human(gpu.memory.value, "B"), *maxFit,

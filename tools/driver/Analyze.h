@@ -3,6 +3,7 @@
 #ifndef DLC_TOOLS_DRIVER_ANALYZE_H
 #define DLC_TOOLS_DRIVER_ANALYZE_H
 
+#include "tools/driver/Calibration.h"
 #include "tools/driver/Compiler.h"
 #include "tools/driver/Peaks.h"
 
@@ -26,9 +27,14 @@ struct AnalyzeOptions {
   MachinePeaks peaks;
   DevicePeaks gpu;
   /// --measure: runs the CPU library at a batch and returns its median
-  /// time in seconds (nullopt after printing an error); unset: predictions
-  /// only.
-  std::function<std::optional<double>(int64_t batch)> measureCpu;
+  /// time in seconds and, where a profiled build runs that batch in one
+  /// call, its kernels' mean times (nullopt after printing an error);
+  /// unset: predictions only.
+  struct CpuMeasurement {
+    double seconds = 0;
+    std::vector<ProfiledKernel> kernels;
+  };
+  std::function<std::optional<CpuMeasurement>(int64_t batch)> measureCpu;
   /// Where the JSON report goes ("-": stdout instead of the text report);
   /// empty: none.
   std::string jsonPath;

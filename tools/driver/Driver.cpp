@@ -1585,8 +1585,12 @@ int runAnalyzeCommand(const Args &args) {
   bool sessionOpen = false;
   Args benchArgs = args;
   benchArgs.options.erase("--target");
+  // The measured build is profiled (a clock stamp after each kernel, about
+  // 20 ns each), for the per-kernel calibration.
+  benchArgs.flags.push_back("--profile");
   if (args.has("--measure"))
-    opts.measureCpu = [&](int64_t batch) -> std::optional<double> {
+    opts.measureCpu = [&](int64_t batch)
+        -> std::optional<dlc::AnalyzeOptions::CpuMeasurement> {
       if (!sessionOpen) {
         if (openSession(benchArgs, session, nullptr, {}, opts.threads,
                         dlc::Target::Cpu))
@@ -1611,7 +1615,15 @@ int runAnalyzeCommand(const Args &args) {
       std::optional<RunTimes> times = timeRuns(session, 3, 20);
       if (!times)
         return std::nullopt;
-      return times->median / 1e3;
+      dlc::AnalyzeOptions::CpuMeasurement m;
+      m.seconds = times->median / 1e3;
+      // The stamps time one call: a dynamic batch over 1 runs in several.
+      if (batch == 1 || session.compiled.info.batchDim.empty()) {
+        std::vector<std::string> names = session.profileNames();
+        for (size_t k = 0; k < names.size(); ++k)
+          m.kernels.push_back({names[k], times->kernelMs[k] / 1e3});
+      }
+      return m;
     };
   dlc::BudgetLimits budget;
   if (!parseBudget(args, budget))
