@@ -46,6 +46,10 @@ struct DevicePeaks {
   /// GPU only: device memory in bytes, and the host link's bandwidth
   /// (bytes/s, pinned host memory) and latency per transfer (seconds).
   Figure memory, link, linkLatency;
+  /// GPU only, recorded beside the others (the cost model predicts fp32
+  /// kernels from `flops` and transfers from `link`): the FP16 tensor-core
+  /// rate (mma.sync, fp32 accumulation) and the link from pageable memory.
+  Figure tensorFlops, linkPageable;
   /// The fraction of the FLOP peak dlc's kernels of each class attain
   /// (indexed by KernelKind).
   std::vector<double> efficiency;

@@ -324,6 +324,8 @@ NCU_BUDGET_S = 180
 DEADLINE = [float("inf")]
 # The node tests to run (--only-node; all by default).
 ONLY_NODE = [""]
+# The report folder (peaks.json goes there).
+REPORT_DIR = [""]
 
 
 def parse_ncu_csv(text):
@@ -424,6 +426,34 @@ BARS = {"matmul4096": 0.6, "resnet50_b32": 0.8, "bert": 1.5, "bert_b8": 1.0,
         "matmul4096_tf32": 0.6, "matmul4096_fp16": 0.6, "resnet50_b32_fp16": 0.8,
         "matmul4096_tf32_sm90a": 0.6, "matmul4096_fp16_sm90a": 0.6,
         "matmul4096_bf16_sm90a": 0.6, "resnet50_b32_fp16_sm90a": 0.8}
+
+
+def peaks(runner, bundle, manifest, work, report):
+    """The GPU's peaks (tools/gpu-peaks), as a peaks file for dlc analyze
+    --peaks: FP32 and FP16 tensor-core rates, device bandwidth, the host
+    link (page-locked and pageable) and its latency, launch latency."""
+    exe = os.path.join(bundle, "peaks")
+    for cc in (os.environ.get("CC"), "cc", "gcc", "clang"):
+        if cc and shutil.which(cc):
+            subprocess.run([cc, "-O2", "-I", bundle, os.path.join(bundle, "peaks_main.c"),
+                            os.path.join(bundle, "gpu_peaks.c"), "-ldl", "-o", exe],
+                           check=True)
+            break
+    p = subprocess.run([exe], capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        report["peaks"] = {"error": (p.stderr or p.stdout).strip()[:300]}
+        log(f"peaks: {report['peaks']['error']}")
+        return
+    report["peaks"] = json.loads(p.stdout)
+    with open(os.path.join(REPORT_DIR[0], "peaks.json"), "w") as f:
+        f.write(p.stdout)
+    g = report["peaks"]["cuda"]
+    val = lambda k, s: g[k]["value"] / s if k in g else float("nan")  # noqa: E731
+    log(f"peaks: {g['name']}: {val('flops', 1e12):.1f} TFLOP/s fp32, "
+        f"{val('tensor_flops', 1e12):.1f} TFLOP/s fp16 tensor cores, "
+        f"{val('bandwidth', 1e9):.0f} GB/s device copy, link "
+        f"{val('link', 1e9):.1f} GB/s page-locked / {val('link_pageable', 1e9):.1f} "
+        f"pageable, launch {val('launch', 1e-6):.1f} us")
 
 
 def speed(runner, bundle, manifest, work, report):
@@ -557,6 +587,16 @@ def bars(report):
 
 def write_markdown(report, path):
     lines = ["# dlc GPU check", "", f"Device: {report.get('device', '?')}", ""]
+    pk = report.get("peaks")
+    if pk:
+        lines += ["## Peaks (measured here; `dlc analyze --peaks peaks.json`)", ""]
+        if "error" in pk:
+            lines.append(f"Not measured: {pk['error']}")
+        else:
+            lines += [f"- {k}: {v['value']:.4g}" for k, v in sorted(pk["cuda"].items())
+                      if isinstance(v, dict)]
+            lines.append(f"- note: {pk.get('note', '')}")
+        lines.append("")
     n = report.get("node")
     if n:
         lines += ["## Node suite on the GPU", "",
@@ -611,7 +651,7 @@ def main():
     ap.add_argument("--only-node", default="", metavar="REGEX",
                     help="run only the node tests matching REGEX (a rerun of failures)")
     ap.add_argument("--skip", action="append", default=[],
-                    choices=["node_suite", "models", "speed", "kernels"],
+                    choices=["peaks", "node_suite", "models", "speed", "kernels"],
                     help="leave a step out (a short rerun)")
     args = ap.parse_args()
     DEADLINE[0] = time.time() + args.budget
@@ -647,7 +687,8 @@ def main():
             for path, shape in zip(entry["inputs"], gen["shapes"]):
                 rng.standard_normal(shape, dtype=np.float32).tofile(
                     os.path.join(args.bundle, "models", name, path))
-    steps = [node_suite, models, speed, lambda *a: bars(report), kernels]
+    REPORT_DIR[0] = args.report_dir
+    steps = [peaks, node_suite, models, speed, lambda *a: bars(report), kernels]
     for step in [s for s in steps if s.__name__ not in args.skip]:
         t0 = time.time()
         try:

@@ -22,6 +22,7 @@ against:
             with --gpu-precision tf32 and fp16 (NAME_tf32, NAME_fp16: tensor
             cores), sharing the fp32 entries' inputs and references.
   runner.c  the C program that loads the libraries and runs them
+  gpu_peaks.c, peaks_main.c  the program that measures the GPU's peaks
   check.py  the device-side driver; manifest.json lists everything, with
             each model's static kernel checks (scripts/ptxas_check.py
             --gates, run here: the device has no dlc)
@@ -397,6 +398,9 @@ def main():
 def finish(args, bundle, manifest):
     for f in ("runner.c", "check.py"):
         shutil.copy(os.path.join(HERE, f), bundle)
+    # The GPU's peaks, measured there (tools/gpu-peaks).
+    for f in ("gpu_peaks.c", "gpu_peaks.h", "peaks_main.c"):
+        shutil.copy(os.path.join(ROOT, "tools", "gpu-peaks", f), bundle)
     shutil.copy(os.path.join(ROOT, "scripts", "models", "export_models.py"),
                 os.path.join(bundle, "models_def.py"))
     shutil.copy(os.path.join(ROOT, "runtime", "include", "dlc", "dlc_runtime.h"), bundle)

@@ -29,9 +29,10 @@
  * captured with.
  *
  * Events read a clock that each launch moves on by one microsecond per
- * block of its grid (a graph's replay by its launches'), so a kernel's
- * event-timed duration is known by hand; DLC_FAKE_CUDA_NO_EVENTS=1 makes
- * cuEventCreate unsupported.
+ * block of its grid (a graph's replay by its launches') and each copy by
+ * one millisecond per 10 MB, so event-timed durations are known by hand;
+ * DLC_FAKE_CUDA_NO_EVENTS=1 makes cuEventCreate unsupported. The device is
+ * "dlc fake GPU" with 80 GiB.
  *
  * Environment: DLC_FAKE_CUDA_LOG=1 prints every module load, launch,
  * capture and graph launch to stderr (=2: also page-locked allocations and
@@ -257,8 +258,25 @@ static int capture_breaks(void) {
   return 1;
 }
 
+/* The device's clock in milliseconds (events read it): each launch's
+ * blocks take 1 us, each copy 1 ms per 10 MB. */
+static double fake_clock_ms;
+static void advance_copy(size_t n) { fake_clock_ms += (double)n / 1e7; }
+
+CUresult cuDeviceGetName(char *name, int length, int device) {
+  if (!name || length < 1 || device != 0)
+    return kInvalidValue;
+  snprintf(name, (size_t)length, "dlc fake GPU");
+  return kOk;
+}
+CUresult cuDeviceTotalMem_v2(size_t *bytes, int device) {
+  *bytes = (size_t)80 << 30;
+  return device == 0 ? kOk : kInvalidValue;
+}
+
 CUresult cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) {
   run_queue();
+  advance_copy(n);
   memcpy((void *)(uintptr_t)dst, src, n);
   return kOk;
 }
@@ -271,6 +289,7 @@ CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *s) 
    * that test entries computing on the host see their inputs). */
   if (!is_pinned(src, n) && queued == 0)
     return cuMemcpyHtoD_v2(dst, src, n);
+  advance_copy(n);
   if (!is_pinned(src, n)) {
     op.owned = malloc(n ? n : 1);
     if (!op.owned)
@@ -285,6 +304,7 @@ CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *s) 
 }
 CUresult cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) {
   run_queue();
+  advance_copy(n);
   memcpy(dst, (const void *)(uintptr_t)src, n);
   return kOk;
 }
@@ -294,7 +314,16 @@ CUresult cuMemcpyDtoHAsync_v2(void *dst, uint64_t src, size_t n, void *s) {
     return kCaptureUnsupported;
   if (!is_pinned(dst, n))
     return cuMemcpyDtoH_v2(dst, src, n);
+  advance_copy(n);
   return enqueue((fake_op){0, dst, (const void *)(uintptr_t)src, n, NULL});
+}
+CUresult cuMemcpyDtoDAsync_v2(uint64_t dst, uint64_t src, size_t n, void *s) {
+  (void)s;
+  if (capture_breaks())
+    return kCaptureUnsupported;
+  advance_copy(n);
+  return enqueue((fake_op){0, (void *)(uintptr_t)dst,
+                           (const void *)(uintptr_t)src, n, NULL});
 }
 static int stream_token;
 CUresult cuStreamCreate(void **stream, unsigned flags) {
@@ -445,8 +474,6 @@ static CUresult enqueue_add_one(const fake_launch *l) {
                            (size_t)l->params[2], NULL});
 }
 
-/* The device's clock in milliseconds: each launch's blocks take 1 us. */
-static double fake_clock_ms;
 static void advance_clock(const fake_launch *l) {
   fake_clock_ms +=
       (double)l->grid[0] * (double)l->grid[1] * (double)l->grid[2] / 1000.0;

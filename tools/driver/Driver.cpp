@@ -1547,6 +1547,12 @@ int runAnalyzeCommand(const Args &args) {
     opts.peaks.cacheBandwidth = measured.cacheBandwidth;
     for (auto &[count, figures] : measured.cpu)
       opts.peaks.cpu[count] = figures;
+    // The GPU where there is one (a driver and a device).
+    std::string gpuWhy;
+    if (std::optional<dlc::DevicePeaks> gpu = dlc::measureGpuPeaks(gpuWhy)) {
+      opts.peaks.gpu = *gpu;
+      opts.gpu = *gpu;
+    }
     if (args.model.empty()) {
       json::Value value = dlc::peaksToJson(opts.peaks);
       std::optional<std::string> json = args.get("--json");
@@ -1574,6 +1580,29 @@ int runAnalyzeCommand(const Args &args) {
       outs() << formatv("  one thread's cache: {0} KiB, {1:f1} GB/s copy\n",
                         int64_t(opts.peaks.cacheBytes->value / 1024),
                         opts.peaks.cacheBandwidth->value / 1e9);
+      if (const auto &g = opts.peaks.gpu) {
+        auto fig = [](const dlc::Figure &f, double scale, const char *unit) {
+          return f.source == dlc::FigureSource::Measured
+                     ? formatv("{0:f1} {1}", f.value / scale, unit).str()
+                     : std::string("not measured");
+        };
+        outs() << "dlc: " << g->name << ", measured:\n"
+               << "  " << fig(g->flops, 1e12, "TFLOP/s") << " fp32 FMA, "
+               << fig(g->tensorFlops, 1e12, "TFLOP/s")
+               << " fp16 tensor cores (mma.sync, fp32 accumulation)\n"
+               << "  " << fig(g->bandwidth, 1e9, "GB/s")
+               << " device copy (bytes read + written), "
+               << fig(g->memory, double(1u << 30), "GiB") << " memory\n"
+               << "  host to device " << fig(g->link, 1e9, "GB/s")
+               << " page-locked, " << fig(g->linkPageable, 1e9, "GB/s")
+               << " pageable, " << fig(g->linkLatency, 1e-6, "us")
+               << " per small copy; " << fig(g->launch, 1e-6, "us")
+               << " per kernel launch\n";
+        if (!gpuWhy.empty())
+          outs() << "  (" << gpuWhy << ")\n";
+      } else {
+        outs() << "dlc: no GPU measured: " << gpuWhy << "\n";
+      }
       return kExitOk;
     }
   }

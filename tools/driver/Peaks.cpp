@@ -1,6 +1,7 @@
 //===- Peaks.cpp - this machine's peaks: measured, read, written ----------===//
 #include "tools/driver/Peaks.h"
 
+#include "tools/gpu-peaks/gpu_peaks.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -342,15 +343,20 @@ json::Value dlc::peaksToJson(const MachinePeaks &peaks) {
   json::Object top{{"cpu", std::move(cpu)}};
   if (peaks.gpu) {
     const DevicePeaks &g = *peaks.gpu;
-    top["cuda"] = json::Object{{"name", g.name},
-                               {"flops", figureToJson(g.flops)},
-                               {"bandwidth", figureToJson(g.bandwidth)},
-                               {"memory", figureToJson(g.memory)},
-                               {"link", figureToJson(g.link)},
-                               {"link_latency", figureToJson(g.linkLatency)},
-                               {"launch", figureToJson(g.launch)},
-                               {"run_cost", figureToJson(g.runCost)},
-                               {"saturation", figureToJson(g.saturation)}};
+    json::Object cuda{{"name", g.name},
+                      {"flops", figureToJson(g.flops)},
+                      {"bandwidth", figureToJson(g.bandwidth)},
+                      {"memory", figureToJson(g.memory)},
+                      {"link", figureToJson(g.link)},
+                      {"link_latency", figureToJson(g.linkLatency)},
+                      {"launch", figureToJson(g.launch)},
+                      {"run_cost", figureToJson(g.runCost)},
+                      {"saturation", figureToJson(g.saturation)}};
+    if (g.tensorFlops.value > 0)
+      cuda["tensor_flops"] = figureToJson(g.tensorFlops);
+    if (g.linkPageable.value > 0)
+      cuda["link_pageable"] = figureToJson(g.linkPageable);
+    top["cuda"] = std::move(cuda);
   }
   return top;
 }
@@ -458,7 +464,9 @@ bool dlc::readPeaksFile(StringRef path, MachinePeaks &peaks,
         !readFigure(*cuda, "link_latency", gpu.linkLatency, error) ||
         !readFigure(*cuda, "launch", gpu.launch, error) ||
         !readFigure(*cuda, "run_cost", gpu.runCost, error) ||
-        !readFigure(*cuda, "saturation", gpu.saturation, error))
+        !readFigure(*cuda, "saturation", gpu.saturation, error) ||
+        !readFigure(*cuda, "tensor_flops", gpu.tensorFlops, error) ||
+        !readFigure(*cuda, "link_pageable", gpu.linkPageable, error))
       return fail("cuda");
     std::map<std::string, double> efficiency;
     if (!readEfficiency(*cuda, efficiency, error))
@@ -467,4 +475,32 @@ bool dlc::readPeaksFile(StringRef path, MachinePeaks &peaks,
     peaks.gpu = gpu;
   }
   return true;
+}
+
+std::optional<DevicePeaks> dlc::measureGpuPeaks(std::string &why) {
+  dlc_gpu_peaks m;
+  if (dlc_measure_gpu_peaks(0, &m) != 0) {
+    why = m.error;
+    return std::nullopt;
+  }
+  StringRef name(m.name);
+  DevicePeaks gpu =
+      *datasheetGpuPeaks(name.contains_insensitive("a100")   ? "a100"
+                         : name.contains_insensitive("h100") ? "h100"
+                                                             : "h200");
+  gpu.name = name.empty() ? "GPU 0" : name.str();
+  auto set = [](Figure &figure, double value) {
+    if (value > 0)
+      figure = {value, FigureSource::Measured};
+  };
+  set(gpu.flops, m.fp32_flops);
+  set(gpu.tensorFlops, m.fp16_tensor_flops);
+  set(gpu.bandwidth, m.bandwidth);
+  set(gpu.memory, m.memory_bytes);
+  set(gpu.link, m.link_pinned);
+  set(gpu.linkPageable, m.link_pageable);
+  set(gpu.linkLatency, m.link_latency);
+  set(gpu.launch, m.launch);
+  why = m.error;
+  return gpu;
 }

@@ -37,6 +37,13 @@ struct MachinePeaks {
 /// tenths of a second each.
 MachinePeaks measureCpuPeaks(unsigned maxThreads);
 
+/// Measures GPU 0's figures (tools/gpu-peaks: FP32 and FP16 tensor-core
+/// rates, device bandwidth, the host link from page-locked and pageable
+/// memory and its latency, launch latency, memory), marked measured, over
+/// the datasheet figures of the nearest known GPU for the rest; nullopt
+/// with the reason in `why` when there is no usable driver or device.
+std::optional<DevicePeaks> measureGpuPeaks(std::string &why);
+
 /// The CPU's peaks at `threads` threads: measured or given figures where
 /// `peaks` has them at that count, else scaled from a smaller count, else
 /// estimated from `vectorLanes`.
