@@ -118,7 +118,7 @@ def differences(got, want):
 def model_lines(name, entry, base, work, warmup=0, iterations=1):
     lines = [f"model {name} {os.path.join(base, entry['lib'])}"]
     lines += [f"input {os.path.join(base, i)}" for i in entry["inputs"]]
-    n_out = len(entry["outputs"]) or 1
+    n_out = len(entry["outputs"]) or entry.get("num_outputs", 1)
     lines += [f"output {os.path.join(work, f'{name}.out{j}')}" for j in range(n_out)]
     if entry.get("batch"):
         lines.append(f"batch {entry['batch']}")
@@ -436,10 +436,11 @@ def peaks(runner, bundle, manifest, work, report):
     for cc in (os.environ.get("CC"), "cc", "gcc", "clang"):
         if cc and shutil.which(cc):
             subprocess.run([cc, "-O2", "-I", bundle, os.path.join(bundle, "peaks_main.c"),
-                            os.path.join(bundle, "gpu_peaks.c"), "-ldl", "-o", exe],
-                           check=True)
+                            os.path.join(bundle, "gpu_peaks.c"), "-ldl", "-lpthread", "-o",
+                            exe], check=True)
             break
-    p = subprocess.run([exe], capture_output=True, text=True, timeout=120)
+    p = subprocess.run([exe, "--cpu-threads", str(os.cpu_count() or 1)],
+                       capture_output=True, text=True, timeout=120)
     if p.returncode != 0:
         report["peaks"] = {"error": (p.stderr or p.stdout).strip()[:300]}
         log(f"peaks: {report['peaks']['error']}")
@@ -454,6 +455,52 @@ def peaks(runner, bundle, manifest, work, report):
         f"{val('bandwidth', 1e9):.0f} GB/s device copy, link "
         f"{val('link', 1e9):.1f} GB/s page-locked / {val('link_pageable', 1e9):.1f} "
         f"pageable, launch {val('launch', 1e-6):.1f} us")
+
+
+def crossover(runner, bundle, manifest, work, report):
+    """The CPU-vs-GPU crossover, measured: each timed model's CPU library
+    (x86-64-v3, on all this machine's cores) and its GPU build with host
+    tensors (copies in and out, as dlc analyze's GPU-with-transfers
+    prediction), at the batches both have. scripts/gpu/crossover.py sets
+    dlc analyze's predicted crossover (from peaks.json) beside it."""
+    threads = os.cpu_count() or 1
+    families = {}
+    for name, entry in sorted(manifest["models"].items()):
+        of = entry.get("cpu_of")
+        if not of or of not in manifest["models"]:
+            continue
+        times = {}
+        for label, lib_name, lib_entry, extra in (
+                ("cpu_ms", name, entry, [f"threads {threads}"]),
+                ("gpu_host_io_ms", of, manifest["models"][of], [])):
+            lines = model_lines(lib_name, lib_entry, os.path.join(bundle, "models", lib_name),
+                                work, 2, 5)
+            lines[1:1] = extra
+            r, note = run_manifest(runner, lines, work, f"{lib_name}_crossover", timeout=300)
+            status, detail = r.get(lib_name, ("missing", note or "no result"))
+            times[label] = float(detail.split()[0]) if status == "ok" else None
+        fam = families.setdefault(entry["family"], {
+            "model_file": entry["model_file"], "threads": threads, "batches": {}})
+        if entry["batch_size"] == 1:
+            fam["model_file"] = entry["model_file"]
+        fam["batches"][str(entry["batch_size"])] = times
+    for fam in families.values():
+        # The GPU wins from a batch in (lo, hi]: hi the first measured batch
+        # at which it is faster, lo the one before (0: from the first).
+        lo, hi = 0, None
+        for b in sorted(fam["batches"], key=int):
+            t = fam["batches"][b]
+            if t["cpu_ms"] is None or t["gpu_host_io_ms"] is None:
+                continue
+            if t["gpu_host_io_ms"] < t["cpu_ms"]:
+                hi = int(b)
+                break
+            lo = int(b)
+        fam["measured_crossover_after"] = lo
+        fam["measured_crossover_at_most"] = hi
+    report["crossover"] = families
+    for name, fam in families.items():
+        log(f"crossover {name}: {fam}")
 
 
 def speed(runner, bundle, manifest, work, report):
@@ -651,7 +698,8 @@ def main():
     ap.add_argument("--only-node", default="", metavar="REGEX",
                     help="run only the node tests matching REGEX (a rerun of failures)")
     ap.add_argument("--skip", action="append", default=[],
-                    choices=["peaks", "node_suite", "models", "speed", "kernels"],
+                    choices=["peaks", "node_suite", "models", "crossover", "speed",
+                             "kernels"],
                     help="leave a step out (a short rerun)")
     args = ap.parse_args()
     DEADLINE[0] = time.time() + args.budget
@@ -688,7 +736,8 @@ def main():
                 rng.standard_normal(shape, dtype=np.float32).tofile(
                     os.path.join(args.bundle, "models", name, path))
     REPORT_DIR[0] = args.report_dir
-    steps = [peaks, node_suite, models, speed, lambda *a: bars(report), kernels]
+    steps = [peaks, node_suite, models, crossover, speed, lambda *a: bars(report),
+             kernels]
     for step in [s for s in steps if s.__name__ not in args.skip]:
         t0 = time.time()
         try:

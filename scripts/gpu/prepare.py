@@ -317,6 +317,32 @@ def main():
             "lib": "libmodel.so", "inputs": inputs, "shapes": shapes,
             "outputs": cpu_reference(args.dlc, path, data_dir, out, ["--dim", dims])}
         print(f"model {name}: compiled ({dims}), CPU reference written")
+    # The crossover check (check.py's crossover step, scripts/gpu/crossover.py
+    # here afterwards): the timed models also as CPU libraries, for
+    # x86-64-v3 (AVX2 and FMA: the GPU machine's CPU is not known here),
+    # run there on all its cores beside the GPU builds of the same batch.
+    for name in ("resnet50_b1", "resnet50_b32", "bert", "bert_b8"):
+        if name not in manifest["models"]:
+            continue
+        out = os.path.join(bundle, "models", f"{name}_cpu")
+        os.makedirs(out)
+        p = subprocess.run([args.dlc, "compile", models[name], "--shared", "--name", "model",
+                            "--mcpu", "x86-64-v3", "-o", out], capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"prepare: {name}_cpu: {(p.stderr.strip().splitlines() or ['?'])[0]}")
+        for f in os.listdir(out):
+            if f != "libmodel.so":
+                os.remove(os.path.join(out, f))
+        src = manifest["models"][name]
+        manifest["models"][f"{name}_cpu"] = {
+            "lib": "libmodel.so", "cpu_of": name,
+            "family": "resnet50" if name.startswith("resnet50") else "bert",
+            "model_file": os.path.basename(models[name]),
+            "batch_size": 32 if name == "resnet50_b32" else 8 if name == "bert_b8" else 1,
+            "inputs": [f"../{name}/{i}" for i in src["inputs"]], "outputs": [],
+            "num_outputs": len(src["outputs"])}
+        print(f"model {name}_cpu: compiled for the CPU (x86-64-v3)")
+
     mm = os.path.join(args.models_dir, "matmul4096.onnx")
     matmul_model(mm, 4096)
     out = os.path.join(bundle, "models", "matmul4096")

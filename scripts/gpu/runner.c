@@ -11,6 +11,7 @@
  *   model NAME LIB.so      start a model
  *   input FILE             raw bytes of the next input (as many as it needs)
  *   output FILE            where the next output's raw bytes go
+ *   threads N              dlc_options.num_threads (CPU libraries)
  *   batch N                the batch size for a model with a dynamic batch
  *                          (DLC_DIM_DYNAMIC in its shapes; default 1)
  *   shape I D0,D1,...      input I's shape, for a model with symbolic
@@ -108,6 +109,7 @@ typedef struct {
   char inputs[MAX_IO][1024], outputs[MAX_IO][1024];
   int num_inputs, num_outputs;
   long batch;
+  unsigned threads;
   int symbolic; /* a `shape` line was given */
   int has_shape[MAX_IO];
   int64_t shapes[MAX_IO][16];
@@ -248,6 +250,7 @@ static void run_model(const model_spec *m, int warmup, int iterations,
   dlc_options options;
   memset(&options, 0, sizeof options); /* = dlc_options_init */
   options.cuda_device_pointers = device_io;
+  options.num_threads = m->threads;
   options.cuda_graphs = no_graphs ? DLC_CUDA_GRAPHS_OFF : DLC_CUDA_GRAPHS_AUTO;
   void *model = NULL;
   double created = now_ms();
@@ -374,6 +377,8 @@ int main(int argc, char **argv) {
       snprintf(m.name, sizeof m.name, "%s", a);
       snprintf(m.lib, sizeof m.lib, "%s", b);
       m.batch = 1;
+    } else if (n >= 2 && strcmp(kind, "threads") == 0) {
+      m.threads = atoi(a) > 0 ? (unsigned)atoi(a) : 1;
     } else if (n >= 2 && strcmp(kind, "batch") == 0) {
       m.batch = atol(a) > 0 ? atol(a) : 1;
     } else if (n >= 3 && strcmp(kind, "shape") == 0) {
