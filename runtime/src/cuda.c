@@ -96,7 +96,7 @@ enum {
 #define DLC_CUDA_EVENT_FUNCTIONS(X)                                            \
   X(cuEventCreate, "cuEventCreate", (CUevent *, unsigned))                     \
   X(cuEventRecord, "cuEventRecord", (CUevent, CUstream))                       \
-  X(cuEventElapsedTime, "cuEventElapsedTime", (float *, CUevent, CUevent))     \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2", (float *, CUevent, CUevent))  \
   X(cuEventDestroy, "cuEventDestroy_v2", (CUevent))
 
 typedef struct dlcrt_cuda_driver {
@@ -220,6 +220,13 @@ static dlc_status *load_driver(dlcrt_cuda_driver *d) {
   d->has_events &= d->field != NULL;
   DLC_CUDA_EVENT_FUNCTIONS(DLC_RESOLVE_EVENT)
 #undef DLC_RESOLVE_EVENT
+  /* Drivers before CUDA 12.8 export the same function without _v2. */
+  if (!d->cuEventElapsedTime) {
+    *(void **)(&d->cuEventElapsedTime) =
+        dlsym(d->library, "cuEventElapsedTime");
+    d->has_events = d->cuEventCreate && d->cuEventRecord &&
+                    d->cuEventElapsedTime && d->cuEventDestroy;
+  }
   return NULL;
 }
 

@@ -512,6 +512,10 @@ CUresult cuEventElapsedTime(float *ms, void *start, void *end) {
   *ms = (float)(((fake_event *)end)->at - ((fake_event *)start)->at);
   return kOk;
 }
+/* CUDA 12.8 and newer: the same, under the name CUDA 13's headers use. */
+CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
+  return cuEventElapsedTime(ms, start, end);
+}
 
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,

@@ -212,7 +212,7 @@ enum {
      unsigned, CUstream, void **, void **))                                    \
   X(cuEventCreate, "cuEventCreate", (CUevent *, unsigned))                     \
   X(cuEventRecord, "cuEventRecord", (CUevent, CUstream))                       \
-  X(cuEventElapsedTime, "cuEventElapsedTime", (float *, CUevent, CUevent))     \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2", (float *, CUevent, CUevent))  \
   X(cuEventDestroy, "cuEventDestroy_v2", (CUevent))
 
 typedef struct driver {
@@ -398,8 +398,11 @@ int dlc_measure_gpu_peaks(int device_ordinal, dlc_gpu_peaks *out) {
          why ? why : "unknown error");
     return 1;
   }
+  /* Drivers before CUDA 12.8 export cuEventElapsedTime without _v2. */
 #define DLC_RESOLVE(field, symbol, params)                                     \
   *(void **)(&d.field) = dlsym(d.library, symbol);                             \
+  if (!d.field && strcmp(symbol, "cuEventElapsedTime_v2") == 0)                \
+    *(void **)(&d.field) = dlsym(d.library, "cuEventElapsedTime");             \
   if (!d.field) {                                                              \
     note(out, "no CUDA driver: %s lacks %s", path, symbol);                    \
     dlclose(d.library);                                                        \
