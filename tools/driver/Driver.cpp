@@ -3,6 +3,7 @@
 
 #include "codegen/Library.h"
 #include "codegen/ModelAbi.h"
+#include "dlc/dlc_model_abi.h"
 #include "dlc/dlc_runtime_text.h"
 #include "tools/driver/Analyze.h"
 #include "tools/driver/Budget.h"
@@ -11,6 +12,7 @@
 #include "tools/driver/Executor.h"
 #include "tools/driver/TensorIO.h"
 
+#include "onnx/common/version.h"
 #include "onnx/onnx_pb.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -22,6 +24,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -43,6 +46,7 @@ namespace {
 constexpr int kExitOk = 0, kExitFailure = 1, kExitCannotCompile = 2;
 
 const char *kUsage = R"(usage:
+  dlc --version | --help
   dlc compile MODEL.onnx -o OUTDIR [--name NAME] [--shared]
               [--emit=mlir|linalg|ptx|llvm|asm|obj|lib] [--mcpu CPU]
               [--mtriple T] [--target cpu|cuda|cuda-emulator|auto]
@@ -240,11 +244,19 @@ int usageError(const std::string &msg) {
   return kExitFailure;
 }
 
-/// The runtime archive shipped next to the dlc binary.
+/// The runtime archive shipped beside the dlc binary: lib/ in a build tree,
+/// the installed library directory (GNUInstallDirs' libdir, such as
+/// lib/x86_64-linux-gnu under /usr) in an installation.
 std::string runtimeArchivePath(const char *argv0) {
   std::string exe = sys::fs::getMainExecutable(argv0, (void *)&runtimeArchivePath);
-  SmallString<256> path(sys::path::parent_path(sys::path::parent_path(exe)));
-  sys::path::append(path, "lib", "libdlc_runtime.a");
+  StringRef prefix = sys::path::parent_path(sys::path::parent_path(exe));
+  SmallString<256> path;
+  for (StringRef libdir : {StringRef("lib"), StringRef(DLC_INSTALL_LIBDIR)}) {
+    path = prefix;
+    sys::path::append(path, libdir, "libdlc_runtime.a");
+    if (sys::fs::exists(path))
+      break;
+  }
   return path.str().str();
 }
 
@@ -1667,6 +1679,13 @@ int runAnalyzeCommand(const Args &args) {
 int dlc::driverMain(int argc, char **argv) {
   if (argc >= 2 && (StringRef(argv[1]) == "--help" || StringRef(argv[1]) == "-h")) {
     outs() << kUsage;
+    return kExitOk;
+  }
+  if (argc >= 2 && StringRef(argv[1]) == "--version") {
+    outs() << "dlc " << DLC_VERSION << " (runtime ABI "
+           << DLC_MODEL_ABI_VERSION << ")\n"
+           << "LLVM/MLIR " << LLVM_VERSION_STRING << "\n"
+           << "ONNX " << onnx::LAST_RELEASE_VERSION << "\n";
     return kExitOk;
   }
   Args args;
