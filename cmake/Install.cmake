@@ -24,3 +24,21 @@ install(FILES ${PROJECT_BINARY_DIR}/cmake/dlcConfig.cmake
               ${PROJECT_BINARY_DIR}/cmake/dlcConfigVersion.cmake
               cmake/dlcAddModel.cmake
         DESTINATION ${DLC_CMAKE_DIR})
+
+# `cpack --config build/CPackConfig.cmake`: a Debian package of the above
+# (under /usr), stripped, whose dependencies dpkg-shlibdeps computes from
+# dlc's shared libraries (LLVM, ONNX, protobuf, ...) plus the OpenMP
+# runtime that `dlc run|bench` load and CPU libraries link (libomp) and
+# LLVM, named as well (dlc finds it through an llvm-22-dev path).
+set(CPACK_PACKAGE_NAME dlc)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_CONTACT "dlc developers <dlc@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+  "ahead-of-time compiler of ONNX models into native CPU and CUDA libraries")
+set(CPACK_GENERATOR DEB)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libomp-22-dev, libllvm22")
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+include(CPack)

@@ -16,6 +16,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libgtest-dev python3-onnx python3-numpy nodejs npm libopenblas-dev
   python3-torch python3-torchvision valgrind libclang-rt-22-dev chromium python3-pil
+  dpkg-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -63,6 +63,11 @@ if chromium:
     config.available_features.add("chromium")
     config.substitutions.append(("%chromium", chromium))
 
+# cpack's Debian package: dpkg-shlibdeps (dpkg-dev) computes its
+# dependencies, dpkg-deb inspects it.
+if shutil.which("dpkg-deb") and shutil.which("dpkg-shlibdeps"):
+    config.available_features.add("dpkg-deb")
+
 # ptxas (CUDA toolkit) assembles the PTX of --target cuda; no GPU is needed.
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):
