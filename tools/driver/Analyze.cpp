@@ -310,6 +310,7 @@ int dlc::runAnalyze(const AnalyzeOptions &options) {
                                 double(options.batches[i]) / sizes.countedBatch,
                                 m->kernels);
         calibration->batch = options.batches[i];
+        calibration->runMean = m->meanSeconds;
       }
     }
   std::optional<int64_t> crossover;

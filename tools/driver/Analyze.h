@@ -32,6 +32,8 @@ struct AnalyzeOptions {
   /// unset: predictions only.
   struct CpuMeasurement {
     double seconds = 0;
+    /// The mean of the same runs, which the kernels' mean times add up to.
+    double meanSeconds = 0;
     std::vector<ProfiledKernel> kernels;
   };
   std::function<std::optional<CpuMeasurement>(int64_t batch)> measureCpu;

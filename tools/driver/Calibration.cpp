@@ -93,6 +93,7 @@ json::Value dlc::calibrationToJson(const Calibration &c,
                       {"threads", int64_t(c.threads)},
                       {"predicted_ms", c.predicted * 1e3},
                       {"measured_kernels_ms", c.measured * 1e3},
+                      {"measured_run_mean_ms", c.runMean * 1e3},
                       {"unattributed_ms", c.unattributed * 1e3},
                       {"median_predicted_over_measured", c.medianRatio},
                       {"kernels_compared", int64_t(c.compared)},
@@ -103,14 +104,15 @@ json::Value dlc::calibrationToJson(const Calibration &c,
 
 void dlc::printCalibration(raw_ostream &os, const Calibration &c,
                            const ProgramCosts &costs) {
-  os << formatv("  calibration at batch {0}, {1} thread(s): kernels predicted "
-                "{2:f3} ms, measured {3:f3} ms (profiled build, {4:f3} ms not "
-                "attributed to a kernel); per kernel, predicted/measured "
-                "median {5:f2}, {6} of {7} within 2x ({8:f0}% of the measured "
-                "time)\n",
-                c.batch, c.threads, c.predicted * 1e3, c.measured * 1e3,
-                c.unattributed * 1e3, c.medianRatio, c.within2x, c.compared,
-                100 * c.within2xShare);
+  os << formatv(
+      "  calibration at batch {0}, {1} thread(s): kernels predicted "
+      "{2:f3} ms, measured {3:f3} ms of the profiled runs' mean "
+      "{4:f3} ms ({5:f3} ms not attributed to a kernel); per kernel, "
+      "predicted/measured median {6:f2}, {7} of {8} within 2x ({9:f0}% "
+      "of the measured time)\n",
+      c.batch, c.threads, c.predicted * 1e3, c.measured * 1e3, c.runMean * 1e3,
+      c.unattributed * 1e3, c.medianRatio, c.within2x, c.compared,
+      100 * c.within2xShare);
   // The kernels whose errors cost the most time.
   std::vector<KernelCalibration> worst = c.kernels;
   llvm::sort(worst, [](const KernelCalibration &a, const KernelCalibration &b) {

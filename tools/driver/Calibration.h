@@ -39,6 +39,9 @@ struct Calibration {
   /// profiled one; `unattributed`: the measured time of profiled kernels
   /// whose nodes no analysis kernel computes.
   double predicted = 0, measured = 0, unattributed = 0;
+  /// The mean time of the profiled runs (the kernels' times are means of
+  /// the same runs).
+  double runMean = 0;
   /// Over the kernels with both figures: the median of predicted/measured,
   /// how many are within 2x either way, and their share of the measured
   /// time.

@@ -1658,6 +1658,7 @@ int runAnalyzeCommand(const Args &args) {
         return std::nullopt;
       dlc::AnalyzeOptions::CpuMeasurement m;
       m.seconds = times->median / 1e3;
+      m.meanSeconds = times->mean / 1e3;
       // The stamps time one call: a dynamic batch over 1 runs in several.
       if (batch == 1 || session.compiled.info.batchDim.empty()) {
         std::vector<std::string> names = session.profileNames();
