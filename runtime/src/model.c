@@ -791,22 +791,26 @@ static dlc_status *release(dlcrt_model *model, dlc_status *s) {
   return s;
 }
 
-static dlc_status *refuse_pending(const dlcrt_model *model, const char *what) {
-  return dlcrt_status_create(
-      DLC_INVALID_ARGUMENT,
-      "%s: model '%s' has an asynchronous run in progress; call wait "
-      "before the next run",
-      what, model->desc->model_name);
+/* hold() for a run: also refused while an asynchronous run is in
+ * progress (wait first). */
+static dlc_status *hold_for_run(dlcrt_model *model, const char *what) {
+  dlc_status *s = hold(model, what);
+  if (s || !model->pending)
+    return s;
+  return release(
+      model,
+      dlcrt_status_create(DLC_INVALID_ARGUMENT,
+                          "%s: model '%s' has an asynchronous run in progress; "
+                          "call wait before the next run",
+                          what, model->desc->model_name));
 }
 
 dlc_status *dlcrt_model_run(dlcrt_model *model, const dlc_tensor *inputs,
                             size_t num_inputs, const dlc_tensor *outputs,
                             size_t num_outputs) {
-  dlc_status *s = hold(model, "run");
+  dlc_status *s = hold_for_run(model, "run");
   if (s)
     return s;
-  if (model->pending)
-    return release(model, refuse_pending(model, "run"));
   return release(model,
                  run_held(model, inputs, num_inputs, outputs, num_outputs));
 }
@@ -862,11 +866,9 @@ static dlc_status *enqueue_run(dlcrt_model *model, const dlc_tensor *inputs,
 dlc_status *dlcrt_model_run_async(dlcrt_model *model, const dlc_tensor *inputs,
                                   size_t num_inputs, const dlc_tensor *outputs,
                                   size_t num_outputs) {
-  dlc_status *s = hold(model, "run_async");
+  dlc_status *s = hold_for_run(model, "run_async");
   if (s)
     return s;
-  if (model->pending)
-    return release(model, refuse_pending(model, "run_async"));
   /* CPU models, caller-owned device tensors and dynamic batches: a run
    * that is over when this returns. */
   if (!model->cuda || !dlcrt_cuda_staging(model->cuda))
