@@ -4,8 +4,10 @@
 # exports the real-model tests' architectures; OpenBLAS is the benchmarks'
 # sgemm reference; valgrind checks passes for reads of erased IR; clang's
 # sanitizer runtimes build the checked runtime, scripts/sanitize.sh;
-# chromium renders dlc analyze's HTML report headless in a test), and
-# ONNX Runtime (npm, for reference outputs) into ~/.cache/dlc/ort.
+# chromium renders dlc analyze's HTML report headless in a test; Debian's
+# AArch64 cross compiler and qemu-user build and run AArch64 libraries, with
+# the arm64 OpenMP runtime extracted into ~/.cache/dlc/arm64), and ONNX
+# Runtime (npm, for reference outputs) into ~/.cache/dlc/ort.
 # Idempotent; safe to run again.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +18,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libgtest-dev python3-onnx python3-numpy nodejs npm libopenblas-dev
   python3-torch python3-torchvision valgrind libclang-rt-22-dev chromium python3-pil
-  dpkg-dev
+  dpkg-dev g++-aarch64-linux-gnu qemu-user
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -34,6 +36,20 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 else
   echo "install-deps: all Debian packages present"
+fi
+
+# The arm64 OpenMP runtime for the AArch64 tests: dpkg must know the arm64
+# architecture for apt to fetch it (extracted, not installed).
+sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+arm64_dir=${DLC_ARM64_DIR:-$HOME/.cache/dlc/arm64}
+if [ ! -e "$arm64_dir/libomp.so.5" ]; then
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    $sudo dpkg --add-architecture arm64
+    $sudo apt-get update -qq
+  fi
+  if ! "$here/cross/ensure-arm64-omp.sh" "$arm64_dir"; then
+    echo "install-deps: warning: the arm64 OpenMP runtime could not be fetched; AArch64 tests will be skipped" >&2
+  fi
 fi
 
 # ONNX Runtime for reference outputs (tests that need it are skipped without).

@@ -68,6 +68,24 @@ if chromium:
 if shutil.which("dpkg-deb") and shutil.which("dpkg-shlibdeps"):
     config.available_features.add("dpkg-deb")
 
+# AArch64 libraries (dlc compile --mtriple aarch64-linux-gnu): Debian's cross
+# compiler links them with the runtime built for that triple and the arm64
+# OpenMP runtime (scripts/cross/ensure-arm64-omp.sh), qemu-user runs them.
+arm64_dir = os.environ.get("DLC_ARM64_DIR", os.path.expanduser("~/.cache/dlc/arm64"))
+aarch64_cxx = shutil.which("aarch64-linux-gnu-g++")
+aarch64_cc = shutil.which("aarch64-linux-gnu-gcc")
+qemu_aarch64 = shutil.which("qemu-aarch64") or shutil.which("qemu-aarch64-static")
+if (aarch64_cxx and aarch64_cc and qemu_aarch64 and
+        os.path.exists(os.path.join(arm64_dir, "libomp.so.5")) and
+        os.path.exists(os.path.join(config.dlc_obj_root, "lib",
+                                    "libdlc_runtime-aarch64-linux-gnu.a"))):
+    config.available_features.add("aarch64-qemu")
+    config.substitutions.append(("%aarch64_cxx", aarch64_cxx))
+    config.substitutions.append(("%aarch64_cc", aarch64_cc))
+    config.substitutions.append(("%arm64_omp", os.path.join(arm64_dir, "libomp.so.5")))
+    config.substitutions.append(
+        ("%qemu_aarch64", f"{qemu_aarch64} -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH={arm64_dir}"))
+
 # ptxas (CUDA toolkit) assembles the PTX of --target cuda; no GPU is needed.
 ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 if os.access(ptxas, os.X_OK):

@@ -16,10 +16,14 @@
 using namespace llvm;
 
 static void initializeLLVMTargets() {
+  // Every target LLVM was built with: `--mtriple` cross-compiles (AArch64
+  // libraries from an x86 host).
   static bool done = [] {
-    InitializeNativeTarget();
-    InitializeNativeTargetAsmPrinter();
-    InitializeNativeTargetAsmParser();
+    InitializeAllTargetInfos();
+    InitializeAllTargets();
+    InitializeAllTargetMCs();
+    InitializeAllAsmPrinters();
+    InitializeAllAsmParsers();
     return true;
   }();
   (void)done;
@@ -66,6 +70,11 @@ Expected<dlc::CpuTarget> dlc::resolveCpuTarget(StringRef mcpu,
     target.vectorRegisters = avx512 ? 32 : 16;
     target.maskedLoads = avx512 || avx;
     target.maskedStores = avx512;
+  } else if (triple.isAArch64()) {
+    // NEON (every AArch64 core): 128-bit vectors, 32 registers; SVE's
+    // scalable vectors are not used.
+    target.vectorWidth = 4;
+    target.vectorRegisters = 32;
   }
   return target;
 }

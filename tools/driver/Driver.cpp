@@ -19,13 +19,15 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
 #include <chrono>
@@ -246,14 +248,25 @@ int usageError(const std::string &msg) {
 
 /// The runtime archive shipped beside the dlc binary: lib/ in a build tree,
 /// the installed library directory (GNUInstallDirs' libdir, such as
-/// lib/x86_64-linux-gnu under /usr) in an installation.
-std::string runtimeArchivePath(const char *argv0) {
+/// lib/x86_64-linux-gnu under /usr) in an installation. For a triple other
+/// than the host's, libdlc_runtime-TRIPLE.a (built where TRIPLE-gcc is).
+/// Whether `triple` names another machine than the one dlc runs on.
+static bool isCrossTriple(StringRef triple) {
+  return !triple.empty() &&
+         Triple(Triple::normalize(triple)) !=
+             Triple(Triple::normalize(sys::getProcessTriple()));
+}
+
+std::string runtimeArchivePath(const char *argv0, StringRef triple = "") {
   std::string exe = sys::fs::getMainExecutable(argv0, (void *)&runtimeArchivePath);
   StringRef prefix = sys::path::parent_path(sys::path::parent_path(exe));
+  std::string name = "libdlc_runtime.a";
+  if (isCrossTriple(triple))
+    name = ("libdlc_runtime-" + triple + ".a").str();
   SmallString<256> path;
   for (StringRef libdir : {StringRef("lib"), StringRef(DLC_INSTALL_LIBDIR)}) {
     path = prefix;
-    sys::path::append(path, libdir, "libdlc_runtime.a");
+    sys::path::append(path, libdir, name);
     if (sys::fs::exists(path))
       break;
   }
@@ -649,7 +662,21 @@ int runCompile(const Args &args, const char *argv0) {
   if (!writeFile(header, dlc::generateHeader(result.info)) ||
       !writeFile(rtHeader, dlc::kRuntimeHeaderText))
     return kExitFailure;
-  std::string runtime = runtimeArchivePath(argv0);
+  std::string runtime = runtimeArchivePath(argv0, opts.mtriple);
+  if (isCrossTriple(opts.mtriple) && args.has("--shared")) {
+    errs() << "dlc: error: --shared links with the host's linker; for "
+           << opts.mtriple
+           << " link the static library with that triple's toolchain\n";
+    return kExitFailure;
+  }
+  if (isCrossTriple(opts.mtriple) && !sys::fs::exists(runtime)) {
+    errs() << "dlc: error: no dlc runtime for " << opts.mtriple << " ("
+           << runtime << " is missing): dlc builds it where " << opts.mtriple
+           << "-gcc is installed (Debian's cross toolchain, e.g. "
+              "g++-aarch64-linux-gnu); --emit=obj writes the model's object "
+              "alone\n";
+    return kExitFailure;
+  }
   if (args.has("--shared")) {
     sys::path::append(lib, "lib" + opts.name + ".so");
     if (!writeFile(objPath, object))
