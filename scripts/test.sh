@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Quick start, step 2: builds what the tests need and runs the whole test
-# suite (lit: FileCheck tests, runtime unit tests, ONNX node tests, ONNX
-# Runtime comparisons, the example application, the fuzzers for a bounded
-# number of executions), then the fast tier (test/ir, passes, codegen,
-# frontend) again with dlc and dlc-opt built with ASan + UBSan
+# suite in its two tiers (lit; the fast tier: FileCheck tests of the
+# dialect, passes, importer and code generators, runtime unit tests, the
+# example application; the end-to-end tier: the tools, ONNX node tests,
+# real models, ONNX Runtime comparisons, the fuzzers for a bounded number
+# of executions), then test/ir, passes, codegen and frontend again with
+# dlc and dlc-opt built with ASan + UBSan
 # (scripts/sanitize-compiler.sh; its tests are counted as "asan: ...").
 # Ends with "N passed, N failed".
 set -uo pipefail
@@ -22,8 +24,20 @@ if ! (. "$root/scripts/checked-build.sh" &&
 fi
 rm -f "$checked_log"
 log=$(mktemp)
-/usr/lib/llvm-22/bin/lit -v "$build/test" 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
+# The two tiers of test/CMakeLists.txt (ninja check-dlc, check-dlc-e2e),
+# each timed; --time-tests lists the slowest tests after each tier.
+rc=0
+for tier in fast e2e; do
+  if [ $tier = fast ]; then
+    dirs=(ir passes codegen frontend runtime examples)
+  else
+    dirs=(tools e2e)
+  fi
+  start=$(date +%s)
+  /usr/lib/llvm-22/bin/lit -v --time-tests "${dirs[@]/#/$build/test/}" 2>&1 | tee -a "$log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+  echo "== the $tier tier took $(($(date +%s) - start)) s"
+done
 echo "== the fast tier under ASan + UBSan (scripts/sanitize-compiler.sh)"
 "$root/scripts/sanitize-compiler.sh" -v 2>&1 |
   sed -E 's/^(PASS|FAIL|XPASS|UNRESOLVED|TIMEOUT|UNSUPPORTED|XFAIL): /&asan: /' | tee -a "$log"
