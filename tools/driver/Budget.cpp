@@ -2,8 +2,10 @@
 #include "tools/driver/Budget.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 
 #include <cstdio>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -85,13 +87,45 @@ dlc::CompileWatch::CompileWatch(std::string model, BudgetLimits limits)
   watcher = std::thread([this] { watch(); });
 }
 
-dlc::CompileWatch::~CompileWatch() {
+dlc::CompileWatch::~CompileWatch() { stop(); }
+
+void dlc::CompileWatch::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex);
     stopping = true;
   }
   wake.notify_all();
-  watcher.join();
+  if (watcher.joinable())
+    watcher.join();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (shown) {
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+    shown = false;
+  }
+}
+
+void dlc::CompileWatch::showProgress() {
+  std::lock_guard<std::mutex> lock(mutex);
+  progress = true;
+}
+
+void dlc::CompileWatch::drawProgress(uint64_t rss, double elapsed) {
+  if (!progress || elapsed < 0.5 || elapsed - drawnAt < 0.1)
+    return;
+  drawnAt = elapsed;
+  std::string line =
+      formatv("dlc: {0}: {1} ({2:f1} s, {3})", sys::path::filename(model),
+              phase, elapsed, formatBytes(rss));
+  struct winsize size;
+  size_t columns = 80;
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 1)
+    columns = size.ws_col;
+  if (line.size() > columns - 1)
+    line.resize(columns - 1);
+  fputs(("\r" + line + "\033[K").c_str(), stderr);
+  fflush(stderr);
+  shown = true;
 }
 
 void dlc::CompileWatch::setPhase(StringRef name) {
@@ -133,9 +167,12 @@ void dlc::CompileWatch::check() {
       over = formatv("the compile has run for {0:f1} s, over its budget of "
                      "{1} (--max-time)",
                      elapsed, formatSeconds(limits.seconds));
-    if (over.empty())
+    if (over.empty()) {
+      drawProgress(rss, elapsed);
       return;
-    over = "dlc: error: " + model + ": " + over + ", in " + phase + "\n";
+    }
+    over = (shown ? "\r\033[K" : "") +
+           ("dlc: error: " + model + ": " + over + ", in " + phase + "\n");
   }
   // The compiling thread is mid-flight; nothing it holds is released.
   fputs(over.c_str(), stderr);

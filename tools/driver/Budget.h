@@ -56,8 +56,16 @@ public:
   /// The largest resident memory and the time seen so far.
   uint64_t peakBytes() const;
   double elapsedSeconds() const;
+  /// Shows the phase, the time and the memory on one line of stderr (a
+  /// terminal), redrawn as the compile goes, from half a second on.
+  void showProgress();
+  /// Stops watching and erases the progress line; the destructor calls it.
+  /// Call it before printing the compile's results.
+  void stop();
 
 private:
+  /// Redraws the progress line (with the watch's lock held).
+  void drawProgress(uint64_t rss, double elapsed);
   void watch();
   /// Exits the process (code 2) when a sample is over budget.
   void check();
@@ -70,6 +78,8 @@ private:
   std::string phase = "loading";
   uint64_t peak = 0;
   bool stopping = false;
+  bool progress = false, shown = false;
+  double drawnAt = 0;
   std::thread watcher;
 };
 

@@ -55,7 +55,7 @@ const char *kUsage = R"(usage:
               [--gpu h200|h100|a100] [--gpu-arch sm_80,sm_90] [--gpu-cubin auto|off]
               [--gpu-precision fp32|tf32|fp16|bf16]
               [--placement gpu|auto|cpu-fallback-off] [--cpu-nodes N1,N2,...]
-              [--gpu-memory SIZE] [--time-passes] [--data DIR] [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
+              [--gpu-memory SIZE] [--time-passes] [--quiet] [--data DIR] [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
               [--batch-split auto|K] [--batch-chunk auto|S]
               [--max-memory SIZE] [--max-time SECONDS]
   dlc run MODEL.onnx --data DIR --out OUTDIR [--data DIR2 --out OUTDIR2 ...]
@@ -107,6 +107,9 @@ SECONDS bound the compile's resident memory and wall time (0 or none: no
 limit); by default 80% of physical memory and 1800 s. A compile over its
 budget stops with exit 2 and an error naming the budget, what it used and
 the phase it was in. --time-passes also prints both against the budget.
+On a terminal, compile shows its phase (import, each pass, LLVM O3, machine
+code), time and memory on one line of stderr, erased when it ends; --quiet
+(or stderr not a terminal) turns it off.
 
 --dim NAME=MIN..MAX keeps a symbolic input dimension symbolic: the library
 is compiled once and runs at any size in that range (every symbolic
@@ -566,8 +569,10 @@ bool parseBudget(const Args &args, dlc::BudgetLimits &budget) {
 bool compileReporting(const std::string &model, dlc::CompileOptions opts,
                       dlc::Stage stage, raw_ostream &out,
                       dlc::CompiledModel &result, bool oneLine,
-                      const dlc::BudgetLimits &budget) {
+                      const dlc::BudgetLimits &budget, bool progress = false) {
   dlc::CompileWatch watch(model, budget);
+  if (progress)
+    watch.showProgress();
   opts.onPhase = [&](StringRef phase) { watch.setPhase(phase); };
   auto report = llvm::make_scope_exit([&] {
     if (!opts.timePasses)
@@ -587,7 +592,10 @@ bool compileReporting(const std::string &model, dlc::CompileOptions opts,
   context.disableMultithreading();
   context.printOpOnDiagnostic(false);
   dlc::DiagnosticCollector diags(context);
-  if (succeeded(dlc::compileModel(context, model, opts, stage, out, result)))
+  bool compiled =
+      succeeded(dlc::compileModel(context, model, opts, stage, out, result));
+  watch.stop();
+  if (compiled)
     return true;
   if (diags.errors().empty())
     errs() << "dlc: error: " << model << ": compilation failed\n";
@@ -639,9 +647,13 @@ int runCompile(const Args &args, const char *argv0) {
   dlc::BudgetLimits budget;
   if (!parseBudget(args, budget))
     return kExitFailure;
+  // On a terminal, the phase and the time so far on one line of stderr
+  // (not with --quiet or --time-passes, nor while a stage is printed).
+  bool progress = !textual && !args.has("--quiet") && !opts.timePasses &&
+                  isatty(STDERR_FILENO);
   dlc::CompiledModel result;
   if (!compileReporting(args.model, opts, stage->second, outs(), result,
-                        /*oneLine=*/false, budget))
+                        /*oneLine=*/false, budget, progress))
     return kExitCannotCompile;
   if (textual)
     return kExitOk;
@@ -1725,7 +1737,7 @@ int dlc::driverMain(int argc, char **argv) {
                       "--gpu-precision", "--data", "--dim", "--batch-split",
                       "--batch-chunk", "--max-memory", "--max-time",
                       "--placement", "--cpu-nodes", "--gpu", "--gpu-memory"},
-                     {"--shared", "--time-passes"});
+                     {"--shared", "--time-passes", "--quiet"});
   else if (command == "run")
     args = parseArgs(argc, argv,
                      {"--data", "--out", "--target", "--threads", "--compare",
