@@ -249,10 +249,6 @@ int usageError(const std::string &msg) {
   return kExitFailure;
 }
 
-/// The runtime archive shipped beside the dlc binary: lib/ in a build tree,
-/// the installed library directory (GNUInstallDirs' libdir, such as
-/// lib/x86_64-linux-gnu under /usr) in an installation. For a triple other
-/// than the host's, libdlc_runtime-TRIPLE.a (built where TRIPLE-gcc is).
 /// Whether `triple` names another machine than the one dlc runs on.
 static bool isCrossTriple(StringRef triple) {
   return !triple.empty() &&
@@ -260,6 +256,10 @@ static bool isCrossTriple(StringRef triple) {
              Triple(Triple::normalize(sys::getProcessTriple()));
 }
 
+/// The runtime archive shipped beside the dlc binary: lib/ in a build tree,
+/// the installed library directory (GNUInstallDirs' libdir, such as
+/// lib/x86_64-linux-gnu under /usr) in an installation. For a triple other
+/// than the host's, libdlc_runtime-TRIPLE.a (built where TRIPLE-gcc is).
 std::string runtimeArchivePath(const char *argv0, StringRef triple = "") {
   std::string exe = sys::fs::getMainExecutable(argv0, (void *)&runtimeArchivePath);
   StringRef prefix = sys::path::parent_path(sys::path::parent_path(exe));
@@ -647,6 +647,25 @@ int runCompile(const Args &args, const char *argv0) {
   dlc::BudgetLimits budget;
   if (!parseBudget(args, budget))
     return kExitFailure;
+  // A library for another triple: refused before compiling when it cannot
+  // be linked here.
+  if (stage->second == dlc::Stage::Lib && isCrossTriple(opts.mtriple)) {
+    if (args.has("--shared")) {
+      errs() << "dlc: error: --shared links with the host's linker; for "
+             << opts.mtriple
+             << " link the static library with that triple's toolchain\n";
+      return kExitFailure;
+    }
+    std::string runtime = runtimeArchivePath(argv0, opts.mtriple);
+    if (!sys::fs::exists(runtime)) {
+      errs() << "dlc: error: no dlc runtime for " << opts.mtriple << " ("
+             << runtime << " is missing): dlc builds it where " << opts.mtriple
+             << "-gcc is installed (Debian's cross toolchain, e.g. "
+                "g++-aarch64-linux-gnu); --emit=obj writes the model's "
+                "object alone\n";
+      return kExitFailure;
+    }
+  }
   // On a terminal, the phase and the time so far on one line of stderr
   // (not with --quiet or --time-passes, nor while a stage is printed).
   bool progress = !textual && !args.has("--quiet") && !opts.timePasses &&
@@ -675,20 +694,6 @@ int runCompile(const Args &args, const char *argv0) {
       !writeFile(rtHeader, dlc::kRuntimeHeaderText))
     return kExitFailure;
   std::string runtime = runtimeArchivePath(argv0, opts.mtriple);
-  if (isCrossTriple(opts.mtriple) && args.has("--shared")) {
-    errs() << "dlc: error: --shared links with the host's linker; for "
-           << opts.mtriple
-           << " link the static library with that triple's toolchain\n";
-    return kExitFailure;
-  }
-  if (isCrossTriple(opts.mtriple) && !sys::fs::exists(runtime)) {
-    errs() << "dlc: error: no dlc runtime for " << opts.mtriple << " ("
-           << runtime << " is missing): dlc builds it where " << opts.mtriple
-           << "-gcc is installed (Debian's cross toolchain, e.g. "
-              "g++-aarch64-linux-gnu); --emit=obj writes the model's object "
-              "alone\n";
-    return kExitFailure;
-  }
   if (args.has("--shared")) {
     sys::path::append(lib, "lib" + opts.name + ".so");
     if (!writeFile(objPath, object))
