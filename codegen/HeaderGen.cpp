@@ -1,6 +1,8 @@
 //===- HeaderGen.cpp - the generated per-model C header -------------------===//
 #include "codegen/ModelAbi.h"
 
+#include "dlc/dlc_runtime.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -24,10 +26,37 @@ static std::string shapeString(const dlc::TensorInfo &t,
 }
 
 static const char *dtypeShortName(int dtype) {
-  static const char *names[] = {"invalid", "f32", "f64", "f16", "i8",
-                                "u8",      "i16", "i32", "i64", "bool",
-                                "u16",     "u32", "u64", "bf16"};
-  return dtype >= 0 && dtype <= 13 ? names[dtype] : "invalid";
+  switch (static_cast<dlc_dtype>(dtype)) {
+  case DLC_DTYPE_F32:
+    return "f32";
+  case DLC_DTYPE_F64:
+    return "f64";
+  case DLC_DTYPE_F16:
+    return "f16";
+  case DLC_DTYPE_I8:
+    return "i8";
+  case DLC_DTYPE_U8:
+    return "u8";
+  case DLC_DTYPE_I16:
+    return "i16";
+  case DLC_DTYPE_I32:
+    return "i32";
+  case DLC_DTYPE_I64:
+    return "i64";
+  case DLC_DTYPE_BOOL:
+    return "bool";
+  case DLC_DTYPE_U16:
+    return "u16";
+  case DLC_DTYPE_U32:
+    return "u32";
+  case DLC_DTYPE_U64:
+    return "u64";
+  case DLC_DTYPE_BF16:
+    return "bf16";
+  case DLC_DTYPE_INVALID:
+    break;
+  }
+  return "invalid";
 }
 
 std::string dlc::generateHeader(const ModelInfo &info) {

@@ -1,6 +1,10 @@
 //===- ModelAbi.cpp - descriptor and C API of a generated model -----------===//
 #include "codegen/ModelAbi.h"
 
+#include "dlc/dlc_model_abi.h"
+
+#include <cstddef>
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 
@@ -38,7 +42,8 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
     std::string base = (prefix + "_" + Twine(i)).str();
     SmallVector<Constant *> dims;
     for (auto [k, d] : llvm::enumerate(t.shape))
-      dims.push_back(ConstantInt::get(i64, (int64_t)k == t.batchAxis ? -1 : d));
+      dims.push_back(ConstantInt::get(
+          i64, (int64_t)k == t.batchAxis ? DLC_DIM_DYNAMIC : d));
     auto *shapeTy = ArrayType::get(i64, dims.size());
     auto *shape = new GlobalVariable(m, shapeTy, true,
                                      GlobalValue::PrivateLinkage,
@@ -84,9 +89,23 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
                             ConstantArray::get(arrTy, elems), prefix);
 }
 
-/// DLC_MODEL_ABI_VERSION of runtime/include/dlc/dlc_model_abi.h, whose
-/// structs this file lays out (the runtime refuses any other version).
-static constexpr uint32_t kModelAbiVersion = 13;
+/// The version of the structs this file lays out (the runtime refuses any
+/// other); a change to dlc_model_abi.h's structs bumps it and this file.
+static constexpr uint32_t kModelAbiVersion = DLC_MODEL_ABI_VERSION;
+static_assert(kModelAbiVersion == 13,
+              "dlc_model_abi.h changed: update the descriptors laid out here");
+// The LLVM struct types below mirror the runtime's C structs field by field
+// (LP64 targets: x86-64 and AArch64 Linux); these pin the layouts.
+static_assert(sizeof(dlc_tensor_desc) == 64 &&
+              offsetof(dlc_tensor_desc, size_bytes) == 24 &&
+              offsetof(dlc_tensor_desc, max_shape) == 40);
+static_assert(sizeof(dlc_cuda_image) == 24 &&
+              offsetof(dlc_cuda_image, ptx) == 8);
+static_assert(sizeof(dlc_cuda_desc) == 48 &&
+              offsetof(dlc_cuda_desc, constants_size) == 40);
+static_assert(sizeof(dlc_model_desc) == 120 &&
+              offsetof(dlc_model_desc, model_name) == 16 &&
+              offsetof(dlc_model_desc, host_workspace_size) == 112);
 
 /// dlc_cuda_desc { u32 num_images, num_kernels; const dlc_cuda_image *images;
 ///                 const char *const *kernel_names;

@@ -5,37 +5,69 @@
 #include "ir/DlcDialect.h"
 #include "ir/DlcOps.h"
 
+#include "dlc/dlc_runtime.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace mlir;
 
 uint64_t dlc::dtypeSize(int dtype) {
-  switch (dtype) {
-  case 2: case 8: case 12: return 8;
-  case 1: case 7: case 11: return 4;
-  case 3: case 6: case 10: case 13: return 2;
-  case 4: case 5: case 9: return 1;
-  default: return 0;
+  switch (static_cast<dlc_dtype>(dtype)) {
+  case DLC_DTYPE_F64:
+  case DLC_DTYPE_I64:
+  case DLC_DTYPE_U64:
+    return 8;
+  case DLC_DTYPE_F32:
+  case DLC_DTYPE_I32:
+  case DLC_DTYPE_U32:
+    return 4;
+  case DLC_DTYPE_F16:
+  case DLC_DTYPE_BF16:
+  case DLC_DTYPE_I16:
+  case DLC_DTYPE_U16:
+    return 2;
+  case DLC_DTYPE_I8:
+  case DLC_DTYPE_U8:
+  case DLC_DTYPE_BOOL:
+    return 1;
+  case DLC_DTYPE_INVALID:
+    break;
   }
+  return 0;
 }
 
 const char *dlc::dtypeCName(int dtype) {
-  switch (dtype) {
-  case 1: return "float";
-  case 2: return "double";
-  case 3: return "uint16_t /* f16 */";
-  case 4: return "int8_t";
-  case 5: return "uint8_t";
-  case 6: return "int16_t";
-  case 7: return "int32_t";
-  case 8: return "int64_t";
-  case 9: return "bool";
-  case 10: return "uint16_t";
-  case 11: return "uint32_t";
-  case 12: return "uint64_t";
-  case 13: return "uint16_t /* bf16 */";
-  default: return "void";
+  switch (static_cast<dlc_dtype>(dtype)) {
+  case DLC_DTYPE_F32:
+    return "float";
+  case DLC_DTYPE_F64:
+    return "double";
+  case DLC_DTYPE_F16:
+    return "uint16_t /* f16 */";
+  case DLC_DTYPE_I8:
+    return "int8_t";
+  case DLC_DTYPE_U8:
+    return "uint8_t";
+  case DLC_DTYPE_I16:
+    return "int16_t";
+  case DLC_DTYPE_I32:
+    return "int32_t";
+  case DLC_DTYPE_I64:
+    return "int64_t";
+  case DLC_DTYPE_BOOL:
+    return "bool";
+  case DLC_DTYPE_U16:
+    return "uint16_t";
+  case DLC_DTYPE_U32:
+    return "uint32_t";
+  case DLC_DTYPE_U64:
+    return "uint64_t";
+  case DLC_DTYPE_BF16:
+    return "uint16_t /* bf16 */";
+  case DLC_DTYPE_INVALID:
+    break;
   }
+  return "void";
 }
 
 /// Reads one input or output; `value` (an output's returned value) gives

@@ -5,6 +5,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
+#include "dlc/dlc_runtime.h"
+
 #include <cstring>
 #include <limits>
 
@@ -36,20 +38,34 @@ Type dlc::convertElementType(MLIRContext *ctx, int t) {
 
 int dlc::toDlcDtype(int t) {
   switch (t) {
-  case TensorProto::FLOAT: return 1;
-  case TensorProto::DOUBLE: return 2;
-  case TensorProto::FLOAT16: return 3;
-  case TensorProto::INT8: return 4;
-  case TensorProto::UINT8: return 5;
-  case TensorProto::INT16: return 6;
-  case TensorProto::INT32: return 7;
-  case TensorProto::INT64: return 8;
-  case TensorProto::BOOL: return 9;
-  case TensorProto::BFLOAT16: return 13;
-  case TensorProto::UINT16: return 10;
-  case TensorProto::UINT32: return 11;
-  case TensorProto::UINT64: return 12;
-  default: return 0;
+  case TensorProto::FLOAT:
+    return DLC_DTYPE_F32;
+  case TensorProto::DOUBLE:
+    return DLC_DTYPE_F64;
+  case TensorProto::FLOAT16:
+    return DLC_DTYPE_F16;
+  case TensorProto::INT8:
+    return DLC_DTYPE_I8;
+  case TensorProto::UINT8:
+    return DLC_DTYPE_U8;
+  case TensorProto::INT16:
+    return DLC_DTYPE_I16;
+  case TensorProto::INT32:
+    return DLC_DTYPE_I32;
+  case TensorProto::INT64:
+    return DLC_DTYPE_I64;
+  case TensorProto::BOOL:
+    return DLC_DTYPE_BOOL;
+  case TensorProto::BFLOAT16:
+    return DLC_DTYPE_BF16;
+  case TensorProto::UINT16:
+    return DLC_DTYPE_U16;
+  case TensorProto::UINT32:
+    return DLC_DTYPE_U32;
+  case TensorProto::UINT64:
+    return DLC_DTYPE_U64;
+  default:
+    return DLC_DTYPE_INVALID;
   }
 }
 

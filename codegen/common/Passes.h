@@ -26,6 +26,9 @@ namespace dlc {
 /// dlc.check_indices are checked (dlc.report, lowered by dlc-memory-plan).
 void buildGraphToLinalgPipeline(mlir::OpPassManager &pm,
                                 bool indexChecks = false);
+
+/// Tensors to buffers, shared by the CPU and CUDA pipelines.
+void buildBufferizePipeline(mlir::OpPassManager &pm);
 } // namespace dlc
 
 #endif

@@ -2,28 +2,63 @@
 #include "codegen/common/Passes.h"
 #include "passes/Passes.h"
 
-#include "mlir/Pass/PassRegistry.h"
-#include "llvm/Support/raw_ostream.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
 /// Graph level: dlc ops to linalg on tensors, fused elementwise.
 /// dlc-check-batch-independence runs before canonicalization, which would
 /// fold the index of a unit batch loop to 0.
-static const char *kToLinalg = "dlc-check-batch-independence,canonicalize,cse,"
-                               "dlc-bounded-arguments,"
-                               "resolve-ranked-shaped-type-result-dims,"
-                               "canonicalize,"
-                               "dlc-bounded-results,canonicalize,cse,"
-                               "func.func(dlc-zero-size-tensors),"
-                               "canonicalize,cse,"
-                               "func.func(dlc-fuse-elementwise),"
-                               "canonicalize,cse,"
-                               "func.func(dlc-resolve-carried-dims)";
-
 void dlc::buildGraphToLinalgPipeline(OpPassManager &pm, bool indexChecks) {
-  std::string pipeline = std::string("dlc-lower-to-linalg{index-checks=") +
-                         (indexChecks ? "true" : "false") + "}," + kToLinalg;
-  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-    llvm::report_fatal_error("dlc: invalid built-in linalg pipeline");
+  LowerToLinalgOptions lower;
+  lower.indexChecks = indexChecks;
+  pm.addPass(createLowerToLinalg(lower));
+  pm.addPass(createCheckBatchIndependence());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createBoundedArguments());
+  pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createBoundedResults());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createZeroSizeTensors());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createFuseElementwise());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createResolveCarriedDims());
+}
+
+/// Tensors to buffers: loop-carried values and dynamic tensors given their
+/// buffers, one-shot bufferization with identity layouts at the function
+/// boundary, results turned into out-parameters.
+void dlc::buildBufferizePipeline(OpPassManager &pm) {
+  {
+    OpPassManager &fpm = pm.nest<func::FuncOp>();
+    fpm.addPass(createCarryLoopValuesInPlace());
+    fpm.addPass(createResolveCarriedDims());
+  }
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addNestedPass<func::FuncOp>(createBoundDynamicTensors());
+  pm.addPass(bufferization::createEmptyTensorToAllocTensorPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  {
+    OpPassManager &fpm = pm.nest<func::FuncOp>();
+    fpm.addPass(createBoundDynamicAllocs());
+    fpm.addPass(createDistinctResults());
+  }
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }

@@ -2,68 +2,113 @@
 #include "codegen/common/Passes.h"
 #include "codegen/cpu/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/raw_ostream.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
-
-/// Tile, fuse and vectorize on tensors, then bufferize into a static
-/// workspace, then lower to the LLVM dialect.
-static const char *kToLLVM =
-    "func.func(dlc-cpu-pack-matmul-operands{{vector-width={0} vector-"
-    "registers={1}},dlc-cpu-"
-    "pointwise-convs{{vector-width={0}},resolve-ranked-shaped-type-result-"
-    "dims,canonicalize,dlc-cpu-select-tiling{{"
-    "vector-width={0} vector-registers={1}},dlc-cpu-tile-and-fuse,"
-    "dlc-cpu-version-partial-tiles,"
-    "canonicalize,cse,dlc-cpu-vectorize,dlc-cpu-pack-constant-reads,"
-    "canonicalize,cse,"
-    "loop-invariant-subset-hoisting,dlc-cpu-fold-loop-transposes{{vector-width="
-    "{0}},canonicalize,dlc-cpu-decompose-pads,dlc-cpu-insert-parts),"
-    "func.func(dlc-carry-loop-values-in-place,dlc-resolve-carried-dims),"
-    "eliminate-empty-tensors,"
-    "func.func(dlc-bound-dynamic-tensors),empty-tensor-"
-    "to-alloc-tensor,"
-    "one-shot-bufferize{{bufferize-function-boundaries=1 "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "func.func(dlc-bound-dynamic-allocs,dlc-distinct-results),buffer-results-"
-    "to-out-params{{hoist-"
-    "static-allocs=1 modify-public-functions=1},"
-    "canonicalize,cse,func.func(dlc-erase-copies-in-place{4}),dlc-memory-"
-    "plan,"
-    "canonicalize,"
-    "func.func(dlc-cpu-prefetch-constant-blocks,dlc-cpu-parallel-copies,"
-    "scf-forall-to-parallel),"
-    "convert-scf-to-openmp,"
-    "func.func(dlc-cpu-openmp-threads{{vector-width={0}},dlc-copy-to-linalg{{"
-    "keep-contiguous=1},"
-    "convert-linalg-to-"
-    "loops,dlc-cpu-lower-vectors,convert-vector-to-scf{{full-unroll=1},"
-    "dlc-cpu-widen-partial-vectors{{masked-loads={2} masked-stores={3}},"
-    "lower-affine,convert-scf-to-cf,dlc-dynamic-expand-shapes),"
-    "expand-strided-metadata,lower-affine,convert-math-to-funcs,convert-math-"
-    "to-llvm,"
-    "convert-math-to-libm,finalize-memref-to-llvm,"
-    "convert-vector-to-llvm{{vector-contract-lowering=outerproduct "
-    "vector-transpose-lowering=shuffle1d},"
-    "convert-arith-to-llvm,convert-ub-to-llvm,convert-cf-to-llvm,"
-    "convert-func-to-llvm{{use-bare-ptr-memref-call-conv=1},convert-openmp-to-"
-    "llvm,"
-    "reconcile-unrealized-casts,canonicalize,dlc-flatten-constant-globals";
 
 void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
                            bool untilLinalg) {
   buildGraphToLinalgPipeline(pm, /*indexChecks=*/true);
   if (untilLinalg)
     return;
-  std::string text =
-      llvm::formatv(kToLLVM, opts.vectorWidth, opts.vectorRegisters,
-                    int(opts.maskedLoads), int(opts.maskedStores),
-                    opts.profile ? ",dlc-cpu-profile-kernels" : "")
-          .str();
-  if (failed(parsePassPipeline(text, pm, llvm::errs())))
-    llvm::report_fatal_error("dlc: invalid built-in CPU pipeline");
+  // Tile, fuse and vectorize on tensors.
+  {
+    OpPassManager &fpm = pm.nest<func::FuncOp>();
+    PackMatmulOperandsOptions pack;
+    pack.vectorWidth = opts.vectorWidth;
+    pack.vectorRegisters = opts.vectorRegisters;
+    fpm.addPass(createPackMatmulOperands(pack));
+    PointwiseConvsOptions pointwise;
+    pointwise.vectorWidth = opts.vectorWidth;
+    fpm.addPass(createPointwiseConvs(pointwise));
+    fpm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
+    fpm.addPass(createCanonicalizerPass());
+    SelectTilingOptions tiling;
+    tiling.vectorWidth = opts.vectorWidth;
+    tiling.vectorRegisters = opts.vectorRegisters;
+    fpm.addPass(createSelectTiling(tiling));
+    fpm.addPass(createTileAndFuse());
+    fpm.addPass(createVersionPartialTiles());
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(createCSEPass());
+    fpm.addPass(createVectorize());
+    fpm.addPass(createPackConstantReads());
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(createCSEPass());
+    fpm.addPass(createLoopInvariantSubsetHoistingPass());
+    FoldLoopTransposesOptions transposes;
+    transposes.vectorWidth = opts.vectorWidth;
+    fpm.addPass(createFoldLoopTransposes(transposes));
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(createDecomposePads());
+    fpm.addPass(createInsertParts());
+  }
+  // Bufferize into the static workspace.
+  buildBufferizePipeline(pm);
+  {
+    OpPassManager &fpm = pm.nest<func::FuncOp>();
+    fpm.addPass(createEraseCopiesInPlace());
+    if (opts.profile)
+      fpm.addPass(createProfileKernels());
+  }
+  pm.addPass(createMemoryPlan());
+  pm.addPass(createCanonicalizerPass());
+  {
+    OpPassManager &fpm = pm.nest<func::FuncOp>();
+    fpm.addPass(createPrefetchConstantBlocks());
+    fpm.addPass(createParallelCopies());
+    fpm.addPass(createForallToParallelLoopPass());
+  }
+  pm.addPass(createConvertSCFToOpenMPPass());
+  // Loops, vectors and OpenMP regions to the LLVM dialect.
+  {
+    OpPassManager &fpm = pm.nest<func::FuncOp>();
+    OpenMPThreadsOptions threads;
+    threads.vectorWidth = opts.vectorWidth;
+    fpm.addPass(createOpenMPThreads(threads));
+    CopyToLinalgOptions copies;
+    copies.keepContiguous = true;
+    fpm.addPass(createCopyToLinalg(copies));
+    fpm.addPass(createConvertLinalgToLoopsPass());
+    fpm.addPass(createLowerVectors());
+    fpm.addPass(createConvertVectorToSCFPass(
+        VectorTransferToSCFOptions().enableFullUnroll()));
+    WidenPartialVectorsOptions widen;
+    widen.maskedLoads = opts.maskedLoads;
+    widen.maskedStores = opts.maskedStores;
+    fpm.addPass(createWidenPartialVectors(widen));
+    fpm.addPass(createLowerAffinePass());
+    fpm.addPass(createSCFToControlFlowPass());
+    fpm.addPass(createDynamicExpandShapes());
+  }
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  vectorToLLVM.vectorTransposeLowering =
+      vector::VectorTransposeLowering::Shuffle1D;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createFlattenConstantGlobals());
 }
 
 void dlc::registerCpuPipeline() {

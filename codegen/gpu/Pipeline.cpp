@@ -2,79 +2,20 @@
 #include "codegen/common/Passes.h"
 #include "codegen/gpu/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-
-/// Tile and fuse on tensors into block and thread foralls (each block
-/// forall a kernel), vectorize the threads' tiles, bufferize into the static
-/// workspace, give the entry the CUDA host ABI, map the foralls to
-/// gpu.launch, turn each remaining linalg op into a grid of threads and
-/// outline the kernels.
-static const char *kPrologue =
-    "func.func(dlc-gpu-conv-to-gemm,canonicalize,cse,dlc-gpu-fold-row-"
-    "broadcasts,canonicalize,cse)";
-
-/// After the placement (dlc-gpu-select-placement, built in C++: node
-/// names are not pass-option text).
-static const char *kToKernels =
-    "func.func(dlc-gpu-select-strategy{{precision={1} warpgroups={2}},"
-    "dlc-gpu-tile-and-fuse,dlc-gpu-vectorize,dlc-gpu-round-operands,"
-    "canonicalize,cse),"
-    "func.func(dlc-carry-loop-values-in-place,dlc-resolve-carried-dims),"
-    "eliminate-empty-tensors,"
-    "func.func(dlc-bound-dynamic-tensors),empty-tensor-to-alloc-tensor,"
-    "one-shot-bufferize{{bufferize-function-boundaries=1 "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "func.func(dlc-bound-dynamic-allocs,dlc-distinct-results),buffer-"
-    "results-to-out-params{{hoist-"
-    "static-allocs=1 modify-public-functions=1},"
-    "canonicalize,cse,dlc-gpu-outline-host-parts,dlc-memory-plan,"
-    "canonicalize,dlc-gpu-host-abi,"
-    "func.func(dlc-gpu-map-forall,dlc-gpu-lower-warp-reductions,canonicalize,"
-    "cse,"
-    "dlc-gpu-hoist-accumulators,"
-    "canonicalize,cse,dlc-gpu-vector-to-mma,dlc-gpu-vector-to-wgmma,"
-    "canonicalize,"
-    "cse,"
-    "dlc-gpu-lower-vectors,canonicalize,cse,dlc-gpu-pipeline-"
-    "k-loops,"
-    "dlc-gpu-plan-shared-memory,canonicalize,cse,"
-    "convert-vector-to-scf{{full-unroll=1},"
-    "dlc-copy-to-linalg,linalg-generalize-named-ops,dlc-gpu-parallel-any,"
-    "dlc-gpu-interchange-reductions,convert-linalg-to-parallel-loops,"
-    "canonicalize,dlc-gpu-promote-accumulators,"
-    "dlc-gpu-map-to-blocks{{block-size={0}},dlc-gpu-lower-transfers),"
-    "convert-math-to-funcs,gpu-kernel-outlining,dlc-gpu-merge-kernel-modules,"
-    "dlc-gpu-occupancy";
-
-/// Kernels to PTX through NVVM (with libdevice), launches to runtime calls.
-static const char *kToPtx =
-    "dlc-dynamic-expand-shapes,expand-strided-metadata,lower-affine,convert-"
-    "scf-to-cf,canonicalize,cse,{0}"
-    "gpu.module(dlc-gpu-lower-warpgroup-mma,convert-nvgpu-to-nvvm,convert-"
-    "vector-to-llvm,convert-gpu-to-"
-    "nvvm{{use-bare-ptr-memref-call-conv=1},"
-    "canonicalize,cse,reconcile-unrealized-casts),"
-    "gpu-to-llvm{{use-bare-pointers-for-host=1 "
-    "use-bare-pointers-for-kernels=1},"
-    "reconcile-unrealized-casts,"
-    "gpu-module-to-binary{{format=isa},dlc-gpu-launch-to-runtime,canonicalize";
-
-/// cuda-emulator: kernels become host functions called per thread.
-static const char *kEmulate =
-    "dlc-gpu-emulate-kernels,canonicalize,dlc-dynamic-expand-shapes,"
-    "expand-strided-metadata,lower-affine,"
-    "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,convert-"
-    "vector-to-llvm,"
-    "finalize-memref-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
-    "convert-cf-to-llvm,convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-    "reconcile-unrealized-casts,canonicalize,dlc-gpu-emulator-launches";
 
 bool dlc::CudaPipelineOptions::isArchSpecific(
     const std::vector<std::string> &archs) {
@@ -106,35 +47,162 @@ std::string dlc::CudaPipelineOptions::findLibdevice() {
   return llvm::sys::fs::exists(debian) ? debian : "";
 }
 
+/// Tile and fuse on tensors into block and thread foralls (each block
+/// forall a kernel), vectorize the threads' tiles, bufferize into the static
+/// workspace, give the entry the CUDA host ABI, map the foralls to
+/// gpu.launch, turn each remaining linalg op into a grid of threads and
+/// outline the kernels.
+static void buildKernels(OpPassManager &pm,
+                         const dlc::CudaPipelineOptions &opts) {
+  using namespace dlc;
+  {
+    OpPassManager &fpm = pm.nest<func::FuncOp>();
+    GpuSelectStrategyOptions strategy;
+    strategy.precision = opts.precision;
+    strategy.warpgroups = opts.warpgroups;
+    fpm.addPass(createGpuSelectStrategy(strategy));
+    fpm.addPass(createGpuTileAndFuse());
+    fpm.addPass(createGpuVectorize());
+    fpm.addPass(createGpuRoundOperands());
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(createCSEPass());
+  }
+  buildBufferizePipeline(pm);
+  pm.addPass(createGpuOutlineHostParts());
+  pm.addPass(createMemoryPlan());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createHostAbi());
+  {
+    OpPassManager &fpm = pm.nest<func::FuncOp>();
+    fpm.addPass(createGpuMapForall());
+    fpm.addPass(createGpuLowerWarpReductions());
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(createCSEPass());
+    fpm.addPass(createGpuHoistAccumulators());
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(createCSEPass());
+    fpm.addPass(createGpuVectorToMma());
+    fpm.addPass(createGpuVectorToWgmma());
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(createCSEPass());
+    fpm.addPass(createGpuLowerVectors());
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(createCSEPass());
+    fpm.addPass(createGpuPipelineKLoops());
+    fpm.addPass(createGpuPlanSharedMemory());
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(createCSEPass());
+    fpm.addPass(createConvertVectorToSCFPass(
+        VectorTransferToSCFOptions().enableFullUnroll()));
+    fpm.addPass(createCopyToLinalg());
+    fpm.addPass(createLinalgGeneralizeNamedOpsPass());
+    fpm.addPass(createParallelAny());
+    fpm.addPass(createInterchangeReductions());
+    fpm.addPass(createConvertLinalgToParallelLoopsPass());
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(createPromoteAccumulators());
+    MapToBlocksOptions blocks;
+    blocks.blockSize = opts.blockSize;
+    fpm.addPass(createMapToBlocks(blocks));
+    fpm.addPass(createGpuLowerTransfers());
+  }
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createMergeKernelModules());
+  pm.addPass(createGpuOccupancy());
+}
+
+/// cuda-emulator: kernels become host functions called per thread.
+static void buildEmulator(OpPassManager &pm) {
+  using namespace dlc;
+  pm.addPass(createEmulateKernels());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createDynamicExpandShapes());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createEmulatorLaunches());
+}
+
+/// Kernels to PTX through NVVM (with libdevice), launches to runtime calls.
+static void buildPtx(OpPassManager &pm, const dlc::CudaPipelineOptions &opts) {
+  using namespace dlc;
+  pm.addPass(createDynamicExpandShapes());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // PTX ISA 8.0 (CUDA 12.0) covers sm_90; the default ISA is too old for it.
+  for (const std::string &arch : opts.archs) {
+    GpuNVVMAttachTargetOptions target;
+    target.chip = arch;
+    target.features = "+ptx80";
+    target.optLevel = 3;
+    if (!opts.libdevice.empty())
+      target.linkLibs.push_back(opts.libdevice);
+    pm.addPass(createGpuNVVMAttachTarget(target));
+  }
+  {
+    OpPassManager &kpm = pm.nest<gpu::GPUModuleOp>();
+    kpm.addPass(createGpuLowerWarpgroupMma());
+    kpm.addPass(createConvertNVGPUToNVVMPass());
+    kpm.addPass(createConvertVectorToLLVMPass());
+    ConvertGpuOpsToNVVMOpsOptions toNvvm;
+    toNvvm.useBarePtrCallConv = true;
+    kpm.addPass(createConvertGpuOpsToNVVMOps(toNvvm));
+    kpm.addPass(createCanonicalizerPass());
+    kpm.addPass(createCSEPass());
+    kpm.addPass(createReconcileUnrealizedCastsPass());
+  }
+  GpuToLLVMConversionPassOptions toLLVM;
+  toLLVM.hostBarePtrCallConv = true;
+  toLLVM.kernelBarePtrCallConv = true;
+  pm.addPass(createGpuToLLVMConversionPass(toLLVM));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createLaunchToRuntime());
+  pm.addPass(createCanonicalizerPass());
+}
+
 void dlc::buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &opts,
                             bool untilLinalg) {
   buildGraphToLinalgPipeline(pm, /*indexChecks=*/true);
   if (untilLinalg)
     return;
-  if (failed(parsePassPipeline(kPrologue, pm, llvm::errs())))
-    llvm::report_fatal_error("dlc: invalid built-in CUDA pipeline");
+  {
+    OpPassManager &fpm = pm.nest<func::FuncOp>();
+    fpm.addPass(createGpuConvToGemm());
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(createCSEPass());
+    fpm.addPass(createGpuFoldRowBroadcasts());
+    fpm.addPass(createCanonicalizerPass());
+    fpm.addPass(createCSEPass());
+  }
   GpuSelectPlacementOptions placement;
   placement.mode = opts.placement;
   placement.cpuNodes.assign(opts.cpuNodes.begin(), opts.cpuNodes.end());
   placement.gpuName = opts.placementGpu;
   pm.addPass(createGpuSelectPlacement(placement));
-  std::string kernels =
-      llvm::formatv(kToKernels, opts.blockSize, opts.precision,
-                    opts.warpgroups ? "true" : "false")
-          .str();
-  if (opts.emulate) {
-    if (failed(parsePassPipeline(kernels + "," + kEmulate, pm, llvm::errs())))
-      llvm::report_fatal_error("dlc: invalid built-in CUDA emulator pipeline");
-    return;
-  }
-  // PTX ISA 8.0 (CUDA 12.0) covers sm_90; the default ISA is too old for it.
-  std::string attach;
-  for (const std::string &arch : opts.archs)
-    attach += "nvvm-attach-target{chip=" + arch + " features=+ptx80 O=3" +
-              (opts.libdevice.empty() ? "" : " l=" + opts.libdevice) + "},";
-  std::string text = kernels + "," + llvm::formatv(kToPtx, attach).str();
-  if (failed(parsePassPipeline(text, pm, llvm::errs())))
-    llvm::report_fatal_error("dlc: invalid built-in CUDA pipeline");
+  buildKernels(pm, opts);
+  if (opts.emulate)
+    buildEmulator(pm);
+  else
+    buildPtx(pm, opts);
 }
 
 namespace {
