@@ -2,8 +2,8 @@
 #include "codegen/common/Passes.h"
 #include "codegen/cpu/Passes.h"
 #include "codegen/gpu/Passes.h"
+#include "compiler/Compiler.h"
 #include "passes/Passes.h"
-#include "tools/driver/Compiler.h"
 
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"

@@ -4,8 +4,8 @@
 #include "codegen/common/CostModel.h"
 #include "codegen/common/KernelCosts.h"
 #include "codegen/cpu/Target.h"
+#include "compiler/Diagnostics.h"
 #include "tools/driver/AnalyzeReport.h"
-#include "tools/driver/Diagnostics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -168,8 +168,8 @@ static bool countKernels(const std::string &model, CompileOptions compile,
                              result)) &&
       counted)
     return true;
-  for (const std::string &e : diags.errors())
-    errs() << "dlc: error: " << e << "\n";
+  for (const dlc::CompileError &e : diags.errors())
+    errs() << "dlc: error: " << e.str() << "\n";
   if (diags.errors().empty())
     errs() << "dlc: error: " << model << ": the analysis failed\n";
   return false;

@@ -3,8 +3,8 @@
 #ifndef DLC_TOOLS_DRIVER_ANALYZE_H
 #define DLC_TOOLS_DRIVER_ANALYZE_H
 
+#include "compiler/Compiler.h"
 #include "tools/driver/Calibration.h"
-#include "tools/driver/Compiler.h"
 #include "tools/driver/Peaks.h"
 
 #include <functional>

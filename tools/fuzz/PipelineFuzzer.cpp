@@ -11,7 +11,7 @@
 // scripts/fuzz.sh.
 //
 //===----------------------------------------------------------------------===//
-#include "tools/driver/Compiler.h"
+#include "compiler/Compiler.h"
 #include "tools/fuzz/FuzzInput.h"
 
 #include "mlir/IR/Diagnostics.h"

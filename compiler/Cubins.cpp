@@ -1,5 +1,5 @@
 //===- Cubins.cpp - cubins assembled from the CUDA target's PTX -----------===//
-#include "tools/driver/Cubins.h"
+#include "compiler/Cubins.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

@@ -1,6 +1,7 @@
-//===- Compiler.h - ONNX file -> generated model, end to end -----*- C++ -*-===//
-#ifndef DLC_TOOLS_DRIVER_COMPILER_H
-#define DLC_TOOLS_DRIVER_COMPILER_H
+//===- Compiler.h - ONNX file -> generated model, end to end -----*- C++
+//-*-===//
+#ifndef DLC_COMPILER_COMPILER_H
+#define DLC_COMPILER_COMPILER_H
 
 #include "codegen/ModelInfo.h"
 #include "frontend/DynamicBatch.h"

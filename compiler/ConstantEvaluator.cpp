@@ -1,6 +1,6 @@
 //===- ConstantEvaluator.cpp - run constant subgraphs at compile time -----===//
-#include "tools/driver/ConstantEvaluator.h"
-#include "tools/driver/Executor.h"
+#include "compiler/ConstantEvaluator.h"
+#include "compiler/Executor.h"
 
 #include "codegen/ModelAbi.h"
 #include "codegen/ModelInfo.h"

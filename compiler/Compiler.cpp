@@ -1,7 +1,7 @@
 //===- Compiler.cpp - ONNX file -> generated model, end to end ------------===//
-#include "tools/driver/Compiler.h"
-#include "tools/driver/ConstantEvaluator.h"
-#include "tools/driver/Cubins.h"
+#include "compiler/Compiler.h"
+#include "compiler/ConstantEvaluator.h"
+#include "compiler/Cubins.h"
 
 #include "codegen/ModelAbi.h"
 #include "codegen/common/Passes.h"
@@ -191,6 +191,13 @@ static int64_t chooseBatchChunk(ModuleOp perSample) {
   return chunk;
 }
 
+/// Lowers a model to linalg and proves its samples independent
+/// (dlc-check-batch-independence).
+static void addBatchProof(OpPassManager &pm) {
+  pm.addPass(createLowerToLinalg());
+  pm.addPass(createCheckBatchIndependence());
+}
+
 /// Imports `path` with its static batch split into `parts` sub-batches, or
 /// returns null (with the reason in `why`, diagnostics silenced) when that
 /// cannot be proven right: the model is imported once more with a symbolic
@@ -219,8 +226,8 @@ importSplitBatch(MLIRContext &context, StringRef path,
     // The dynamic-batch checks speak of a dynamic batch and advise --dim;
     // keep what they found.
     std::string text = diag.str();
-    for (StringRef cut : {"; a dynamic-batch model runs", ". Fix the batch with",
-                          "; fix the batch with"})
+    for (StringRef cut : {"; a dynamic-batch model runs",
+                          ". Fix the batch with", "; fix the batch with"})
       if (size_t at = text.find(cut.str()); at != std::string::npos)
         text.resize(at);
     StringRef found = text;
@@ -236,9 +243,8 @@ importSplitBatch(MLIRContext &context, StringRef path,
   if (!probe)
     return nullptr;
   PassManager pm(&context);
-  if (failed(parsePassPipeline(
-          "dlc-lower-to-linalg,dlc-check-batch-independence", pm)) ||
-      failed(pm.run(*probe)))
+  addBatchProof(pm);
+  if (failed(pm.run(*probe)))
     return nullptr;
   FailureOr<ModelInfo> probed = extractModelInfo(*probe, "probe");
   if (failed(probed))
@@ -267,17 +273,24 @@ struct BatchChunk {
 };
 } // namespace
 
-/// Runs `pipeline` on a copy of `module` with its diagnostics silenced; the
-/// first error's text goes to `why`.
-static OwningOpRef<ModuleOp> tryPipeline(ModuleOp module, StringRef pipeline,
-                                         std::string &why) {
+/// Runs the passes `build` adds on a copy of `module` with its diagnostics
+/// silenced; the first error's text goes to `why`.
+static OwningOpRef<ModuleOp>
+tryPipeline(ModuleOp module, function_ref<void(OpPassManager &)> build,
+            std::string &why) {
   MLIRContext *context = module.getContext();
   FirstError quiet(context, why);
   OwningOpRef<ModuleOp> copy = module.clone();
   PassManager pm(context);
-  if (failed(parsePassPipeline(pipeline, pm)) || failed(pm.run(*copy)))
+  build(pm);
+  if (failed(pm.run(*copy)))
     return nullptr;
   return copy;
+}
+
+/// Lowered to linalg only (index checks off: nothing runs).
+static void addLowering(OpPassManager &pm) {
+  pm.addPass(createLowerToLinalg());
 }
 
 /// A model imported with a dynamic batch (`perSample`, at one sample, the
@@ -296,8 +309,7 @@ importChunkedBatch(MLIRContext &context, StringRef path,
   // The lowered program's own proof; its errors are reported by the
   // per-sample compile that follows a null return.
   std::string ignored;
-  OwningOpRef<ModuleOp> probe = tryPipeline(
-      perSample, "dlc-lower-to-linalg,dlc-check-batch-independence", ignored);
+  OwningOpRef<ModuleOp> probe = tryPipeline(perSample, addBatchProof, ignored);
   if (!probe)
     return nullptr;
   FailureOr<ModelInfo> probed = extractModelInfo(*probe, "probe");
@@ -320,7 +332,7 @@ importChunkedBatch(MLIRContext &context, StringRef path,
     FirstError quiet(&context, why);
     module = importOnnxFile(context, path, at);
   }
-  if (!module || !tryPipeline(*module, "dlc-lower-to-linalg", why)) {
+  if (!module || !tryPipeline(*module, addLowering, why)) {
     if (why.empty())
       why = "the model does not import with a symbolic batch";
     return nullptr;
@@ -426,8 +438,8 @@ static LogicalResult compileOnce(MLIRContext &context, StringRef path,
   };
   Location fileLoc = FileLineColLoc::get(&context, path, 0, 0);
   if (!isValidModelName(options.name))
-    return emitError(fileLoc) << "--name '" << options.name
-                              << "' is not a C identifier";
+    return emitError(fileLoc)
+           << "--name '" << options.name << "' is not a C identifier";
   // --time-passes: one tree of wall times, import to machine code; the
   // report prints when the manager goes out of scope.
   DefaultTimingManager timing;
@@ -602,8 +614,7 @@ static LogicalResult compileOnce(MLIRContext &context, StringRef path,
   translateTimer.stop();
   if (!llvmModule)
     return emitError(fileLoc) << llvm::toString(llvmModule.takeError());
-  if (llvm::Error err =
-          addModelAbi(**llvmModule, *info, options.apiWrappers))
+  if (llvm::Error err = addModelAbi(**llvmModule, *info, options.apiWrappers))
     return emitError(fileLoc) << llvm::toString(std::move(err));
   TimingScope optTimer = rootTimer.nest("LLVM O3");
   phase("LLVM O3");

@@ -1,6 +1,7 @@
-//===- Executor.h - load a compiled model into this process ------*- C++ -*-===//
-#ifndef DLC_TOOLS_DRIVER_EXECUTOR_H
-#define DLC_TOOLS_DRIVER_EXECUTOR_H
+//===- Executor.h - load a compiled model into this process ------*- C++
+//-*-===//
+#ifndef DLC_COMPILER_EXECUTOR_H
+#define DLC_COMPILER_EXECUTOR_H
 
 #include "dlc/dlc_model_abi.h"
 #include "llvm/ADT/StringRef.h"

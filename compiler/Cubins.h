@@ -1,7 +1,7 @@
 //===- Cubins.h - cubins assembled from the CUDA target's PTX ----*- C++
 //-*-===//
-#ifndef DLC_TOOLS_DRIVER_CUBINS_H
-#define DLC_TOOLS_DRIVER_CUBINS_H
+#ifndef DLC_COMPILER_CUBINS_H
+#define DLC_COMPILER_CUBINS_H
 
 #include "codegen/ModelInfo.h"
 #include "llvm/Support/Error.h"

@@ -1,7 +1,7 @@
 //===- ConstantEvaluator.h - run constant subgraphs at compile time -*- C++
 //-*-//
-#ifndef DLC_TOOLS_DRIVER_CONSTANTEVALUATOR_H
-#define DLC_TOOLS_DRIVER_CONSTANTEVALUATOR_H
+#ifndef DLC_COMPILER_CONSTANTEVALUATOR_H
+#define DLC_COMPILER_CONSTANTEVALUATOR_H
 
 #include "mlir/IR/BuiltinOps.h"
 

@@ -1,5 +1,5 @@
 //===- Executor.cpp - load a compiled model into this process -------------===//
-#include "tools/driver/Executor.h"
+#include "compiler/Executor.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
