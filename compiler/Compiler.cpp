@@ -193,9 +193,11 @@ static int64_t chooseBatchChunk(ModuleOp perSample) {
 
 /// Lowers a model to linalg and proves its samples independent
 /// (dlc-check-batch-independence).
-static void addBatchProof(OpPassManager &pm) {
+static void addBatchProof(OpPassManager &pm,
+                          const BatchDependenceSink &sink = nullptr) {
   pm.addPass(createLowerToLinalg());
-  pm.addPass(createCheckBatchIndependence());
+  pm.addPass(sink ? createCheckBatchIndependence(sink)
+                  : createCheckBatchIndependence());
 }
 
 /// Imports `path` with its static batch split into `parts` sub-batches, or
@@ -220,43 +222,61 @@ importSplitBatch(MLIRContext &context, StringRef path,
           std::to_string(parts);
     return nullptr;
   }
+  // The dynamic-batch checks' first refusal, as a value (without their
+  // advice to fix a dynamic batch, which this batch is not to the user);
+  // any other error by its text.
+  std::optional<BatchDependence> refusal;
+  std::string firstError;
+  Location firstErrorLoc = UnknownLoc::get(&context);
   ScopedDiagnosticHandler quiet(&context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() != DiagnosticSeverity::Error || !why.empty())
-      return success();
-    // The dynamic-batch checks speak of a dynamic batch and advise --dim;
-    // keep what they found.
-    std::string text = diag.str();
-    for (StringRef cut : {"; a dynamic-batch model runs",
-                          ". Fix the batch with", "; fix the batch with"})
-      if (size_t at = text.find(cut.str()); at != std::string::npos)
-        text.resize(at);
-    StringRef found = text;
-    found.consume_front(("dynamic batch '" + kSplitBatchDim + "': ").str());
-    std::string where;
-    if (auto name = dyn_cast<NameLoc>(diag.getLocation()))
-      where = "node '" + name.getName().str() + "': ";
-    why = "the samples are not proven independent: " + where + found.str();
+    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty()) {
+      firstError = diag.str();
+      firstErrorLoc = diag.getLocation();
+    }
     return success();
   });
-  OwningOpRef<ModuleOp> probe =
-      importOnnxModel(context, path, model, importOptions);
-  if (!probe)
+  BatchDependenceSink sink = [&](const BatchDependence &d) {
+    if (!refusal)
+      refusal = d;
+  };
+  auto explain = [&] {
+    if (!why.empty() || (!refusal && firstError.empty()))
+      return;
+    Location loc = refusal ? refusal->loc : firstErrorLoc;
+    std::string where;
+    if (auto name = dyn_cast<NameLoc>(loc))
+      where = "node '" + name.getName().str() + "': ";
+    why = "the samples are not proven independent: " + where +
+          (refusal ? refusal->finding : firstError);
+  };
+  ImportOptions probing = importOptions;
+  probing.onBatchDependence = sink;
+  OwningOpRef<ModuleOp> probe = importOnnxModel(context, path, model, probing);
+  if (!probe) {
+    explain();
     return nullptr;
+  }
   PassManager pm(&context);
-  addBatchProof(pm);
-  if (failed(pm.run(*probe)))
+  addBatchProof(pm, sink);
+  if (failed(pm.run(*probe))) {
+    explain();
     return nullptr;
+  }
   FailureOr<ModelInfo> probed = extractModelInfo(*probe, "probe");
-  if (failed(probed))
+  if (failed(probed)) {
+    explain();
     return nullptr;
+  }
   if (!parts)
     parts = chooseBatchSplit(*batch, *probe);
   extractBatchAxes(*probe, *probed);
   ImportOptions at = importOptions;
   at.dimValues[kSplitBatchDim.str()] = *batch / parts;
   OwningOpRef<ModuleOp> module = importOnnxModel(context, path, model, at);
-  if (!module)
+  if (!module) {
+    explain();
     return nullptr;
+  }
   split.batch = *batch;
   split.parts = parts;
   split.axes = batchAxesOf(*probed);
@@ -309,7 +329,8 @@ importChunkedBatch(MLIRContext &context, StringRef path,
   // The lowered program's own proof; its errors are reported by the
   // per-sample compile that follows a null return.
   std::string ignored;
-  OwningOpRef<ModuleOp> probe = tryPipeline(perSample, addBatchProof, ignored);
+  OwningOpRef<ModuleOp> probe = tryPipeline(
+      perSample, [](OpPassManager &pm) { addBatchProof(pm); }, ignored);
   if (!probe)
     return nullptr;
   FailureOr<ModelInfo> probed = extractModelInfo(*probe, "probe");

@@ -188,7 +188,7 @@ LogicalResult dlc::checkBatchSizeUses(
     ArrayRef<NodeRecord> records1, ArrayRef<NodeRecord> records2,
     ArrayRef<NodeRecord> records3,
     llvm::function_ref<Location(const onnx::NodeProto &, size_t)> nodeLoc,
-    Location loc) {
+    Location loc, const BatchDependenceSink &sink) {
   // Values computed at import from the batch size: constants at batch 1 and
   // 2 that differ, other than by being repeated per sample.
   auto fromBatchSize = [&](const std::string &name) {
@@ -209,10 +209,11 @@ LogicalResult dlc::checkBatchSizeUses(
       break;
     const NodeRecord &r1 = records1[i], &r2 = records2[i], &r3 = records3[i];
     auto refuse = [&](const Twine &what) {
-      emitError(nodeLoc(node, i))
-          << node.op_type() << ": " << what << " the size of the dynamic batch '"
-          << dim << "'; a dynamic-batch model runs one sample at a time and "
-          << "cannot compute it. Fix the batch with --dim " << dim << "=SIZE";
+      (void)dlc::reportBatchDependence(
+          emitError(nodeLoc(node, i)), nodeLoc(node, i), dim,
+          node.op_type() + ": " + what + " the size of the dynamic batch '" +
+              dim + "'",
+          dlc::BatchAdvice::CannotCompute, /*prefixed=*/false, sink);
       ok = false;
     };
     if (r1.constants.size() != r2.constants.size() ||
@@ -265,22 +266,22 @@ LogicalResult dlc::checkBatchSizeUses(
       if (name.empty() || isShapeOperand(node.op_type(), k) ||
           !fromBatchSize(name))
         continue;
-      emitError(nodeLoc(node, i))
-          << node.op_type() << ": operand " << k << " ('" << name
-          << "') is computed from the size of the dynamic batch '" << dim
-          << "'; a dynamic-batch model runs one sample at a time and cannot "
-             "compute it. Fix the batch with --dim "
-          << dim << "=SIZE";
+      (void)dlc::reportBatchDependence(
+          emitError(nodeLoc(node, i)), nodeLoc(node, i), dim,
+          node.op_type() + ": operand " + Twine(k) + " ('" + name +
+              "') is computed from the size of the dynamic batch '" + dim + "'",
+          dlc::BatchAdvice::CannotCompute, /*prefixed=*/false, sink);
       ok = false;
       break;
     }
   }
   for (const auto &output : graph.output())
     if (fromBatchSize(output.name())) {
-      emitError(loc) << "graph output '" << output.name()
-                     << "' is computed from the size of the dynamic batch '"
-                     << dim << "'; fix the batch with --dim " << dim
-                     << "=SIZE";
+      (void)dlc::reportBatchDependence(
+          emitError(loc), loc, dim,
+          "graph output '" + output.name() +
+              "' is computed from the size of the dynamic batch '" + dim + "'",
+          dlc::BatchAdvice::FixLater, /*prefixed=*/false, sink);
       ok = false;
     }
   return success(ok);

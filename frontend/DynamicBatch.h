@@ -14,9 +14,10 @@
 #ifndef DLC_FRONTEND_DYNAMICBATCH_H
 #define DLC_FRONTEND_DYNAMICBATCH_H
 
+#include "ir/BatchDependence.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
-#include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -104,9 +105,8 @@ mlir::LogicalResult checkBatchSizeUses(
     const llvm::StringMap<mlir::DenseElementsAttr> &at3,
     llvm::ArrayRef<NodeRecord> records1, llvm::ArrayRef<NodeRecord> records2,
     llvm::ArrayRef<NodeRecord> records3,
-    llvm::function_ref<mlir::Location(const onnx::NodeProto &, size_t)>
-        nodeLoc,
-    mlir::Location loc);
+    llvm::function_ref<mlir::Location(const onnx::NodeProto &, size_t)> nodeLoc,
+    mlir::Location loc, const BatchDependenceSink &sink);
 
 } // namespace dlc
 

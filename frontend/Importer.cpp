@@ -27,6 +27,14 @@
 
 using namespace mlir;
 
+/// A type as a diagnostic prints it ("'tensor<1x3xf32>'").
+static std::string typeText(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << type << "'";
+  return text;
+}
+
 using dlc::GraphImporter;
 
 std::optional<std::string> dlc::tensorSizeProblem(RankedTensorType type) {
@@ -357,11 +365,13 @@ LogicalResult GraphImporter::importNodeOps(const onnx::NodeProto &node,
   if (!plan.dim.empty())
     for (Value v : *results)
       if (!cast<RankedTensorType>(v.getType()).hasStaticShape())
-        return emitError(loc)
-               << node.op_type() << ": dynamic batch '" << plan.dim
-               << "': outputs of data-dependent shape are not supported "
-                  "with a dynamic batch; fix the batch with --dim "
-               << plan.dim << "=SIZE";
+        return dlc::reportBatchDependence(
+            emitError(loc), loc, plan.dim,
+            node.op_type() + ": dynamic batch '" + plan.dim +
+                "': outputs of data-dependent shape are not "
+                "supported with a dynamic batch",
+            dlc::BatchAdvice::FixLater, /*prefixed=*/false,
+            options.onBatchDependence);
   for (auto [i, name] : llvm::enumerate(node.output())) {
     if (name.empty())
       continue;
@@ -697,12 +707,14 @@ LogicalResult GraphImporter::addBatchHints(const onnx::GraphProto &graph,
       bool c1 = v.getDefiningOp<dlc::ConstantOp>() != nullptr,
            c2 = v2->second.getDefiningOp<dlc::ConstantOp>() != nullptr;
       if (c1 != c2) {
-        emitError(nodeLoc(node, i))
-            << node.op_type() << ": output '" << name
-            << "' is a constant at one batch size only: it depends on the "
-               "size of the dynamic batch '"
-            << plan.dim << "'. Fix the batch with --dim " << plan.dim
-            << "=SIZE";
+        (void)dlc::reportBatchDependence(
+            emitError(nodeLoc(node, i)), nodeLoc(node, i), plan.dim,
+            node.op_type() + ": output '" + name +
+                "' is a constant at one batch size only: it depends on the "
+                "size of the dynamic batch '" +
+                plan.dim + "'",
+            dlc::BatchAdvice::Fix, /*prefixed=*/false,
+            options.onBatchDependence);
         ok = false;
         continue;
       }
@@ -712,12 +724,13 @@ LogicalResult GraphImporter::addBatchHints(const onnx::GraphProto &graph,
            t2 = cast<RankedTensorType>(v2->second.getType());
       int64_t axis = batchAxisBetween(t1, t2);
       if (axis == -2) {
-        emitError(nodeLoc(node, i))
-            << node.op_type() << ": output '" << name << "' is " << t1
-            << " at batch 1 and " << t2
-            << " at batch 2, not one batch axis; a dynamic-batch model runs "
-               "one sample at a time. Fix the batch with --dim "
-            << plan.dim << "=SIZE";
+        (void)dlc::reportBatchDependence(
+            emitError(nodeLoc(node, i)), nodeLoc(node, i), plan.dim,
+            node.op_type() + ": output '" + name + "' is " + typeText(t1) +
+                " at batch 1 and " + typeText(t2) +
+                " at batch 2, not one batch axis",
+            dlc::BatchAdvice::OneSample, /*prefixed=*/false,
+            options.onBatchDependence);
         ok = false;
         continue;
       }
@@ -751,32 +764,36 @@ static LogicalResult checkAtBatchTwo(MLIRContext &context, Location fileLoc,
     other = second.import(model.graph());
   }
   if (!other)
-    return emitError(fileLoc)
-           << "dynamic batch '" << first.plan.dim
-           << "': the model does not import with the batch at 2 (" << firstError
-           << "); fix the batch with --dim " << first.plan.dim << "=SIZE";
+    return dlc::reportBatchDependence(
+        emitError(fileLoc), fileLoc, first.plan.dim,
+        "the model does not import with the batch at 2 (" + firstError + ")",
+        dlc::BatchAdvice::FixLater, /*prefixed=*/true,
+        options.onBatchDependence);
   SmallVector<int64_t> axes;
   for (auto [i, output] : llvm::enumerate(model.graph().output())) {
     int64_t axis =
         batchAxisBetween(first.outputTypes[i], second.outputTypes[i]);
     if (axis == -2)
-      return emitError(fileLoc)
-             << "dynamic batch '" << first.plan.dim << "': graph output '"
-             << output.name() << "' is " << first.outputTypes[i]
-             << " at batch 1 and " << second.outputTypes[i]
-             << " at batch 2, not one batch axis; fix the batch with --dim "
-             << first.plan.dim << "=SIZE";
+      return dlc::reportBatchDependence(
+          emitError(fileLoc), fileLoc, first.plan.dim,
+          "graph output '" + output.name() + "' is " +
+              typeText(first.outputTypes[i]) + " at batch 1 and " +
+              typeText(second.outputTypes[i]) +
+              " at batch 2, not one batch axis",
+          dlc::BatchAdvice::FixLater, /*prefixed=*/true,
+          options.onBatchDependence);
     // The runtime writes one sample per run along the batch axis, which must
     // then be an axis of its own (size 1 per sample).
     if (axis >= 0 && first.outputTypes[i].getDimSize(axis) != 1)
-      return emitError(fileLoc)
-             << "dynamic batch '" << first.plan.dim << "': graph output '"
-             << output.name() << "' merges the batch into dimension " << axis
-             << " (" << first.outputTypes[i] << " at batch 1, "
-             << second.outputTypes[i]
-             << " at batch 2); outputs need the batch as a dimension of its "
-                "own. Fix the batch with --dim "
-             << first.plan.dim << "=SIZE";
+      return dlc::reportBatchDependence(
+          emitError(fileLoc), fileLoc, first.plan.dim,
+          "graph output '" + output.name() +
+              "' merges the batch into dimension " + Twine(axis) + " (" +
+              typeText(first.outputTypes[i]) + " at batch 1, " +
+              typeText(second.outputTypes[i]) +
+              " at batch 2); outputs need the batch as a dimension "
+              "of its own",
+          dlc::BatchAdvice::Fix, /*prefixed=*/true, options.onBatchDependence);
     axes.push_back(axis);
   }
   // Node outputs returned for --per-node are compared as they come.
@@ -795,18 +812,18 @@ static LogicalResult checkAtBatchTwo(MLIRContext &context, Location fileLoc,
     atThree = third.import(model.graph());
   }
   if (!atThree)
-    return emitError(fileLoc)
-           << "dynamic batch '" << first.plan.dim
-           << "': the model does not import with the batch at 3; fix the "
-              "batch with --dim "
-           << first.plan.dim << "=SIZE";
+    return dlc::reportBatchDependence(
+        emitError(fileLoc), fileLoc, first.plan.dim,
+        "the model does not import with the batch at 3",
+        dlc::BatchAdvice::FixLater, /*prefixed=*/true,
+        options.onBatchDependence);
   return dlc::checkBatchSizeUses(
-      model.graph(), first.plan.dim, first.folded, second.folded,
-      third.folded, first.records, second.records, third.records,
+      model.graph(), first.plan.dim, first.folded, second.folded, third.folded,
+      first.records, second.records, third.records,
       [&](const onnx::NodeProto &node, size_t i) {
         return first.nodeLoc(node, i);
       },
-      fileLoc);
+      fileLoc, options.onBatchDependence);
 }
 
 OwningOpRef<ModuleOp> dlc::importOnnxFile(MLIRContext &context, StringRef path,

@@ -71,6 +71,9 @@ struct ImportOptions {
   /// frontend/ConstantFolding.h). Without one, only the dlc ops' folders
   /// fold constants (small shape arithmetic, data movement).
   ConstantEvaluator evaluateConstants;
+  /// Receives each refusal of the dynamic-batch checks as a value, besides
+  /// the error emitted (ir/BatchDependence.h).
+  BatchDependenceSink onBatchDependence;
 };
 
 mlir::OwningOpRef<mlir::ModuleOp>

@@ -7,6 +7,7 @@
 // reduces over the batch, mixes samples, or depends on a sample's position.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/BatchDependence.h"
 #include "ir/DlcDialect.h"
 #include "ir/DlcOps.h"
 #include "passes/Passes.h"
@@ -44,7 +45,8 @@ SmallVector<int64_t> axesIn(AxisSet set) {
 /// depend on the batch.
 class BatchTracker {
 public:
-  explicit BatchTracker(StringRef dim) : dim(dim) {}
+  BatchTracker(StringRef dim, const dlc::BatchDependenceSink &sink)
+      : dim(dim), sink(sink) {}
 
   AxisSet axesOf(Value v) const { return axes.lookup(v); }
   void setAxes(Value v, AxisSet set) { axes[v] = set; }
@@ -54,11 +56,12 @@ public:
 
 private:
   LogicalResult fail(Operation *op, const Twine &why) {
-    return op->emitError() << "dynamic batch '" << dim << "': '"
-                           << op->getName() << "' " << why
-                           << "; a dynamic-batch model runs one sample at a "
-                              "time. Fix the batch with --dim "
-                           << dim << "=SIZE";
+    return report(op, "'" + op->getName().getStringRef() + "' " + why);
+  }
+  LogicalResult report(Operation *op, const Twine &finding) {
+    return dlc::reportBatchDependence(op->emitError(), op->getLoc(), dim,
+                                      finding, dlc::BatchAdvice::OneSample,
+                                      /*prefixed=*/true, sink);
   }
   LogicalResult visitLinalg(linalg::LinalgOp op);
   /// The candidates of `set` along which a slice takes the whole axis.
@@ -73,6 +76,7 @@ private:
   }
 
   std::string dim;
+  const dlc::BatchDependenceSink &sink;
   llvm::DenseMap<Value, AxisSet> axes;
 };
 
@@ -254,24 +258,14 @@ LogicalResult BatchTracker::visit(Operation *op) {
     int64_t axis = hint.getAxis();
     if (axis < 0) {
       if (set)
-        return op->emitError()
-               << "dynamic batch '" << dim
-               << "': this node's output depends on the batch but does not "
-                  "grow with it (it mixes or selects samples); a "
-                  "dynamic-batch model runs one sample at a time. Fix the "
-                  "batch with --dim "
-               << dim << "=SIZE";
+        return report(op, "this node's output depends on the batch but does "
+                          "not grow with it (it mixes or selects samples)");
       return success();
     }
     if (set && !(set & bit(axis)))
-      return op->emitError()
-             << "dynamic batch '" << dim << "': this node's output grows "
-             << "along axis " << axis
-             << " with the batch, but its samples lie along axis "
-             << axesIn(set).front()
-             << "; a dynamic-batch model runs one sample at a time. Fix the "
-                "batch with --dim "
-             << dim << "=SIZE";
+      return report(op, "this node's output grows along axis " + Twine(axis) +
+                            " with the batch, but its samples lie along axis " +
+                            Twine(axesIn(set).front()));
     setAxes(hint.getResult(), bit(axis));
     return success();
   }
@@ -367,6 +361,11 @@ LogicalResult BatchTracker::visit(Operation *op) {
 
 struct CheckBatchIndependencePass
     : public dlc::impl::CheckBatchIndependenceBase<CheckBatchIndependencePass> {
+  CheckBatchIndependencePass() = default;
+  explicit CheckBatchIndependencePass(dlc::BatchDependenceSink sink)
+      : sink(std::move(sink)) {}
+  /// Receives each refusal as a value (see createCheckBatchIndependence).
+  dlc::BatchDependenceSink sink;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto dim = module->getAttrOfType<StringAttr>(dlc::kBatchDimAttr);
@@ -381,7 +380,7 @@ struct CheckBatchIndependencePass
                          << " arguments";
       return signalPassFailure();
     }
-    BatchTracker tracker(dim.getValue());
+    BatchTracker tracker(dim.getValue(), sink);
     for (auto [arg, axis] : llvm::zip(main.getArguments(), inputs.asArrayRef()))
       if (axis >= 0)
         tracker.setAxes(arg, bit(axis));
@@ -417,14 +416,15 @@ struct CheckBatchIndependencePass
         outputs.push_back(seen);
         continue;
       }
-      InFlightDiagnostic diag = ret->emitError();
-      diag << "dynamic batch '" << dim.getValue() << "': output " << i;
-      if (seen < 0)
-        diag << " keeps its shape when the batch grows";
-      else
-        diag << " grows along axis " << seen << " when the batch grows";
-      diag << ", but its samples lie along axis " << axesIn(found).front()
-           << "; fix the batch with --dim " << dim.getValue() << "=SIZE";
+      std::string grows =
+          seen < 0 ? std::string(" keeps its shape when the batch grows")
+                   : " grows along axis " + std::to_string(seen) +
+                         " when the batch grows";
+      (void)dlc::reportBatchDependence(
+          ret->emitError(), ret->getLoc(), dim.getValue(),
+          "output " + Twine(i) + grows + ", but its samples lie along axis " +
+              Twine(axesIn(found).front()),
+          dlc::BatchAdvice::FixLater, /*prefixed=*/true, sink);
       return signalPassFailure();
     }
     module->setAttr(dlc::kOutputBatchAxesAttr,
@@ -433,3 +433,8 @@ struct CheckBatchIndependencePass
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+dlc::createCheckBatchIndependence(BatchDependenceSink sink) {
+  return std::make_unique<CheckBatchIndependencePass>(std::move(sink));
+}

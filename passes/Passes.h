@@ -2,6 +2,7 @@
 #ifndef DLC_PASSES_PASSES_H
 #define DLC_PASSES_PASSES_H
 
+#include "ir/BatchDependence.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -17,6 +18,11 @@ namespace dlc {
 
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
+
+/// dlc-check-batch-independence handing each refusal to `sink` as a value,
+/// besides the error it emits.
+std::unique_ptr<mlir::Pass>
+createCheckBatchIndependence(BatchDependenceSink sink);
 } // namespace dlc
 
 #endif // DLC_PASSES_PASSES_H
