@@ -11,7 +11,7 @@ namespace {
 /// The parts of an importer location: the file (with a line for textual
 /// models) and the ONNX node's name.
 struct Where {
-  std::string file, node;
+  std::string file, node, op;
 };
 } // namespace
 
@@ -19,12 +19,17 @@ static Where locate(Location loc) {
   if (auto name = dyn_cast<NameLoc>(loc)) {
     Where inner = locate(name.getChildLoc());
     inner.node = name.getName().str();
+    // GraphImporter::nodeLoc: the op type as the metadata of the fused
+    // location around the file's.
+    if (auto fused = dyn_cast<FusedLoc>(name.getChildLoc()))
+      if (auto op = dyn_cast_or_null<StringAttr>(fused.getMetadata()))
+        inner.op = op.str();
     return inner;
   }
   if (auto file = dyn_cast<FileLineColLoc>(loc)) {
     if (file.getLine() == 0)
-      return {file.getFilename().str(), ""};
-    return {file.getFilename().str() + ":" + std::to_string(file.getLine()),
+      return {file.getFilename().str(), "", ""};
+    return {file.getFilename().str() + ":" + std::to_string(file.getLine()), "",
             ""};
   }
   if (auto fused = dyn_cast<FusedLoc>(loc)) {
@@ -57,7 +62,7 @@ dlc::DiagnosticCollector::DiagnosticCollector(MLIRContext &context)
     if (d.getSeverity() != DiagnosticSeverity::Error)
       return success();
     Where where = locate(d.getLocation());
-    CompileError error{where.file, where.node, d.str(), {}};
+    CompileError error{where.file, where.node, where.op, d.str(), {}};
     for (Diagnostic &note : d.getNotes())
       error.notes.push_back(note.str());
     collected.push_back(std::move(error));

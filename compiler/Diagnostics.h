@@ -12,11 +12,12 @@ namespace dlc {
 
 /// One problem the compiler found, read from the diagnostic's location and
 /// text (never parsed back out of a formatted message): the model file, the
-/// ONNX node it concerns (empty when none, e.g. a file that does not load)
-/// and the reason, with the diagnostic's notes.
+/// ONNX node it concerns and its op type (empty when none, e.g. a file that
+/// does not load) and the reason, with the diagnostic's notes.
 struct CompileError {
   std::string file;
   std::string node;
+  std::string op;
   std::string message;
   std::vector<std::string> notes;
 

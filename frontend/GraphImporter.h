@@ -61,7 +61,12 @@ public:
         scopePrefix + (node.name().empty()
                            ? node.op_type() + "_" + std::to_string(index)
                            : node.name());
-    return mlir::NameLoc::get(mlir::StringAttr::get(&ctx, name), fileLoc);
+    // The op type rides along as the metadata of a fused location around
+    // the file's (not as a name: passes collect a kernel's ONNX nodes from
+    // its NameLocs), so that errors can name it as a value.
+    mlir::Location where = mlir::FusedLoc::get(
+        &ctx, {fileLoc}, mlir::StringAttr::get(&ctx, node.op_type()));
+    return mlir::NameLoc::get(mlir::StringAttr::get(&ctx, name), where);
   }
 
 private:

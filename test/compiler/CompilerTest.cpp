@@ -137,6 +137,7 @@ TEST(CompilerLibrary, ErrorsAreValuesNamingFileAndNode) {
   const dlc::CompileError &e = diags.errors().front();
   EXPECT_EQ(e.file, path);
   EXPECT_EQ(e.node, "the_node");
+  EXPECT_EQ(e.op, "NoSuchOp");
   EXPECT_NE(e.message.find("NoSuchOp"), std::string::npos) << e.message;
   EXPECT_EQ(e.str().rfind(path + ": node 'the_node': ", 0), 0u) << e.str();
 }
@@ -150,6 +151,7 @@ TEST(CompilerLibrary, AMissingFileIsAnErrorWithoutANode) {
                                        llvm::nulls(), result)));
   ASSERT_FALSE(diags.errors().empty());
   EXPECT_TRUE(diags.errors().front().node.empty());
+  EXPECT_TRUE(diags.errors().front().op.empty());
   EXPECT_NE(diags.errors().front().str().find("/nonexistent/model.onnx"),
             std::string::npos)
       << diags.errors().front().str();
