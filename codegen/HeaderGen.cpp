@@ -25,40 +25,6 @@ static std::string shapeString(const dlc::TensorInfo &t,
   return s + "]";
 }
 
-static const char *dtypeShortName(int dtype) {
-  switch (static_cast<dlc_dtype>(dtype)) {
-  case DLC_DTYPE_F32:
-    return "f32";
-  case DLC_DTYPE_F64:
-    return "f64";
-  case DLC_DTYPE_F16:
-    return "f16";
-  case DLC_DTYPE_I8:
-    return "i8";
-  case DLC_DTYPE_U8:
-    return "u8";
-  case DLC_DTYPE_I16:
-    return "i16";
-  case DLC_DTYPE_I32:
-    return "i32";
-  case DLC_DTYPE_I64:
-    return "i64";
-  case DLC_DTYPE_BOOL:
-    return "bool";
-  case DLC_DTYPE_U16:
-    return "u16";
-  case DLC_DTYPE_U32:
-    return "u32";
-  case DLC_DTYPE_U64:
-    return "u64";
-  case DLC_DTYPE_BF16:
-    return "bf16";
-  case DLC_DTYPE_INVALID:
-    break;
-  }
-  return "invalid";
-}
-
 std::string dlc::generateHeader(const ModelInfo &info) {
   std::string text;
   raw_string_ostream os(text);
@@ -71,7 +37,7 @@ std::string dlc::generateHeader(const ModelInfo &info) {
                             std::pair{"output", &info.outputs}})
     for (auto [i, t] : llvm::enumerate(*list))
       os << formatv(" *   {0} {1}  \"{2}\"  {3} {4}  {5} bytes{6}\n", kind, i,
-                    t.name, dtypeShortName(t.dtype),
+                    t.name, dlc_dtype_name(static_cast<dlc_dtype>(t.dtype)),
                     shapeString(t, info.batchDim), t.sizeBytes,
                     t.batchAxis >= 0 ? " per sample" : "");
   if (!info.batchDim.empty())

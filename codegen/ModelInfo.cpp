@@ -12,28 +12,7 @@
 using namespace mlir;
 
 uint64_t dlc::dtypeSize(int dtype) {
-  switch (static_cast<dlc_dtype>(dtype)) {
-  case DLC_DTYPE_F64:
-  case DLC_DTYPE_I64:
-  case DLC_DTYPE_U64:
-    return 8;
-  case DLC_DTYPE_F32:
-  case DLC_DTYPE_I32:
-  case DLC_DTYPE_U32:
-    return 4;
-  case DLC_DTYPE_F16:
-  case DLC_DTYPE_BF16:
-  case DLC_DTYPE_I16:
-  case DLC_DTYPE_U16:
-    return 2;
-  case DLC_DTYPE_I8:
-  case DLC_DTYPE_U8:
-  case DLC_DTYPE_BOOL:
-    return 1;
-  case DLC_DTYPE_INVALID:
-    break;
-  }
-  return 0;
+  return dlc_dtype_size(static_cast<dlc_dtype>(dtype));
 }
 
 const char *dlc::dtypeCName(int dtype) {

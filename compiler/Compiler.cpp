@@ -46,6 +46,15 @@ void dlc::registerCompilerDialects(DialectRegistry &registry) {
   registerNVVMDialectTranslation(registry);
 }
 
+std::unique_ptr<MLIRContext> dlc::createCompilerContext() {
+  DialectRegistry registry;
+  registerCompilerDialects(registry);
+  auto context = std::make_unique<MLIRContext>(registry);
+  context->disableMultithreading();
+  context->printOpOnDiagnostic(false);
+  return context;
+}
+
 static void registerPassesOnce() {
   static bool done = [] {
     registerAllPasses();

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <vector>
 
 namespace onnx {
@@ -112,6 +113,11 @@ mlir::LogicalResult compileModel(mlir::MLIRContext &context,
 
 /// A registry with every dialect the compiler uses.
 void registerCompilerDialects(mlir::DialectRegistry &registry);
+
+/// A context for compileModel as the tools use it: every dialect the
+/// compiler uses, one thread (the compile's budget counts one), and
+/// diagnostics without the op printed after them.
+std::unique_ptr<mlir::MLIRContext> createCompilerContext();
 
 } // namespace dlc
 

@@ -29,6 +29,11 @@ void buildGraphToLinalgPipeline(mlir::OpPassManager &pm,
 
 /// Tensors to buffers, shared by the CPU and CUDA pipelines.
 void buildBufferizePipeline(mlir::OpPassManager &pm);
+
+/// Arithmetic, control flow and functions to the LLVM dialect, with bare
+/// pointers for memrefs (the entry's ABI), shared by the host code of the
+/// CPU pipeline and of the CUDA emulator.
+void buildHostToLLVMPipeline(mlir::OpPassManager &pm);
 } // namespace dlc
 
 #endif

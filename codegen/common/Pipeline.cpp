@@ -2,6 +2,7 @@
 #include "codegen/common/Passes.h"
 #include "passes/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
@@ -61,4 +62,13 @@ void dlc::buildBufferizePipeline(OpPassManager &pm) {
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+void dlc::buildHostToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
 }

@@ -99,12 +99,7 @@ void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
   vectorToLLVM.vectorTransposeLowering =
       vector::VectorTransposeLowering::Shuffle1D;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcToLLVM;
-  funcToLLVM.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  buildHostToLLVMPipeline(pm);
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());

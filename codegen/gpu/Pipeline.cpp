@@ -125,12 +125,7 @@ static void buildEmulator(OpPassManager &pm) {
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createUBToLLVMConversionPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  ConvertFuncToLLVMPassOptions funcToLLVM;
-  funcToLLVM.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  buildHostToLLVMPipeline(pm);
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createEmulatorLaunches());

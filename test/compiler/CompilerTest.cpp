@@ -27,14 +27,7 @@ namespace {
 
 /// A context as dlc's tools set it up.
 struct Compiler {
-  mlir::DialectRegistry registry;
-  std::unique_ptr<mlir::MLIRContext> context;
-  Compiler() {
-    dlc::registerCompilerDialects(registry);
-    context = std::make_unique<mlir::MLIRContext>(registry);
-    context->disableMultithreading();
-    context->printOpOnDiagnostic(false);
-  }
+  std::unique_ptr<mlir::MLIRContext> context = dlc::createCompilerContext();
 };
 
 /// A one-node model `y = OP(x, x)` of element type `type` (OP in `domain`),

@@ -142,11 +142,8 @@ std::string describe(const DevicePeaks &d) {
 /// prints the errors and returns false when it cannot.
 static bool countKernels(const std::string &model, CompileOptions compile,
                          ProgramCosts &costs, ModelInfo &info) {
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.disableMultithreading();
-  context.printOpOnDiagnostic(false);
+  std::unique_ptr<mlir::MLIRContext> owned = createCompilerContext();
+  mlir::MLIRContext &context = *owned;
   DiagnosticCollector diags(context);
   compile.target = dlc::Target::Cpu;
   bool counted = false;

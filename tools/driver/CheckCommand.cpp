@@ -58,11 +58,8 @@ int runCheck(const Args &args) {
   dlc::CompileWatch watch(args.model, budget);
   opts.onPhase = [&](StringRef phase) { watch.setPhase(phase); };
   dlc::CompiledModel result;
-  mlir::DialectRegistry registry;
-  dlc::registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.disableMultithreading();
-  context.printOpOnDiagnostic(false);
+  std::unique_ptr<mlir::MLIRContext> owned = dlc::createCompilerContext();
+  mlir::MLIRContext &context = *owned;
   dlc::DiagnosticCollector diags(context);
   bool ok = succeeded(dlc::compileModel(context, args.model, opts,
                                         dlc::Stage::Linalg, nulls(), result));

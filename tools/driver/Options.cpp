@@ -382,11 +382,8 @@ bool compileReporting(const std::string &model, dlc::CompileOptions opts,
                       budget.memoryBytes ? dlc::formatBytes(budget.memoryBytes)
                                          : std::string("none"));
   });
-  mlir::DialectRegistry registry;
-  dlc::registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.disableMultithreading();
-  context.printOpOnDiagnostic(false);
+  std::unique_ptr<mlir::MLIRContext> owned = dlc::createCompilerContext();
+  mlir::MLIRContext &context = *owned;
   dlc::DiagnosticCollector diags(context);
   bool compiled =
       succeeded(dlc::compileModel(context, model, opts, stage, out, result));
