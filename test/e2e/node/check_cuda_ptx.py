@@ -7,7 +7,9 @@ For every node test that passes on the CPU (every test not listed in
     DLC compile TEST/model.onnx --target cuda --emit=ptx --data TEST/test_data_set_0
 
 and assembles each architecture's PTX with `ptxas -arch=sm_XX` (the
-architectures the compiler embeds: sm_80 and sm_90 by default). A test
+architectures the compiler embeds: sm_80 and sm_90 by default; an image that
+differs from an older architecture's only in its .target line is assembled
+once, for the older one). A test
 fails when dlc cannot compile it for CUDA or when ptxas rejects its PTX.
 Tests listed in --cuda-xfail (`name  # reason`) are expected to fail; a
 listed test that passes is reported as XPASS and fails the run.
@@ -48,11 +50,30 @@ def check(dlc, ptxas, test_dir, timeout):
         if text.startswith("// dlc: no kernels"):
             return "PASS", "no kernels"
         return "FAIL", "no PTX printed"
-    for arch, _, ptx in images:
+    # An image whose text differs from an already assembled one only in its
+    # .target line is not assembled again for the newer architecture: sm_90
+    # accepts every sm_80 instruction, so the older target is the stricter
+    # check (the fp32 node kernels are identical for sm_80 and sm_90).
+    # The real models assemble every image (e2e/models/cuda-ptx.test).
+    assembled = []
+    for arch, _, ptx in sorted(images, key=lambda i: arch_number(i[0])):
+        body = TARGET.sub("", ptx)
+        if body in assembled:
+            continue
         err = assemble(ptxas, arch, ptx)
         if err:
             return "FAIL", f"ptxas -arch={arch}: {err}"
+        assembled.append(body)
     return "PASS", ",".join(a for a, _, _ in images)
+
+
+TARGET = re.compile(r"^\.target [^\n]*$", re.M)
+
+
+def arch_number(arch):
+    """sm_80 -> 80, sm_90a -> 90 (the stricter, older targets first)."""
+    m = re.match(r"sm_(\d+)", arch)
+    return int(m.group(1)) if m else 0
 
 
 def main():
