@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Quick start, step 2: builds what the tests need and runs the whole test
 # suite in its two tiers (lit; the fast tier: FileCheck tests of the
-# dialect, passes, importer and code generators, runtime unit tests, the
-# example application; the end-to-end tier: the tools, ONNX node tests,
-# real models, ONNX Runtime comparisons, the fuzzers for a bounded number
-# of executions), then test/ir, passes, codegen and frontend again with
-# dlc and dlc-opt built with ASan + UBSan
-# (scripts/sanitize-compiler.sh; its tests are counted as "asan: ...").
+# dialect, passes, importer and code generators, the runtime's, compiler
+# library's and analysis library's unit tests, the example application;
+# the end-to-end tier: the tools, ONNX node tests, real models, ONNX
+# Runtime comparisons, the fuzzers for a bounded number of executions),
+# then test/ir, passes, codegen and frontend again with dlc and dlc-opt
+# built with ASan + UBSan (scripts/sanitize-compiler.sh; its tests are
+# counted as "asan: ...").
 # Ends with "N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${DLC_BUILD_DIR:-$root/build}
-"$root/scripts/build.sh" dlc dlc-opt dlc_runtime dlc-runtime-tests dlc-fake-cuda dlc-onnx-data || exit 1
+"$root/scripts/build.sh" dlc dlc-opt dlc_runtime dlc-runtime-tests dlc-compiler-tests \
+  dlc-analysis-tests dlc-fake-cuda dlc-onnx-data || exit 1
 # The checked build (ASan + UBSan, assertions: the fuzzers and the fast
 # tier's tools), before the suite uses it.
 checked_log=$(mktemp)
@@ -29,7 +31,7 @@ log=$(mktemp)
 rc=0
 for tier in fast e2e; do
   if [ $tier = fast ]; then
-    dirs=(ir passes codegen frontend runtime examples)
+    dirs=(ir passes codegen frontend compiler analysis runtime examples)
   else
     dirs=(tools e2e)
   fi

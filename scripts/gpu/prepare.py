@@ -424,9 +424,12 @@ def main():
 def finish(args, bundle, manifest):
     for f in ("runner.c", "check.py"):
         shutil.copy(os.path.join(HERE, f), bundle)
-    # The GPU's peaks, measured there (tools/gpu-peaks).
-    for f in ("gpu_peaks.c", "gpu_peaks.h", "peaks_main.c"):
-        shutil.copy(os.path.join(ROOT, "tools", "gpu-peaks", f), bundle)
+    # The GPU's peaks, measured there (analysis/gpu-peaks, the program
+    # tools/gpu-peaks/peaks_main.c).
+    for f in ("analysis/gpu-peaks/gpu_peaks.c",
+              "analysis/gpu-peaks/gpu_peaks.h",
+              "tools/gpu-peaks/peaks_main.c"):
+        shutil.copy(os.path.join(ROOT, f), bundle)
     shutil.copy(os.path.join(ROOT, "scripts", "models", "export_models.py"),
                 os.path.join(bundle, "models_def.py"))
     shutil.copy(os.path.join(ROOT, "runtime", "include", "dlc", "dlc_runtime.h"), bundle)

@@ -1,5 +1,6 @@
 //===- AnalyzeCommand.cpp - dlc analyze
 //-------------------------------------===//
+#include "analysis/Analyze.h"
 #include "codegen/Library.h"
 #include "codegen/ModelAbi.h"
 #include "compiler/Compiler.h"
@@ -7,7 +8,6 @@
 #include "compiler/Executor.h"
 #include "dlc/dlc_model_abi.h"
 #include "dlc/dlc_runtime_text.h"
-#include "tools/driver/Analyze.h"
 #include "tools/driver/Budget.h"
 #include "tools/driver/Session.h"
 #include "tools/driver/TensorIO.h"
@@ -133,39 +133,7 @@ int runAnalyzeCommand(const Args &args) {
         outs() << formatv("{0:2}", value) << "\n";
         return kExitOk;
       }
-      outs() << "dlc: " << opts.peaks.cpuName << " (" << opts.peaks.cpuIsa
-             << "), measured:\n";
-      for (const auto &[count, figures] : opts.peaks.cpu)
-        outs() << formatv("  {0} thread(s): {1:f1} GFLOP/s fp32 FMA, {2:f1} "
-                          "GB/s copy (bytes read + written)\n",
-                          count, figures.flops.value / 1e9,
-                          figures.bandwidth.value / 1e9);
-      outs() << formatv("  one thread's cache: {0} KiB, {1:f1} GB/s copy\n",
-                        int64_t(opts.peaks.cacheBytes->value / 1024),
-                        opts.peaks.cacheBandwidth->value / 1e9);
-      if (const auto &g = opts.peaks.gpu) {
-        auto fig = [](const dlc::Figure &f, double scale, const char *unit) {
-          return f.source == dlc::FigureSource::Measured
-                     ? formatv("{0:f1} {1}", f.value / scale, unit).str()
-                     : std::string("not measured");
-        };
-        outs() << "dlc: " << g->name << ", measured:\n"
-               << "  " << fig(g->flops, 1e12, "TFLOP/s") << " fp32 FMA, "
-               << fig(g->tensorFlops, 1e12, "TFLOP/s")
-               << " fp16 tensor cores (mma.sync, fp32 accumulation)\n"
-               << "  " << fig(g->bandwidth, 1e9, "GB/s")
-               << " device copy (bytes read + written), "
-               << fig(g->memory, double(1u << 30), "GiB") << " memory\n"
-               << "  host to device " << fig(g->link, 1e9, "GB/s")
-               << " page-locked, " << fig(g->linkPageable, 1e9, "GB/s")
-               << " pageable, " << fig(g->linkLatency, 1e-6, "us")
-               << " per small copy; " << fig(g->launch, 1e-6, "us")
-               << " per kernel launch\n";
-        if (!gpuWhy.empty())
-          outs() << "  (" << gpuWhy << ")\n";
-      } else {
-        outs() << "dlc: no GPU measured: " << gpuWhy << "\n";
-      }
+      dlc::printPeaks(outs(), opts.peaks, gpuWhy);
       return kExitOk;
     }
   }

@@ -1,5 +1,6 @@
 //===- CheckCommand.cpp - dlc check
 //-----------------------------------------===//
+#include "analysis/Analyze.h"
 #include "codegen/Library.h"
 #include "codegen/ModelAbi.h"
 #include "compiler/Compiler.h"
@@ -7,7 +8,6 @@
 #include "compiler/Executor.h"
 #include "dlc/dlc_model_abi.h"
 #include "dlc/dlc_runtime_text.h"
-#include "tools/driver/Analyze.h"
 #include "tools/driver/Budget.h"
 #include "tools/driver/Command.h"
 #include "tools/driver/TensorIO.h"

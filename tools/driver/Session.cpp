@@ -1,6 +1,7 @@
 //===- Session.cpp - a model compiled and loaded into dlc
 //-------------------===//
 #include "tools/driver/Session.h"
+#include "analysis/Analyze.h"
 #include "codegen/Library.h"
 #include "codegen/ModelAbi.h"
 #include "compiler/Compiler.h"
@@ -8,7 +9,6 @@
 #include "compiler/Executor.h"
 #include "dlc/dlc_model_abi.h"
 #include "dlc/dlc_runtime_text.h"
-#include "tools/driver/Analyze.h"
 #include "tools/driver/Budget.h"
 #include "tools/driver/TensorIO.h"
 

@@ -1,5 +1,5 @@
 //===- AnalyzeReport.cpp - `dlc analyze --html`: one self-contained page --===//
-#include "tools/driver/AnalyzeReport.h"
+#include "analysis/AnalyzeReport.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"

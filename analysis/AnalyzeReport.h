@@ -1,7 +1,7 @@
 //===- AnalyzeReport.h - `dlc analyze --html`: one self-contained page
 //-*-C++-*-//
-#ifndef DLC_TOOLS_DRIVER_ANALYZEREPORT_H
-#define DLC_TOOLS_DRIVER_ANALYZEREPORT_H
+#ifndef DLC_ANALYSIS_ANALYZEREPORT_H
+#define DLC_ANALYSIS_ANALYZEREPORT_H
 
 #include "llvm/Support/JSON.h"
 

@@ -6,8 +6,8 @@
 // stamps), matched through the ONNX nodes both name.
 //
 //===----------------------------------------------------------------------===//
-#ifndef DLC_TOOLS_DRIVER_CALIBRATION_H
-#define DLC_TOOLS_DRIVER_CALIBRATION_H
+#ifndef DLC_ANALYSIS_CALIBRATION_H
+#define DLC_ANALYSIS_CALIBRATION_H
 
 #include "codegen/common/CostModel.h"
 

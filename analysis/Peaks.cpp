@@ -1,7 +1,7 @@
 //===- Peaks.cpp - this machine's peaks: measured, read, written ----------===//
-#include "tools/driver/Peaks.h"
+#include "analysis/Peaks.h"
 
-#include "tools/gpu-peaks/gpu_peaks.h"
+#include "analysis/gpu-peaks/gpu_peaks.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -322,6 +322,41 @@ DevicePeaks dlc::cpuPeaksAt(const MachinePeaks &peaks, unsigned threads,
 json::Value dlc::figureToJson(const Figure &figure) {
   return json::Object{{"value", figure.value},
                       {"source", figureSourceName(figure.source)}};
+}
+
+void dlc::printPeaks(raw_ostream &os, const MachinePeaks &peaks,
+                     StringRef gpuWhy) {
+  os << "dlc: " << peaks.cpuName << " (" << peaks.cpuIsa << "), measured:\n";
+  for (const auto &[count, figures] : peaks.cpu)
+    os << formatv("  {0} thread(s): {1:f1} GFLOP/s fp32 FMA, {2:f1} "
+                  "GB/s copy (bytes read + written)\n",
+                  count, figures.flops.value / 1e9,
+                  figures.bandwidth.value / 1e9);
+  os << formatv("  one thread's cache: {0} KiB, {1:f1} GB/s copy\n",
+                int64_t(peaks.cacheBytes->value / 1024),
+                peaks.cacheBandwidth->value / 1e9);
+  if (const auto &g = peaks.gpu) {
+    auto fig = [](const Figure &f, double scale, const char *unit) {
+      return f.source == FigureSource::Measured
+                 ? formatv("{0:f1} {1}", f.value / scale, unit).str()
+                 : std::string("not measured");
+    };
+    os << "dlc: " << g->name << ", measured:\n"
+       << "  " << fig(g->flops, 1e12, "TFLOP/s") << " fp32 FMA, "
+       << fig(g->tensorFlops, 1e12, "TFLOP/s")
+       << " fp16 tensor cores (mma.sync, fp32 accumulation)\n"
+       << "  " << fig(g->bandwidth, 1e9, "GB/s")
+       << " device copy (bytes read + written), "
+       << fig(g->memory, double(1u << 30), "GiB") << " memory\n"
+       << "  host to device " << fig(g->link, 1e9, "GB/s") << " page-locked, "
+       << fig(g->linkPageable, 1e9, "GB/s") << " pageable, "
+       << fig(g->linkLatency, 1e-6, "us") << " per small copy; "
+       << fig(g->launch, 1e-6, "us") << " per kernel launch\n";
+    if (!gpuWhy.empty())
+      os << "  (" << gpuWhy << ")\n";
+  } else {
+    os << "dlc: no GPU measured: " << gpuWhy << "\n";
+  }
 }
 
 json::Value dlc::peaksToJson(const MachinePeaks &peaks) {

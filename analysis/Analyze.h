@@ -1,11 +1,11 @@
 //===- Analyze.h - `dlc analyze`: costs and CPU-vs-GPU advice ----*- C++
 //-*-===//
-#ifndef DLC_TOOLS_DRIVER_ANALYZE_H
-#define DLC_TOOLS_DRIVER_ANALYZE_H
+#ifndef DLC_ANALYSIS_ANALYZE_H
+#define DLC_ANALYSIS_ANALYZE_H
 
+#include "analysis/Calibration.h"
+#include "analysis/Peaks.h"
 #include "compiler/Compiler.h"
-#include "tools/driver/Calibration.h"
-#include "tools/driver/Peaks.h"
 
 #include <functional>
 #include <optional>
@@ -61,7 +61,9 @@ std::optional<AutoTarget> pickTarget(const std::string &model,
                                      unsigned threads, const DevicePeaks &gpu);
 
 /// The kernels of `model` as dlc analyze counts them (at `compile`'s
-/// dimensions); prints the errors and returns false when it cannot.
+/// dimensions: names, kinds and figures; their `root` and `ops` are null, the
+/// module they were counted on being gone); prints the errors and returns
+/// false when it cannot.
 bool countModelKernels(const std::string &model, const CompileOptions &compile,
                        ProgramCosts &costs);
 

@@ -1,11 +1,12 @@
 //===- Peaks.h - this machine's peaks: measured, read, written ---*- C++
 //-*-===//
-#ifndef DLC_TOOLS_DRIVER_PEAKS_H
-#define DLC_TOOLS_DRIVER_PEAKS_H
+#ifndef DLC_ANALYSIS_PEAKS_H
+#define DLC_ANALYSIS_PEAKS_H
 
 #include "codegen/common/CostModel.h"
 
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <map>
 #include <optional>
@@ -51,6 +52,11 @@ DevicePeaks cpuPeaksAt(const MachinePeaks &peaks, unsigned threads,
                        unsigned vectorLanes);
 
 llvm::json::Value peaksToJson(const MachinePeaks &peaks);
+/// `dlc analyze --measure-peaks`'s text: the CPU's figures per thread count
+/// and its cache, then the GPU's (each figure "not measured" where it was
+/// not), or why no GPU was measured (`gpuWhy`).
+void printPeaks(llvm::raw_ostream &os, const MachinePeaks &peaks,
+                llvm::StringRef gpuWhy);
 /// Reads a peaks file (as written by `dlc analyze --measure-peaks --json`,
 /// or by hand); figures without a "source" are "given".
 bool readPeaksFile(llvm::StringRef path, MachinePeaks &peaks,

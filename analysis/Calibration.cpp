@@ -1,5 +1,5 @@
 //===- Calibration.cpp - predicted against measured kernel times ---------===//
-#include "tools/driver/Calibration.h"
+#include "analysis/Calibration.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,11 +1,11 @@
 //===- Analyze.cpp - `dlc analyze`: costs and CPU-vs-GPU advice -----------===//
-#include "tools/driver/Analyze.h"
+#include "analysis/Analyze.h"
 
+#include "analysis/AnalyzeReport.h"
 #include "codegen/common/CostModel.h"
 #include "codegen/common/KernelCosts.h"
 #include "codegen/cpu/Target.h"
 #include "compiler/Diagnostics.h"
-#include "tools/driver/AnalyzeReport.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -176,7 +176,14 @@ bool dlc::countModelKernels(const std::string &model,
                             const CompileOptions &compile,
                             ProgramCosts &costs) {
   ModelInfo info;
-  return countKernels(model, compile, costs, info);
+  if (!countKernels(model, compile, costs, info))
+    return false;
+  // The ops lived in countKernels' context, which is gone.
+  for (KernelCost &k : costs.kernels) {
+    k.root = nullptr;
+    k.ops.clear();
+  }
+  return true;
 }
 
 std::optional<dlc::AutoTarget> dlc::pickTarget(const std::string &model,
