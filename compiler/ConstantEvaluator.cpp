@@ -109,15 +109,8 @@ dlc::evaluateConstantsOnCpu(ModuleOp module) {
   std::vector<dlc_tensor> outputs;
   for (const TensorInfo &t : info->outputs)
     results.emplace_back(t.sizeBytes, '\0');
-  for (auto [t, buffer] : llvm::zip(info->outputs, results)) {
-    dlc_tensor v;
-    v.data = buffer.data();
-    v.size_bytes = buffer.size();
-    v.dtype = (dlc_dtype)t.dtype;
-    v.rank = t.shape.size();
-    v.shape = t.shape.data();
-    outputs.push_back(v);
-  }
+  for (auto [t, buffer] : llvm::zip(info->outputs, results))
+    outputs.push_back(tensorOver(buffer, t));
   dlc_status *s =
       dlcrt_model_run(model, nullptr, 0, outputs.data(), outputs.size());
   dlcrt_model_destroy(model);

@@ -60,3 +60,13 @@ dlc::LoadedModel::load(StringRef object, StringRef name) {
   model->jit = std::move(*jit);
   return model;
 }
+
+dlc_tensor dlc::tensorOver(std::string &buffer, const TensorInfo &info) {
+  dlc_tensor v;
+  v.data = buffer.data();
+  v.size_bytes = buffer.size();
+  v.dtype = (dlc_dtype)info.dtype;
+  v.rank = info.shape.size();
+  v.shape = info.shape.data();
+  return v;
+}

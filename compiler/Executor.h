@@ -3,11 +3,14 @@
 #ifndef DLC_COMPILER_EXECUTOR_H
 #define DLC_COMPILER_EXECUTOR_H
 
+#include "codegen/ModelInfo.h"
+
 #include "dlc/dlc_model_abi.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <string>
 
 namespace llvm::orc {
 class LLJIT;
@@ -28,6 +31,10 @@ private:
   std::unique_ptr<llvm::orc::LLJIT> jit;
   const dlc_model_desc *modelDesc = nullptr;
 };
+
+/// A dlc_tensor over `buffer` (which must hold `info.sizeBytes` bytes and
+/// outlive it) with `info`'s dtype and shape.
+dlc_tensor tensorOver(std::string &buffer, const TensorInfo &info);
 
 } // namespace dlc
 

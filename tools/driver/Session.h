@@ -128,21 +128,12 @@ struct Session {
   }
 
   void bind() {
-    auto makeTensor = [](std::string &buf, const dlc::TensorInfo &t) {
-      dlc_tensor v;
-      v.data = buf.data();
-      v.size_bytes = buf.size();
-      v.dtype = (dlc_dtype)t.dtype;
-      v.rank = t.shape.size();
-      v.shape = t.shape.data();
-      return v;
-    };
     inTensors.clear();
     outTensors.clear();
     for (size_t i = 0; i < inputs.size(); ++i)
-      inTensors.push_back(makeTensor(inputs[i], inInfo[i]));
+      inTensors.push_back(dlc::tensorOver(inputs[i], inInfo[i]));
     for (size_t i = 0; i < outputs.size(); ++i)
-      outTensors.push_back(makeTensor(outputs[i], outInfo[i]));
+      outTensors.push_back(dlc::tensorOver(outputs[i], outInfo[i]));
   }
   std::string run() {
     dlc_status *s = dlcrt_model_run(model, inTensors.data(), inTensors.size(),
