@@ -5,7 +5,7 @@
       [--mcpu CPU]
       [--threads 1 2] [--matmul 256 512 1024 2048] [--no-models] [--no-micro]
       [--no-symbolic | --symbolic-only]
-      [--iterations N] [--json OUT.json]
+      [--iterations N] [--rounds R] [--round-iterations N] [--json OUT.json]
 
 Everything is measured in the same run on the same machine and inputs, and
 reported as ratios (dlc / reference), because these machines are noisy:
@@ -21,8 +21,13 @@ reported as ratios (dlc / reference), because these machines are noisy:
 * conv: single Conv nodes with ResNet shapes, dlc against ONNX Runtime.
 * models: the real models of scripts/models/export_models.py at each batch
   size (exported as static-batch models), dlc against onnxruntime-node with
-  the same thread counts (intra-op threads), plus dlc's compile time; the
-  geomean and the worst ratio per thread count. --broad runs the longer
+  the same thread counts (intra-op threads) and inputs, plus dlc's compile
+  time; the geomean and the worst ratio per thread count. Each model is
+  compiled once into a library (`dlc compile -o`) that micro/run_library.c
+  links, as an application would; the library and ORT then run
+  alternately, --rounds times --round-iterations runs each (after a
+  warm-up run), and each latency is the median of its rounds' medians, so
+  that a change in the machine during the run falls on both. --broad runs the longer
   list (17 models); --mcpu x86-64-v3 compiles dlc's code for AVX2 on an
   AVX-512 machine (ORT keeps its own dispatch).
 * symbolic: builds with symbolic dimensions (ResNet-50's batch, BERT's batch
@@ -33,7 +38,7 @@ reported as ratios (dlc / reference), because these machines are noisy:
   these).
 
 Prints a table per section and, with --json, writes every measurement.
-Latency is the median of --iterations runs after a warm-up. Needs: a built
+Latency (matmul, conv) is the median of --iterations runs after a warm-up. Needs: a built
 dlc (build/bin/dlc), cc, Debian's libopenblas-dev, python3-onnx, python3-torch
 (for the models) and onnxruntime-node (test/e2e/ort/ensure-ort.sh).
 """
@@ -42,9 +47,12 @@ import json
 import math
 import os
 import platform
+import re
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 import onnx
@@ -147,9 +155,32 @@ class Bench:
                   "--threads", ",".join(str(t) for t in threads), *mcpu, *extra])
         return {r["threads"]: r for r in json_lines(out)}
 
-    def ort(self, model_path, in_dir, threads):
+    def library(self, model_path, tag):
+        """Compiles the model into a library (`dlc compile -o`) and links
+        micro/run_library.c against it: the code `dlc bench` runs, as an
+        application links it. Returns (runner, compile seconds, workspace
+        bytes)."""
+        lib = os.path.join(self.work, f"{tag}.lib")
+        mcpu = ["--mcpu", self.args.mcpu] if self.args.mcpu else []
+        start = time.monotonic()
+        out = sh([self.args.dlc, "compile", model_path, "-o", lib, "--name", "net",
+                  *mcpu])
+        compile_s = time.monotonic() - start
+        m = re.search(r"workspace (\d+) bytes", out)
+        runner = os.path.join(lib, "run")
+        sh(["cc", "-O2", "-I", lib, os.path.join(HERE, "micro", "run_library.c"),
+            os.path.join(lib, "libnet.a"), "-lomp", "-lm", "-o", runner])
+        return runner, compile_s, int(m.group(1)) if m else None
+
+    def run_library(self, runner, in_dir, inputs, threads, iterations):
+        files = [os.path.join(in_dir, f"input_{k}.bin") for k in range(inputs)]
+        return json_lines(sh([runner, str(iterations), str(threads), "--json",
+                              *files]))[0]
+
+    def ort(self, model_path, in_dir, threads, iterations=None):
         out = sh(["node", self.ort_js, model_path, in_dir, "--bench",
-                  str(self.args.iterations), "--threads", str(threads)], env=self.ort_env)
+                  str(iterations or self.args.iterations), "--threads", str(threads)],
+                 env=self.ort_env)
         return json_lines(out)[0]
 
     def sgemm(self, m, n, k, threads):
@@ -251,19 +282,32 @@ def run_models(b, args, results):
             suffix = "" if batch == 1 else f"_b{batch}"
             path = os.path.join(models_dir, f"{name}{suffix}.onnx")
             data, ort_in = b.inputs_for(path, f"{name}{suffix}")
+            n_inputs = len(json.load(open(os.path.join(ort_in, "meta.json")))["tensors"])
             try:
-                dlc = b.dlc(path, data, args.threads)
+                runner, compile_s, workspace = b.library(path, f"{name}{suffix}")
             except (RuntimeError, subprocess.TimeoutExpired) as e:
                 print(f"  {name} b={batch}: dlc failed: {str(e).splitlines()[0]}")
                 rows.append({"model": name, "batch": batch, "error": str(e)[:500]})
                 continue
+            # dlc's library and ONNX Runtime alternately, round after round,
+            # so that a change in the machine (a neighbour, the vCPUs'
+            # placement) falls on both; each latency is the median of its
+            # rounds' medians.
+            dlc_rounds = {t: [] for t in args.threads}
+            ort_rounds = {t: [] for t in args.threads}
+            for _ in range(args.rounds):
+                for t in args.threads:
+                    dlc_rounds[t].append(b.run_library(
+                        runner, ort_in, n_inputs, t, args.round_iterations)["median_ms"])
+                    ort_rounds[t].append(
+                        b.ort(path, ort_in, t, args.round_iterations)["median_ms"])
             for t in args.threads:
-                ort = b.ort(path, ort_in, t)
+                dlc_ms = statistics.median(dlc_rounds[t])
+                ort_ms = statistics.median(ort_rounds[t])
                 row = {"model": name, "batch": batch, "threads": t,
-                       "dlc_ms": dlc[t]["median_ms"], "ort_ms": ort["median_ms"],
-                       "ratio": dlc[t]["median_ms"] / ort["median_ms"],
-                       "compile_s": dlc[t]["compile_s"],
-                       "workspace_bytes": dlc[t]["workspace_bytes"]}
+                       "dlc_ms": dlc_ms, "ort_ms": ort_ms, "ratio": dlc_ms / ort_ms,
+                       "dlc_round_ms": dlc_rounds[t], "ort_round_ms": ort_rounds[t],
+                       "compile_s": compile_s, "workspace_bytes": workspace}
                 rows.append(row)
                 print(f"  {name:13s}{batch:5d}{t:8d}  {row['dlc_ms']:8.2f}  {row['ort_ms']:8.2f}"
                       f"  {row['ratio']:7.2f}  {row['compile_s']:9.1f}", flush=True)
@@ -400,6 +444,10 @@ def main():
     ap.add_argument("--threads", nargs="+", type=int, default=[1, 2])
     ap.add_argument("--matmul", nargs="+", type=int, default=[256, 512, 1024, 2048])
     ap.add_argument("--iterations", type=int, default=10)
+    ap.add_argument("--rounds", type=int, default=4,
+                    help="models: dlc and ORT measured alternately this many times")
+    ap.add_argument("--round-iterations", type=int, default=5,
+                    help="models: timed runs per round (after a warm-up run)")
     ap.add_argument("--no-models", action="store_true")
     ap.add_argument("--no-micro", action="store_true")
     ap.add_argument("--no-symbolic", action="store_true",
