@@ -26,9 +26,9 @@ reported as ratios (dlc / reference), because these machines are noisy:
   compiled once into a library (`dlc compile -o`) that micro/run_library.c
   links, as an application would; the library and ORT then run
   alternately, --rounds times --round-iterations runs each (after a
-  warm-up run), and each latency is the median of its rounds' medians, so
-  that a change in the machine during the run falls on both. --broad runs the longer
-  list (17 models); --mcpu x86-64-v3 compiles dlc's code for AVX2 on an
+  warm-up of at least 200 ms), and each latency is the median of its
+  rounds' medians, so that a change in the machine during the run falls
+  on both. --broad runs the longer list (17 models); --mcpu x86-64-v3 compiles dlc's code for AVX2 on an
   AVX-512 machine (ORT keeps its own dispatch).
 * symbolic: builds with symbolic dimensions (ResNet-50's batch, BERT's batch
   and sequence, compiled with --dim ranges) against the static builds of the
@@ -110,6 +110,7 @@ class Bench:
         self.ort_env = dict(os.environ)
         self.ort_env["NODE_PATH"] = os.path.join(args.ort_dir, "node_modules")
         self.ort_js = os.path.join(ROOT, "test", "e2e", "ort", "ort_run.js")
+        self.libomp = args.libomp
 
     def build_micro(self):
         peak = os.path.join(self.work, "fma_peak")
@@ -168,8 +169,12 @@ class Bench:
         compile_s = time.monotonic() - start
         m = re.search(r"workspace (\d+) bytes", out)
         runner = os.path.join(lib, "run")
+        # The OpenMP runtime dlc bench and dlc_add_model use (LLVM 22's;
+        # Debian's default libomp.so is an older LLVM's).
+        omp = os.path.dirname(self.libomp)
         sh(["cc", "-O2", "-I", lib, os.path.join(HERE, "micro", "run_library.c"),
-            os.path.join(lib, "libnet.a"), "-lomp", "-lm", "-o", runner])
+            os.path.join(lib, "libnet.a"), f"-L{omp}", "-lomp", f"-Wl,-rpath,{omp}",
+            "-lm", "-o", runner])
         return runner, compile_s, int(m.group(1)) if m else None
 
     def run_library(self, runner, in_dir, inputs, threads, iterations):
@@ -444,10 +449,12 @@ def main():
     ap.add_argument("--threads", nargs="+", type=int, default=[1, 2])
     ap.add_argument("--matmul", nargs="+", type=int, default=[256, 512, 1024, 2048])
     ap.add_argument("--iterations", type=int, default=10)
+    ap.add_argument("--libomp", default="/usr/lib/llvm-22/lib/libomp.so.5",
+                    help="the OpenMP runtime the model libraries link (dlc's)")
     ap.add_argument("--rounds", type=int, default=4,
                     help="models: dlc and ORT measured alternately this many times")
     ap.add_argument("--round-iterations", type=int, default=5,
-                    help="models: timed runs per round (after a warm-up run)")
+                    help="models: timed runs per round (after 200 ms of warm-up runs)")
     ap.add_argument("--no-models", action="store_true")
     ap.add_argument("--no-micro", action="store_true")
     ap.add_argument("--no-symbolic", action="store_true",
