@@ -10,13 +10,13 @@
 #include "codegen/common/CostModel.h"
 #include "codegen/common/KernelCosts.h"
 
+#include "test/common/TempModel.h"
+
 #include "onnx/onnx_pb.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <fstream>
-#include <unistd.h>
 
 namespace {
 
@@ -61,13 +61,7 @@ std::string writeMatMul(int64_t m, int64_t k, int64_t n, bool constantB) {
     addValue(graph->add_input(), "b", {k, n});
   }
   addValue(graph->add_output(), "y", {m, n});
-  char path[] = "/tmp/dlc-analysis-test-XXXXXX";
-  int fd = mkstemp(path);
-  EXPECT_GE(fd, 0);
-  close(fd);
-  std::ofstream out(path, std::ios::binary);
-  model.SerializeToOstream(&out);
-  return path;
+  return dlc::test::writeTempModel(model, "dlc-analysis-test");
 }
 
 TEST(AnalysisLibrary, CountsAMatMulsFlopsAndWeights) {
@@ -94,14 +88,22 @@ TEST(AnalysisLibrary, CountsAMatMulsFlopsAndWeights) {
   EXPECT_DOUBLE_EQ(weightBytes, double(k * n * 4));
 }
 
+/// --target auto's choice for `y = Relu(a[m,k] x b[k,n])`, a and b inputs,
+/// one CPU thread against an H200's datasheet figures.
+std::optional<dlc::AutoTarget> pickFor(int64_t m, int64_t k, int64_t n) {
+  std::string path = writeMatMul(m, k, n, /*constantB=*/false);
+  std::optional<dlc::DevicePeaks> gpu = dlc::datasheetGpuPeaks("h200");
+  EXPECT_TRUE(gpu);
+  std::optional<dlc::AutoTarget> pick;
+  if (gpu)
+    pick = dlc::pickTarget(path, dlc::CompileOptions(), 1, *gpu);
+  std::remove(path.c_str());
+  return pick;
+}
+
 TEST(AnalysisLibrary, ATinyMatMulStaysOnTheCpu) {
   // 2 * 8^3 FLOPs: far less than one kernel launch and the transfers.
-  std::string path = writeMatMul(8, 8, 8, /*constantB=*/false);
-  std::optional<dlc::DevicePeaks> gpu = dlc::datasheetGpuPeaks("h200");
-  ASSERT_TRUE(gpu);
-  std::optional<dlc::AutoTarget> pick =
-      dlc::pickTarget(path, dlc::CompileOptions(), 1, *gpu);
-  std::remove(path.c_str());
+  std::optional<dlc::AutoTarget> pick = pickFor(8, 8, 8);
   ASSERT_TRUE(pick);
   EXPECT_EQ(pick->target, dlc::Target::Cpu) << pick->reason;
   EXPECT_FALSE(pick->reason.empty());
@@ -111,12 +113,7 @@ TEST(AnalysisLibrary, ALargeMatMulGoesToTheGpu) {
   // 2 * 2048^3 = 17 GFLOP: over 0.1 s on one CPU thread at any rate a core
   // reaches, about 0.3 ms on an H200's datasheet FP32 rate, and 48 MiB over
   // the host link (a few ms).
-  std::string path = writeMatMul(2048, 2048, 2048, /*constantB=*/false);
-  std::optional<dlc::DevicePeaks> gpu = dlc::datasheetGpuPeaks("h200");
-  ASSERT_TRUE(gpu);
-  std::optional<dlc::AutoTarget> pick =
-      dlc::pickTarget(path, dlc::CompileOptions(), 1, *gpu);
-  std::remove(path.c_str());
+  std::optional<dlc::AutoTarget> pick = pickFor(2048, 2048, 2048);
   ASSERT_TRUE(pick);
   EXPECT_EQ(pick->target, dlc::Target::Cuda) << pick->reason;
 }

@@ -15,6 +15,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "test/common/TempModel.h"
+
 #include "onnx/onnx_pb.h"
 
 #include <gtest/gtest.h>
@@ -59,13 +61,7 @@ std::string writeModel(const std::string &op, int type,
     tensor->mutable_shape()->add_dim()->set_dim_value(3);
     tensor->mutable_shape()->add_dim()->set_dim_value(5);
   }
-  char path[] = "/tmp/dlc-compiler-test-XXXXXX";
-  int fd = mkstemp(path);
-  EXPECT_GE(fd, 0);
-  close(fd);
-  std::ofstream out(path, std::ios::binary);
-  model.SerializeToOstream(&out);
-  return path;
+  return dlc::test::writeTempModel(model, "dlc-compiler-test");
 }
 
 TEST(CompilerLibrary, CompilesTheBundledModelToAnObject) {
