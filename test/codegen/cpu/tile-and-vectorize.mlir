@@ -86,14 +86,18 @@ func.func @conv3x3(%x: tensor<1x3x34x34xf32>, %w: tensor<16x3x3x3xf32>, %b: tens
 
 // -----
 
-// MaxPool 3x3 stride 2 (ResNet's): tiles of one output row, 8 columns and 16
-// channels, vectorized with the channels in the lanes: the strided window
-// becomes slices of one transposed input vector, and nothing stays scalar.
+// MaxPool 3x3 stride 2 (ResNet's): one elementwise op over the window's
+// taps (strided slices of the padded input), tiled by one output row of 56
+// columns; each tap's strided row is one contiguous read of 111 columns
+// and a stride-2 shuffle, the maximum a compare and select per tap, and
+// nothing stays scalar.
 // CHECK-LABEL: func.func @max_pool_3x3_s2
-// CHECK:         scf.forall
-// CHECK:           vector.transfer_read {{.+}} vector<1x16x17xf32>
-// CHECK:           vector.transpose {{.+}} [0, 2, 1] : vector<1x16x17xf32> to vector<1x17x16xf32>
-// CHECK:           arith.maximumf {{.+}} : vector<1x1x16xf32>
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}) in (64, 56)
+// CHECK-COUNT-9:   vector.transfer_read {{.+}} vector<1x1x1x111xf32>
+// CHECK-NOT:       vector.transfer_read
+// CHECK:           arith.cmpf ogt, {{.+}} : vector<1x1x1x56xf32>
+// CHECK:           arith.cmpf uno, {{.+}} : vector<1x1x1x56xf32>
+// CHECK:           vector.transfer_write {{.+}} vector<1x1x1x56xf32>
 // CHECK-NOT:       linalg.pooling
 // CHECK-NOT:       linalg.generic
 // CHECK:         return

@@ -15,8 +15,10 @@
 // CHECK:         } -> tensor<1x4x8x8xf32> loc("relu1")
 // CHECK:         tensor.pad {{.+}} {
 // CHECK:         } : tensor<1x4x8x8xf32> to tensor<1x4x9x9xf32> loc("pool1")
-// CHECK:         linalg.fill {{.+}} loc("pool1")
-// CHECK:         linalg.pooling_nchw_max {{.+}} -> tensor<1x4x4x4xf32> loc("pool1")
+// CHECK:         tensor.extract_slice {{.+}} loc("pool1")
+// CHECK:         linalg.generic
+// CHECK:           arith.select {{.+}} loc("pool1")
+// CHECK:         } -> tensor<1x4x4x4xf32> loc("pool1")
 // CHECK:         tensor.collapse_shape {{.+}} loc("flatten1")
 // CHECK:         linalg.fill {{.+}} loc("fc1")
 // CHECK:         linalg.generic

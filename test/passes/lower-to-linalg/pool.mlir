@@ -1,22 +1,41 @@
 // RUN: dlc-opt %s -split-input-file --dlc-lower-to-linalg --mlir-print-local-scope | FileCheck %s
 
-// MaxPool: the input is padded with -inf, the accumulator filled with -inf,
-// and 2-D windows reduce with linalg's named pooling_nchw_max (its
-// arith.maximumf propagates NaN like ONNX; the CPU vectorizer handles the
-// named op's strided windows, not a generic's). The window tensor only
-// carries the kernel shape.
+// MaxPool: the input is padded with -inf; a small static 2-D window
+// becomes one elementwise op over a strided slice of the padded input per
+// tap (offsets kh, kw; strides 2), as depthwise convolutions are: the
+// largest tap by compares and selects (one max instruction each on x86),
+// NaN when any pair of taps is unordered (NaN propagates, as with
+// arith.maximumf).
 // CHECK-LABEL: func.func @max_pool
 // CHECK-SAME:    (%[[X:.+]]: tensor<1x2x4x4xf32>)
 // CHECK:         %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
 // CHECK:         %[[PAD:.+]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK:           tensor.yield %[[NEGINF]] : f32
 // CHECK:         } : tensor<1x2x4x4xf32> to tensor<1x2x6x6xf32>
-// CHECK:         %[[EMPTY:.+]] = tensor.empty() : tensor<1x2x2x2xf32>
-// CHECK:         %[[NEGINF2:.+]] = arith.constant 0xFF800000 : f32
-// CHECK:         %[[ACC:.+]] = linalg.fill ins(%[[NEGINF2]] : f32) outs(%[[EMPTY]] : tensor<1x2x2x2xf32>)
-// CHECK:         %[[WIN:.+]] = tensor.empty() : tensor<3x3xf32>
-// CHECK:         %[[R:.+]] = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-// CHECK-SAME:      ins(%[[PAD]], %[[WIN]] : tensor<1x2x6x6xf32>, tensor<3x3xf32>) outs(%[[ACC]] : tensor<1x2x2x2xf32>)
+// CHECK:         %[[T0:.+]] = tensor.extract_slice %[[PAD]][0, 0, 0, 0] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK:         %[[T1:.+]] = tensor.extract_slice %[[PAD]][0, 0, 0, 1] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK:         tensor.extract_slice %[[PAD]][0, 0, 0, 2] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK:         tensor.extract_slice %[[PAD]][0, 0, 1, 0] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK:         tensor.extract_slice %[[PAD]][0, 0, 1, 1] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK:         tensor.extract_slice %[[PAD]][0, 0, 1, 2] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK:         tensor.extract_slice %[[PAD]][0, 0, 2, 0] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK:         tensor.extract_slice %[[PAD]][0, 0, 2, 1] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK:         %[[T8:.+]] = tensor.extract_slice %[[PAD]][0, 0, 2, 2] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK-NOT:     linalg.fill
+// CHECK:         %[[R:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[T0]], %[[T1]], {{.*}}, %[[T8]] :
+// CHECK:         ^bb0(%[[A0:[^:]+]]: f32, %[[A1:[^:]+]]: f32, %[[A2:[^:]+]]: f32, {{.*}}, %[[A8:[^:]+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT:      %[[C1:.+]] = arith.cmpf ogt, %[[A1]], %[[A0]] : f32
+// CHECK-NEXT:      %[[M1:.+]] = arith.select %[[C1]], %[[A1]], %[[A0]] : f32
+// CHECK-NEXT:      %[[C2:.+]] = arith.cmpf ogt, %[[A2]], %[[M1]] : f32
+// CHECK-NEXT:      arith.select %[[C2]], %[[A2]], %[[M1]] : f32
+// CHECK-COUNT-6:   arith.select
+// CHECK-NEXT:      %[[N0:.+]] = arith.cmpf uno, %[[A0]], %[[A1]] : f32
+// CHECK-COUNT-4:   arith.cmpf uno
+// CHECK-NOT:       arith.cmpf uno
+// CHECK:           %[[QNAN:.+]] = arith.constant 0x7FC00000 : f32
+// CHECK-NEXT:      %[[Y:.+]] = arith.select %{{.+}}, %[[QNAN]], %{{.+}} : f32
+// CHECK-NEXT:      linalg.yield %[[Y]] : f32
 // CHECK:         return %[[R]]
 func.func @max_pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
   %0 = dlc.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>}
@@ -26,15 +45,41 @@ func.func @max_pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
 
 // -----
 
-// No pads: no tensor.pad; the dilation goes to the named op.
+// No pads: no tensor.pad; the taps of a dilated window are `dilation`
+// apart.
 // CHECK-LABEL: func.func @max_pool_dilated
+// CHECK-SAME:    (%[[X:.+]]: tensor<1x1x5x5xf32>)
 // CHECK-NOT:     tensor.pad
-// CHECK:         linalg.pooling_nchw_max {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-// CHECK-SAME:      tensor<1x1x5x5xf32>, tensor<2x2xf32>
+// CHECK:         tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 1, 3, 3] [1, 1, 1, 1]
+// CHECK:         tensor.extract_slice %[[X]][0, 0, 0, 2] [1, 1, 3, 3] [1, 1, 1, 1]
+// CHECK:         tensor.extract_slice %[[X]][0, 0, 2, 0] [1, 1, 3, 3] [1, 1, 1, 1]
+// CHECK:         tensor.extract_slice %[[X]][0, 0, 2, 2] [1, 1, 3, 3] [1, 1, 1, 1]
+// CHECK:         linalg.generic
 func.func @max_pool_dilated(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32> {
   %0 = dlc.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 2, 2>}
        : tensor<1x1x5x5xf32> -> tensor<1x1x3x3xf32>
   return %0 : tensor<1x1x3x3xf32>
+}
+
+// -----
+
+// A window of more than 25 taps reduces with linalg's named
+// pooling_nchw_max (its arith.maximumf propagates NaN; the CPU vectorizer
+// handles the named op's strided windows, not a generic's), its
+// accumulator filled with -inf. The window tensor only carries the kernel
+// shape.
+// CHECK-LABEL: func.func @max_pool_large_window
+// CHECK:         %[[EMPTY:.+]] = tensor.empty() : tensor<1x1x2x2xf32>
+// CHECK:         %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK:         %[[ACC:.+]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%[[EMPTY]] : tensor<1x1x2x2xf32>)
+// CHECK:         %[[WIN:.+]] = tensor.empty() : tensor<6x5xf32>
+// CHECK:         %[[R:.+]] = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+// CHECK-SAME:      ins(%{{.+}}, %[[WIN]] : tensor<1x1x7x6xf32>, tensor<6x5xf32>) outs(%[[ACC]] : tensor<1x1x2x2xf32>)
+// CHECK:         return %[[R]]
+func.func @max_pool_large_window(%x: tensor<1x1x7x6xf32>) -> tensor<1x1x2x2xf32> {
+  %0 = dlc.max_pool %x {kernel_shape = array<i64: 6, 5>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>}
+       : tensor<1x1x7x6xf32> -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
 }
 
 // -----
@@ -54,16 +99,22 @@ func.func @max_pool_ceil(%x: tensor<1x1x5x5xf32>) -> tensor<1x1x3x3xf32> {
 
 // -----
 
-// AveragePool (count_include_pad = 0): the sum pads with 0 and adds; the
+// AveragePool (count_include_pad = 0): the sum pads with 0 and adds the
+// window's taps (strided slices of the padded input, as MaxPool's); the
 // divisors count only the input elements of each window: 4 in the corners,
 // 6 on the edges, 9 in the middle of a 3x3 window over a 1-padded 3x3 input.
 // CHECK-LABEL: func.func @avg_pool
 // CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[PAD:.+]] = tensor.pad %{{.+}} low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK:           tensor.yield %[[ZERO]] : f32
-// CHECK:         %[[ACC:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x1x3x3xf32>)
-// CHECK:         %[[SUM:.+]] = linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-// CHECK-SAME:      ins(%[[PAD]], %{{.+}} : tensor<1x1x5x5xf32>, tensor<3x3xf32>) outs(%[[ACC]] : tensor<1x1x3x3xf32>)
+// CHECK:         %[[T0:.+]] = tensor.extract_slice %[[PAD]][0, 0, 0, 0] [1, 1, 3, 3] [1, 1, 1, 1]
+// CHECK:         %[[T8:.+]] = tensor.extract_slice %[[PAD]][0, 0, 2, 2] [1, 1, 3, 3] [1, 1, 1, 1]
+// CHECK:         %[[SUM:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[T0]], {{.*}}, %[[T8]] :
+// CHECK:         ^bb0(%[[A0:[^:]+]]: f32, %[[A1:[^:]+]]: f32,
+// CHECK-NEXT:      %[[S1:.+]] = arith.addf %[[A0]], %[[A1]] : f32
+// CHECK-COUNT-7:   arith.addf
+// CHECK-NEXT:      linalg.yield
 // CHECK:         %[[DIV:.+]] = arith.constant dense<{{\[\[}}4.000000e+00, 6.000000e+00, 4.000000e+00], [6.000000e+00, 9.000000e+00, 6.000000e+00], [4.000000e+00, 6.000000e+00, 4.000000e+00]]> : tensor<3x3xf32>
 // CHECK:         %[[R:.+]] = linalg.generic
 // CHECK-SAME:      indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
