@@ -337,11 +337,11 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
               std::min(ranges[1] / vectorWidth, filterVectors) * vectorWidth;
         sizes = {1, filterTile, 1, cols, 1, 1, 0};
         // A scaled input computed inside the tile is a register, and each
-        // of its columns takes a lane permute to broadcast (AVX2 has no
-        // broadcast memory operand either way): materialized, the columns
-        // are broadcast loads. Measured on EfficientNet-B0 (AVX2): 10%.
-        if (vectorRegisters < 32)
-          op->setAttr("dlc.unfused_inputs", UnitAttr::get(op->getContext()));
+        // of its columns takes a lane permute to broadcast: materialized,
+        // the columns are broadcast loads (with AVX-512 a memory operand of
+        // the FMA). Measured on EfficientNet-B0 (AVX2) and MobileNetV3
+        // (AVX-512), docs/design.md.
+        op->setAttr("dlc.unfused_inputs", UnitAttr::get(op->getContext()));
         if (channelsInnermost) {
           // Loops kh, kw, then the channels innermost: each step one filter
           // vector and `cols` broadcasts, none shared with another step.

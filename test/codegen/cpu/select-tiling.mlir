@@ -429,10 +429,14 @@ func.func @conv_7x7_pointwise(%x: tensor<1x960x7x7xf32>, %w: tensor<160x960x1x1x
 
 // An elementwise op reading a convolution's only result with an identity
 // map is its epilogue: its tile sizes are only a fallback, for when
-// dlc-cpu-tile-and-fuse cannot fuse it into the convolution's tiles.
+// dlc-cpu-tile-and-fuse cannot fuse it into the convolution's tiles. The
+// convolution (filters in the lanes, input columns broadcast) takes no
+// producer of its input into its tiles (dlc.unfused_inputs), with 32
+// registers as with 16.
 // CHECK-LABEL: func.func @conv_relu
 // CHECK:         linalg.conv_2d_nchw_fchw
 // CHECK-SAME:      dlc.tile_sizes
+// CHECK-SAME:      dlc.unfused_inputs
 // CHECK:         linalg.generic
 // CHECK-SAME:      dlc.epilogue_tile_sizes = array<i64: 1, 1, 1, 7>
 // CHECK-NOT:       dlc.tile_sizes
