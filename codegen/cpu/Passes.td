@@ -22,7 +22,8 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     a divisor of 3 to 7 divides takes it rather than a remainder), and with
     16 registers a block that fits them, with
     `dlc.reduction_order` when the window loops go outside an innermost
-    channel loop; these convolutions are marked `dlc.unfused_inputs`; other ops tile their innermost
+    channel loop; these convolutions are marked `dlc.unfused_inputs`;
+    other ops tile their innermost
     parallel loop by the vector width, with at most 64 reduction elements
     per tile (a depthwise convolution, an elementwise op over unit-stride
     slices of one tensor at different rows, also several rows: a divisor
