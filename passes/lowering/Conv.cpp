@@ -84,19 +84,10 @@ Value lowerDepthwise(PatternRewriter &rewriter, dlc::ConvOp op, Value input,
   auto oneAttr = rewriter.getIndexAttr(1);
   for (int64_t kh = 0; kh < weightType.getDimSize(2); ++kh)
     for (int64_t kw = 0; kw < weightType.getDimSize(3); ++kw) {
-      SmallVector<OpFoldResult> offsets{
-          rewriter.getIndexAttr(0), rewriter.getIndexAttr(0),
-          rewriter.getIndexAttr(kh * op.getDilations()[0]),
-          rewriter.getIndexAttr(kw * op.getDilations()[1])};
-      SmallVector<OpFoldResult> sizes;
-      for (int64_t d : out)
-        sizes.push_back(rewriter.getIndexAttr(d));
-      SmallVector<OpFoldResult> strides{oneAttr, oneAttr,
-                                        rewriter.getIndexAttr(op.getStrides()[0]),
-                                        rewriter.getIndexAttr(op.getStrides()[1])};
-      Value x = tensor::ExtractSliceOp::create(
-          rewriter, loc, RankedTensorType::get(out, et), input, offsets, sizes,
-          strides);
+      Value x = dlc::buildWindowTap(
+          rewriter, loc, input, RankedTensorType::get(out, et),
+          kh * op.getDilations()[0], kw * op.getDilations()[1],
+          op.getStrides());
       Value w = tensor::ExtractSliceOp::create(
           rewriter, loc, RankedTensorType::get({channels}, et), op.getWeight(),
           ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0),

@@ -128,19 +128,11 @@ Value buildWindowReduction(PatternRewriter &rewriter, PoolOp op,
       resultType.hasStaticShape() &&
       cast<RankedTensorType>(input.getType()).hasStaticShape() &&
       k[0] * k[1] <= kMaxPoolTaps) {
-    ArrayRef<int64_t> out = resultType.getShape();
-    auto index = [&](int64_t v) { return rewriter.getIndexAttr(v); };
     SmallVector<Value> taps;
     for (int64_t kh = 0; kh < k[0]; ++kh)
       for (int64_t kw = 0; kw < k[1]; ++kw)
-        taps.push_back(tensor::ExtractSliceOp::create(
-            rewriter, loc, resultType, input,
-            ArrayRef<OpFoldResult>{index(0), index(0), index(kh * dil[0]),
-                                   index(kw * dil[1])},
-            ArrayRef<OpFoldResult>{index(out[0]), index(out[1]), index(out[2]),
-                                   index(out[3])},
-            ArrayRef<OpFoldResult>{index(1), index(1), index(s[0]),
-                                   index(s[1])}));
+        taps.push_back(dlc::buildWindowTap(rewriter, loc, input, resultType,
+                                           kh * dil[0], kw * dil[1], s));
     return dlc::buildElementwise(
         rewriter, loc, resultType, taps,
         [&](OpBuilder &b, Location l, ValueRange x) -> Value {

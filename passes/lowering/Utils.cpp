@@ -128,6 +128,21 @@ Value dlc::floatCountAlong(OpBuilder &b, Location loc, Value source,
                                    numElementsAlong(b, loc, source, dims)));
 }
 
+Value dlc::buildWindowTap(OpBuilder &b, Location loc, Value input,
+                          RankedTensorType tapType, int64_t row, int64_t col,
+                          ArrayRef<int64_t> strides) {
+  auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d : tapType.getShape())
+    sizes.push_back(index(d));
+  return tensor::ExtractSliceOp::create(
+      b, loc, tapType, input,
+      ArrayRef<OpFoldResult>{index(0), index(0), index(row), index(col)},
+      sizes,
+      ArrayRef<OpFoldResult>{index(1), index(1), index(strides[0]),
+                             index(strides[1])});
+}
+
 Value dlc::buildPad(OpBuilder &b, Location loc, Value input,
                     ArrayRef<int64_t> low, ArrayRef<int64_t> high,
                     TypedAttr value) {

@@ -73,6 +73,14 @@ mlir::Value buildPad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
                      llvm::ArrayRef<int64_t> low, llvm::ArrayRef<int64_t> high,
                      mlir::TypedAttr value);
 
+/// One window tap of a 2-D NCHW window op over the padded `input`: the
+/// strided slice of `tapType`'s (static) shape at rows `row` and columns
+/// `col` with `strides` (rows, columns) steps between outputs.
+mlir::Value buildWindowTap(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value input, mlir::RankedTensorType tapType,
+                           int64_t row, int64_t col,
+                           llvm::ArrayRef<int64_t> strides);
+
 /// Reshape between static shapes through a rank-1 (or rank-0) tensor; with
 /// dynamic dimensions, only merges or splits of adjacent axes with at most
 /// one dynamic dimension per group (unit dimensions added or dropped).
