@@ -135,12 +135,19 @@ std::string dlc::generateHeader(const ModelInfo &info) {
        << " bytes of weights (read-only data in the library), "
        << info.workspaceSize
        << " bytes of workspace\n"
-          " * (all intermediate tensors, one static plan, allocated at create or\n"
+          " * (all intermediate tensors, one static plan, allocated at create "
+          "or\n"
           " * given by the caller; the most bytes alive at once is "
-       << info.workspaceLiveSet << ").\n"
-          " * Run allocates nothing.\n"
+       << info.workspaceLiveSet << ").\n";
+    if (info.stateSize)
+      os << " * State: " << info.stateSize
+         << " bytes per workspace, allocated at create: padded buffers whose\n"
+            " * borders the first run fills and later runs keep.\n";
+    os << " * Run allocates nothing.\n"
           " *\n"
-          " * Link with lib" << n << ".a (or lib" << n << ".so), -lomp and -lm.\n"
+          " * Link with lib"
+       << n << ".a (or lib" << n
+       << ".so), -lomp and -lm.\n"
           " * Parallel loops run on num_threads OpenMP threads (dlc_options;\n"
           " * default 1); libomp starts its worker threads on the first run.\n"
           " * Thread safety: one thread at a time per model handle; separate\n"

@@ -92,7 +92,7 @@ static Constant *tensorDescs(Module &m, StructType *descTy,
 /// The version of the structs this file lays out (the runtime refuses any
 /// other); a change to dlc_model_abi.h's structs bumps it and this file.
 static constexpr uint32_t kModelAbiVersion = DLC_MODEL_ABI_VERSION;
-static_assert(kModelAbiVersion == 13,
+static_assert(kModelAbiVersion == 14,
               "dlc_model_abi.h changed: update the descriptors laid out here");
 // The LLVM struct types below mirror the runtime's C structs field by field
 // (LP64 targets: x86-64 and AArch64 Linux); these pin the layouts.
@@ -103,9 +103,10 @@ static_assert(sizeof(dlc_cuda_image) == 24 &&
               offsetof(dlc_cuda_image, ptx) == 8);
 static_assert(sizeof(dlc_cuda_desc) == 48 &&
               offsetof(dlc_cuda_desc, constants_size) == 40);
-static_assert(sizeof(dlc_model_desc) == 120 &&
+static_assert(sizeof(dlc_model_desc) == 128 &&
               offsetof(dlc_model_desc, model_name) == 16 &&
-              offsetof(dlc_model_desc, host_workspace_size) == 112);
+              offsetof(dlc_model_desc, host_workspace_size) == 112 &&
+              offsetof(dlc_model_desc, state_size) == 120);
 
 /// dlc_cuda_desc { u32 num_images, num_kernels; const dlc_cuda_image *images;
 ///                 const char *const *kernel_names;
@@ -211,7 +212,7 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
   size_t numArgs = info.inputs.size() + info.outputs.size() +
                    (info.numDynamicDims ? 1 : 0) +
                    (info.numInputDynamicDims ? 1 : 0) + (cuda ? 3 : 1) +
-                   (info.hostWorkspaceSize ? 1 : 0);
+                   (info.hostWorkspaceSize ? 1 : 0) + (info.stateSize ? 1 : 0);
   size_t expected = cuda                ? numArgs
                     : info.cudaEmulated ? numArgs + 2 // constants, context
                                         : numArgs + 1; // thread count
@@ -289,7 +290,7 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
   auto *descTy =
       StructType::create(ctx,
                          {i32, i32, i32, i32, ptr, ptr, ptr, i64, ptr, ptr, i64,
-                          i64, i64, i64, i64, ptr, i64},
+                          i64, i64, i64, i64, ptr, i64, i64},
                          "dlc_model_desc");
   Constant *descInit = ConstantStruct::get(
       descTy, {ConstantInt::get(i32, kModelAbiVersion),
@@ -305,7 +306,8 @@ Error dlc::addModelAbi(Module &m, const ModelInfo &info, bool apiWrappers) {
                ConstantInt::get(i64, info.batchChunk),
                ConstantInt::get(i64, info.checks.size()),
                ConstantInt::get(i64, info.checkOffset), checks,
-               ConstantInt::get(i64, info.hostWorkspaceSize)});
+               ConstantInt::get(i64, info.hostWorkspaceSize),
+               ConstantInt::get(i64, info.stateSize)});
   auto *desc = new GlobalVariable(m, descTy, true, GlobalValue::ExternalLinkage,
                                   descInit, name + "_desc");
 

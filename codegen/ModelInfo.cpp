@@ -203,6 +203,13 @@ void dlc::extractHostParts(ModuleOp module, ModelInfo &info) {
   }
 }
 
+void dlc::extractState(ModuleOp module, ModelInfo &info) {
+  info.stateSize = 0;
+  if (Operation *main = module.lookupSymbol("main"))
+    if (auto size = main->getAttrOfType<IntegerAttr>("dlc.state_size"))
+      info.stateSize = size.getInt();
+}
+
 void dlc::extractProfile(ModuleOp module, ModelInfo &info) {
   info.profileKernels.clear();
   info.profileOffset = 0;

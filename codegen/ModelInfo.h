@@ -77,6 +77,10 @@ struct ModelInfo {
   /// ONNX nodes and why it runs on the CPU, and the bytes the transfers
   /// move per run each way.
   uint64_t hostWorkspaceSize = 0;
+  /// CPU models whose padded buffers keep their borders from call to call
+  /// (dlc-cpu-fill-borders-once): the bytes of the state (0: none, and no
+  /// such argument).
+  uint64_t stateSize = 0;
   struct HostPart {
     std::vector<std::string> nodes, reasons;
   };
@@ -128,6 +132,8 @@ void extractChecks(mlir::ModuleOp module, ModelInfo &info);
 /// Reads the host parts of a CUDA model's @main (dlc.host_workspace_size,
 /// dlc.host_parts, dlc.bus_bytes_*) into `info`.
 void extractHostParts(mlir::ModuleOp module, ModelInfo &info);
+/// Reads dlc.state_size of @main into `info` (ModelInfo::stateSize).
+void extractState(mlir::ModuleOp module, ModelInfo &info);
 /// Reads dlc.profile_offset and dlc.profile_kernels of @main into `info`.
 void extractProfile(mlir::ModuleOp module, ModelInfo &info);
 

@@ -628,6 +628,7 @@ static LogicalResult compileOnce(MLIRContext &context, StringRef path,
   extractChecks(*module, *info);
   extractProfile(*module, *info);
   extractHostParts(*module, *info);
+  extractState(*module, *info);
   result.info = *info;
   if (options.inspectPlan) {
     options.inspectPlan(*info);

@@ -75,6 +75,7 @@ dlc::evaluateConstantsOnCpu(ModuleOp module) {
     return failure();
   info->workspaceSize = extractWorkspaceSize(module);
   extractChecks(module, *info);
+  extractState(module, *info);
 
   auto tm = createTargetMachine(*target);
   if (!tm)

@@ -63,9 +63,10 @@ struct PadAsBorderFills : OpRewritePattern<tensor::PadOp> {
       sizes[dim] = size;
       auto slice = tensor::ExtractSliceOp::create(
           rewriter, loc, result, ofr(offsets), ofr(sizes), strides);
-      Value filled =
-          linalg::FillOp::create(rewriter, loc, value, slice.getResult())
-              .getResult(0);
+      auto fill =
+          linalg::FillOp::create(rewriter, loc, value, slice.getResult());
+      fill->setAttr(dlc::kPadBorderAttrName, rewriter.getUnitAttr());
+      Value filled = fill.getResult(0);
       result = tensor::InsertSliceOp::create(rewriter, loc, filled, result,
                                              ofr(offsets), ofr(sizes), strides);
     };

@@ -21,6 +21,13 @@ namespace dlc {
 #define GEN_PASS_REGISTRATION
 #include "codegen/cpu/Passes.h.inc"
 
+/// On a `linalg.fill`: it fills a border slab of a padded buffer with a
+/// constant (dlc-cpu-decompose-pads), the same on every call.
+inline constexpr llvm::StringLiteral kPadBorderAttrName = "dlc.pad_border";
+/// On an argument of `@main`: the model's state, memory the runtime keeps
+/// for an instance's life, zeroed at create (dlc-cpu-fill-borders-once).
+inline constexpr llvm::StringLiteral kStateArgAttrName = "dlc.state";
+
 struct CpuPipelineOptions {
   /// f32 lanes per vector register (16 for AVX-512, 8 for AVX2).
   int64_t vectorWidth = 16;

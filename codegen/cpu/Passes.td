@@ -292,6 +292,31 @@ def DecomposePads : Pass<"dlc-cpu-decompose-pads", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def FillBordersOnce : Pass<"dlc-cpu-fill-borders-once", "mlir::func::FuncOp"> {
+  let summary = "keep padded buffers in the model's state, their borders filled on the first call";
+  let description = [{
+    After bufferization, a padded buffer of `@main` (an allocation whose
+    border slabs `dlc-cpu-decompose-pads` fills with a constant, marked
+    `dlc.pad_border`) whose borders nothing else writes (every other write
+    goes through a static subview clear of the borders: the interior its
+    producer writes) becomes a view of a new trailing argument marked
+    `dlc.state`, the model's state, which the runtime allocates zeroed at
+    create and keeps for the instance's life. Its border fills move into an
+    `scf.if` at the entry that runs while the state's first word is 0 and
+    sets it to 1. Buffers with the most border per byte go first, within
+    `max-state-bytes` (the first word included); `@main` gets
+    `dlc.state_size`.
+  }];
+  let options = [
+    Option<"maxStateBytes", "max-state-bytes", "int64_t",
+           /*default=*/"32 << 20",
+           "the most bytes of state (padded buffers out of the workspace)">,
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def InsertParts : Pass<"dlc-cpu-insert-parts", "mlir::func::FuncOp"> {
   let summary = "insert a split op's parts directly where the joined value goes";
   let description = [{

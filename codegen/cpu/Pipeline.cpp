@@ -54,6 +54,7 @@ void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
   {
     OpPassManager &fpm = pm.nest<func::FuncOp>();
     fpm.addPass(createEraseCopiesInPlace());
+    fpm.addPass(createFillBordersOnce());
     if (opts.profile)
       fpm.addPass(createProfileKernels());
   }

@@ -18,6 +18,9 @@ typedef struct worker {
   /* cuda-emulator models with host parts (dlc_model_desc
    * .host_workspace_size): their host buffers; NULL otherwise. */
   void *host_workspace;
+  /* CPU models with state (dlc_model_desc.state_size): this worker's,
+   * zeroed at create and kept from call to call; NULL otherwise. */
+  void *state;
   void **args;
   /* Per tensor (inputs, then outputs): a one-sample buffer for a batched
    * tensor whose batch axis has larger dimensions before it (its samples
@@ -112,7 +115,7 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
   /* The tensors, then the two arrays of sizes and, on the CPU, the
    * workspace and the thread count; for CUDA, the workspace, the constants
    * and the launch context. */
-  w->args = calloc(n + 6, sizeof(void *));
+  w->args = calloc(n + 7, sizeof(void *));
   w->staging = calloc(n ? n : 1, sizeof(void *));
   w->private_out = calloc(n ? n : 1, sizeof(void *));
   w->dims = calloc(desc->num_dynamic_dims ? desc->num_dynamic_dims : 1,
@@ -154,6 +157,15 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
                                  "workspace",
                                  (unsigned long long)desc->host_workspace_size);
   }
+  if (desc->state_size) {
+    w->state = dlcrt_aligned_alloc((size_t)desc->state_size);
+    if (!w->state)
+      return dlcrt_status_create(DLC_OUT_OF_MEMORY,
+                                 "create: cannot allocate %llu bytes of "
+                                 "model state",
+                                 (unsigned long long)desc->state_size);
+    memset(w->state, 0, (size_t)desc->state_size);
+  }
   if (workspace) {
     w->workspace = workspace;
     return NULL;
@@ -172,6 +184,7 @@ static void destroy_worker(const dlcrt_model *model, worker *w) {
   if (w->owns_workspace)
     dlcrt_aligned_free(w->workspace);
   dlcrt_aligned_free(w->host_workspace);
+  dlcrt_aligned_free(w->state);
   for (size_t k = 0; k < num_tensors(model->desc); ++k) {
     if (w->staging)
       dlcrt_aligned_free(w->staging[k]);
@@ -566,6 +579,8 @@ static dlc_status *run_entry(dlcrt_model *model, worker *w,
       w->args[at++] = w->dims;
     if (desc->num_input_dynamic_dims)
       w->args[at++] = w->input_dims;
+    if (desc->state_size)
+      w->args[at++] = w->state;
     w->args[at] = w->workspace;
     if (desc->host_workspace_size)
       w->args[++at] = w->host_workspace;

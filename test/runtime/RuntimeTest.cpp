@@ -1350,3 +1350,66 @@ TEST(Cuda, HostReadsValuesBackFromTheDevice) {
   dlcrt_model_destroy(model);
 }
 } // namespace
+
+// A model with state (dlc_model_desc.state_size): the entry gets it before
+// the workspace, zeroed at create, 64-byte aligned, and finds what the
+// previous call left there. The entry counts its calls in the state's first
+// word and adds the count to x; it also checks that the rest of the state
+// was zero on the first call.
+std::atomic<int> stateZeroed{-1};
+std::atomic<bool> stateAligned{false};
+void addCalls(void **args) {
+  const float *x = static_cast<const float *>(args[0]);
+  float *y = static_cast<float *>(args[1]);
+  auto *state = static_cast<uint32_t *>(args[2]);
+  stateAligned =
+      reinterpret_cast<uintptr_t>(state) % 64 == 0 && args[2] != args[3];
+  if (state[0] == 0)
+    stateZeroed =
+        std::all_of(state, state + 32, [](uint32_t v) { return v == 0; });
+  for (int i = 0; i < 6; ++i)
+    y[i] = x[i] + (float)state[0];
+  ++state[0];
+  std::fill(state + 1, state + 32, 7u);
+}
+
+dlc_model_desc stateModel() {
+  dlc_model_desc d = kDesc;
+  d.model_name = "add_calls";
+  d.entry = addCalls;
+  d.state_size = 128;
+  return d;
+}
+
+TEST(State, KeptFromCallToCallPerInstance) {
+  const dlc_model_desc desc = stateModel();
+  float ws[64] __attribute__((aligned(64)));
+  for (bool given : {false, true}) {
+    dlc_options options;
+    dlc_options_init(&options);
+    if (given) {
+      options.workspace = ws;
+      options.workspace_size = sizeof ws;
+    }
+    dlcrt_model *a = nullptr, *b = nullptr;
+    ASSERT_EQ(dlcrt_model_create(&desc, &options, &a), nullptr);
+    ASSERT_EQ(dlcrt_model_create(&desc, nullptr, &b), nullptr);
+    float x[6] = {1, 2, 3, 4, 5, 6}, y[6];
+    dlc_tensor in = tensor(x, sizeof x, DLC_DTYPE_F32, 2, kShape);
+    dlc_tensor out = tensor(y, sizeof y, DLC_DTYPE_F32, 2, kShape);
+    for (int call = 0; call < 3; ++call) {
+      stateZeroed = -1;
+      ASSERT_EQ(dlcrt_model_run(a, &in, 1, &out, 1), nullptr);
+      EXPECT_TRUE(stateAligned.load());
+      EXPECT_EQ(stateZeroed.load(), call == 0 ? 1 : -1);
+      EXPECT_EQ(y[0], 1.0f + (float)call);
+      EXPECT_EQ(y[5], 6.0f + (float)call);
+    }
+    // Another instance has its own state.
+    ASSERT_EQ(dlcrt_model_run(b, &in, 1, &out, 1), nullptr);
+    EXPECT_EQ(stateZeroed.load(), 1);
+    EXPECT_EQ(y[0], 1.0f);
+    dlcrt_model_destroy(a);
+    dlcrt_model_destroy(b);
+  }
+}

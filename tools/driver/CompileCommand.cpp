@@ -154,8 +154,10 @@ int runCompile(const Args &args, const char *argv0) {
   }
   outs() << "dlc: wrote " << header << ", " << lib << " (workspace "
          << result.info.workspaceSize << " bytes, live-set minimum "
-         << result.info.workspaceLiveSet << " bytes, weights "
-         << result.info.weightsSize << " bytes)\n";
+         << result.info.workspaceLiveSet << " bytes, ";
+  if (result.info.stateSize)
+    outs() << "state " << result.info.stateSize << " bytes, ";
+  outs() << "weights " << result.info.weightsSize << " bytes)\n";
   if (!result.info.batchDim.empty()) {
     outs() << "dlc: dynamic batch '" << result.info.batchDim << "': ";
     if (result.info.batchChunk)

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define DLC_MODEL_ABI_VERSION 13
+#define DLC_MODEL_ABI_VERSION 14
 
 /* One input or output of a model. For a model with a dynamic batch, a
  * batched tensor has shape[batch_axis] == DLC_DIM_DYNAMIC and size_bytes is
@@ -57,8 +57,9 @@ typedef struct dlc_tensor_desc {
  * num_outputs output pointers, then (when num_dynamic_dims is not 0) the
  * int64_t array of data-dependent sizes the entry writes, then (when
  * num_input_dynamic_dims is not 0) the int64_t array of the inputs'
- * symbolic sizes (input by input, dimension by dimension), then the
- * workspace pointer (64-byte aligned),
+ * symbolic sizes (input by input, dimension by dimension), then (when
+ * state_size is not 0) the state pointer, then the workspace pointer
+ * (64-byte aligned),
  * then the host workspace (when host_workspace_size is not 0),
  * then, for the CPU, a pointer to the int32_t thread count (>= 1) of the
  * OpenMP regions; for CUDA, the device pointer of the constants arena and
@@ -139,6 +140,12 @@ typedef struct dlc_model_desc {
    * aligned) and passes to the entry right after the workspace; 0: none,
    * and no such argument. */
   uint64_t host_workspace_size;
+  /* CPU models: the bytes of the model's state, memory the runtime
+   * allocates zeroed at create (64-byte aligned), one per worker like the
+   * workspace, and passes to the entry before the workspace; the entry
+   * keeps data there from call to call (padded buffers whose borders it
+   * fills on the first call). 0: none, and no such argument. */
+  uint64_t state_size;
 } dlc_model_desc;
 
 typedef struct dlcrt_model dlcrt_model;

@@ -21,6 +21,8 @@ ONNX Runtime on inputs of that batch size.
 With --dims NAME=MIN..MAX,... --sizes NAME=V,NAME=V;NAME=V,... (models with symbolic
 dimensions) `dlc run --dim RANGES` compiles the model once and runs one data set per size
 assignment on it (several --data/--out pairs), each against ONNX Runtime on the same inputs.
+With --runs N, one `dlc run` runs one instance on N data sets (seeds SEED..SEED+N-1), each
+against ONNX Runtime: what a call keeps for the next (the model's state) must not leak.
 
 Float outputs match when |dlc - ort| <= atol + rtol * |ort| everywhere (NaNs must be at the
 same places, infinities equal); other dtypes must be equal.
@@ -265,18 +267,25 @@ def compare_all(args, output_names, got, ref):
 
 
 def run_sizes(args, model, work, env):
-    """--dims/--sizes: one `dlc run` over a data set per size assignment."""
+    """--dims/--sizes: one `dlc run` over a data set per size assignment;
+    --runs N: over N data sets (seeds seed..seed+N-1) at the model's shapes."""
     output_names = [o.name for o in model.graph.output]
-    cmd = [args.dlc, "run", args.model, "--dim", args.dims, "--threads",
-           str(args.threads), "--target", args.target]
+    cmd = [args.dlc, "run", args.model, "--threads", str(args.threads),
+           "--target", args.target] + args.dlc_args.split()
+    if args.dims:
+        cmd += ["--dim", args.dims]
+    assignments = (args.sizes.split(";") if args.sizes else
+                   [None] * args.runs)
     sets = []
-    for k, assignment in enumerate(args.sizes.split(";")):
+    for k, assignment in enumerate(assignments):
         sizes = {}
-        for item in assignment.split(","):
+        for item in assignment.split(",") if assignment else []:
             name, value = item.split("=")
             sizes[name] = int(value)
         inputs = random_inputs(model, np.random.default_rng(args.seed + k),
                                args.int_high, sizes=sizes)
+        if not assignment:
+            assignment = f"run {k + 1} of {args.runs}"
         d = os.path.join(work, f"set{k}")
         write_dlc_inputs(os.path.join(d, "data"), inputs)
         write_ort_inputs(os.path.join(d, "ort_in"), inputs)
@@ -297,8 +306,9 @@ def run_sizes(args, model, work, env):
     for assignment, d, count in sets:
         ref = read_ort_outputs(os.path.join(d, "ort_out"))
         got = read_dlc_outputs(os.path.join(d, "dlc_out"), len(output_names))
+        how = f"--dim {args.dims}" if args.dims else "one instance"
         print(f"{assignment}: {args.model}: {count} input(s), one compile "
-              f"(--dim {args.dims}), rtol {args.rtol:g}, atol {args.atol:g}")
+              f"({how}), rtol {args.rtol:g}, atol {args.atol:g}")
         ok &= compare_all(args, output_names, got, ref)
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
@@ -341,6 +351,10 @@ def main():
                          "(order free among close scores)")
     ap.add_argument("--sizes", help="with --dims: size assignments to run, "
                     "';'-separated (NAME=V,NAME=V;...)")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="run one instance on this many data sets (seeds "
+                         "seed, seed+1, ...) in one `dlc run`, each against "
+                         "ONNX Runtime")
     args = ap.parse_args()
 
     if args.model.endswith(".onnxtxt"):  # ONNX's text format (onnx.parser)
@@ -348,7 +362,8 @@ def main():
             model = onnx.parser.parse_model(f.read())
     else:
         model = onnx.load(args.model)
-    inputs = [] if args.batches or args.sizes else random_inputs(
+    several = args.sizes or args.runs > 1
+    inputs = [] if args.batches or several else random_inputs(
         model, np.random.default_rng(args.seed), args.int_high)
     output_names = [o.name for o in model.graph.output]
 
@@ -368,7 +383,7 @@ def main():
         env = dict(os.environ, NODE_PATH=os.path.join(args.ort_dir, "node_modules"))
         if args.batches:
             return run_library(args, model, work, env)
-        if args.sizes:
+        if several:
             return run_sizes(args, model, work, env)
         data, dlc_out = os.path.join(work, "data"), os.path.join(work, "dlc_out")
         ort_in, ort_out = os.path.join(work, "ort_in"), os.path.join(work, "ort_out")
