@@ -160,7 +160,7 @@ class Bench:
         """Compiles the model into a library (`dlc compile -o`) and links
         micro/run_library.c against it: the code `dlc bench` runs, as an
         application links it. Returns (runner, compile seconds, workspace
-        bytes)."""
+        bytes, state bytes)."""
         lib = os.path.join(self.work, f"{tag}.lib")
         mcpu = ["--mcpu", self.args.mcpu] if self.args.mcpu else []
         start = time.monotonic()
@@ -168,6 +168,7 @@ class Bench:
                   *mcpu])
         compile_s = time.monotonic() - start
         m = re.search(r"workspace (\d+) bytes", out)
+        state = re.search(r"state (\d+) bytes", out)
         runner = os.path.join(lib, "run")
         # The OpenMP runtime dlc bench and dlc_add_model use (LLVM 22's;
         # Debian's default libomp.so is an older LLVM's).
@@ -175,7 +176,8 @@ class Bench:
         sh(["cc", "-O2", "-I", lib, os.path.join(HERE, "micro", "run_library.c"),
             os.path.join(lib, "libnet.a"), f"-L{omp}", "-lomp", f"-Wl,-rpath,{omp}",
             "-lm", "-o", runner])
-        return runner, compile_s, int(m.group(1)) if m else None
+        return (runner, compile_s, int(m.group(1)) if m else None,
+                int(state.group(1)) if state else 0)
 
     def run_library(self, runner, in_dir, inputs, threads, iterations):
         files = [os.path.join(in_dir, f"input_{k}.bin") for k in range(inputs)]
@@ -289,7 +291,7 @@ def run_models(b, args, results):
             data, ort_in = b.inputs_for(path, f"{name}{suffix}")
             n_inputs = len(json.load(open(os.path.join(ort_in, "meta.json")))["tensors"])
             try:
-                runner, compile_s, workspace = b.library(path, f"{name}{suffix}")
+                runner, compile_s, workspace, state = b.library(path, f"{name}{suffix}")
             except (RuntimeError, subprocess.TimeoutExpired) as e:
                 print(f"  {name} b={batch}: dlc failed: {str(e).splitlines()[0]}")
                 rows.append({"model": name, "batch": batch, "error": str(e)[:500]})
@@ -312,7 +314,8 @@ def run_models(b, args, results):
                 row = {"model": name, "batch": batch, "threads": t,
                        "dlc_ms": dlc_ms, "ort_ms": ort_ms, "ratio": dlc_ms / ort_ms,
                        "dlc_round_ms": dlc_rounds[t], "ort_round_ms": ort_rounds[t],
-                       "compile_s": compile_s, "workspace_bytes": workspace}
+                       "compile_s": compile_s, "workspace_bytes": workspace,
+                       "state_bytes": state}
                 rows.append(row)
                 print(f"  {name:13s}{batch:5d}{t:8d}  {row['dlc_ms']:8.2f}  {row['ort_ms']:8.2f}"
                       f"  {row['ratio']:7.2f}  {row['compile_s']:9.1f}", flush=True)

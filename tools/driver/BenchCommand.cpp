@@ -195,17 +195,19 @@ int runBench(const Args &args) {
     double median = times->median, min = times->min, mean = times->mean;
     if (profile)
       printProfile(session, *times, *costs);
+    const ModelInfo &info = session.compiled.info;
     outs() << formatv("model {0}: {1} thread(s): median {2:f3} ms, min {3:f3} "
                       "ms, mean {4:f3} ms over {5} runs; compile {6:f2} s; "
-                      "workspace {7} bytes\n",
+                      "workspace {7} bytes, state {8} bytes\n",
                       args.model, threads, median, min, mean, iterations,
-                      compileSeconds, session.compiled.info.workspaceSize);
+                      compileSeconds, info.workspaceSize, info.stateSize);
     outs() << formatv("{{\"model\": \"{0}\", \"median_ms\": {1:f4}, "
                       "\"min_ms\": {2:f4}, \"mean_ms\": {3:f4}, "
                       "\"iterations\": {4}, \"threads\": {5}, "
-                      "\"compile_s\": {6:f3}, \"workspace_bytes\": {7}}\n",
+                      "\"compile_s\": {6:f3}, \"workspace_bytes\": {7}, "
+                      "\"state_bytes\": {8}}\n",
                       args.model, median, min, mean, iterations, threads,
-                      compileSeconds, session.compiled.info.workspaceSize);
+                      compileSeconds, info.workspaceSize, info.stateSize);
   }
   return kExitOk;
 }
