@@ -309,7 +309,7 @@ def FillBordersOnce : Pass<"dlc-cpu-fill-borders-once", "mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"maxStateBytes", "max-state-bytes", "int64_t",
-           /*default=*/"32 << 20",
+           /*default=*/"2 << 20",
            "the most bytes of state (padded buffers out of the workspace)">,
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
