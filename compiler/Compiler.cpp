@@ -573,6 +573,8 @@ static LogicalResult compileOnce(MLIRContext &context, StringRef path,
     pipelineOptions.maskedLoads = target->maskedLoads;
     pipelineOptions.maskedStores = target->maskedStores;
     pipelineOptions.profile = options.profile;
+    if (options.cpuStateBytes >= 0)
+      pipelineOptions.maxStateBytes = options.cpuStateBytes;
     buildCpuPipeline(pm, pipelineOptions, stopAt == Stage::Linalg);
   }
   if (failed(pm.run(*module)))

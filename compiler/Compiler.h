@@ -80,6 +80,10 @@ struct CompileOptions {
   /// (workspace, constants, device copies of the inputs and outputs) is
   /// compiled as the fewest sub-batches that fit (batchSplit 0 only).
   uint64_t gpuMemory = 0;
+  /// CPU: the most bytes of model state (padded buffers whose borders the
+  /// first run fills, dlc-cpu-fill-borders-once; `--cpu-state`); -1: the
+  /// pipeline's default.
+  int64_t cpuStateBytes = -1;
   /// Called with the model's interface once its memory plan is known
   /// (workspace and constant sizes), before LLVM; the compile stops there.
   std::function<void(const ModelInfo &)> inspectPlan;

@@ -39,6 +39,8 @@ struct CpuPipelineOptions {
   bool maskedStores = true;
   /// Clock stamps around every kernel (dlc-cpu-profile-kernels).
   bool profile = false;
+  /// The most bytes of model state (dlc-cpu-fill-borders-once).
+  int64_t maxStateBytes = 2 << 20;
 };
 
 /// The whole CPU pipeline: dlc dialect -> LLVM dialect. Stops after the

@@ -54,7 +54,9 @@ void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
   {
     OpPassManager &fpm = pm.nest<func::FuncOp>();
     fpm.addPass(createEraseCopiesInPlace());
-    fpm.addPass(createFillBordersOnce());
+    FillBordersOnceOptions borders;
+    borders.maxStateBytes = opts.maxStateBytes;
+    fpm.addPass(createFillBordersOnce(borders));
     if (opts.profile)
       fpm.addPass(createProfileKernels());
   }

@@ -54,7 +54,7 @@ const char *const kUsage = R"(usage:
               [--gpu-precision fp32|tf32|fp16|bf16]
               [--placement gpu|auto|cpu-fallback-off] [--cpu-nodes N1,N2,...]
               [--gpu-memory SIZE] [--time-passes] [--quiet] [--data DIR] [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
-              [--batch-split auto|K] [--batch-chunk auto|S]
+              [--batch-split auto|K] [--batch-chunk auto|S] [--cpu-state SIZE]
               [--max-memory SIZE] [--max-time SECONDS]
   dlc run MODEL.onnx --data DIR --out OUTDIR [--data DIR2 --out OUTDIR2 ...]
                      [--target cpu|cuda|cuda-emulator]
@@ -62,7 +62,7 @@ const char *const kUsage = R"(usage:
                      [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
                      [--batch-chunk auto|S] [--cuda-graphs auto|off]
                      [--gpu-cubin auto|off] [--gpu-precision P] [--gpu-memory SIZE]
-                     [--placement P] [--cpu-nodes N1,N2,...]
+                     [--placement P] [--cpu-nodes N1,N2,...] [--cpu-state SIZE]
                      [--max-memory SIZE] [--max-time SECONDS]
   dlc check MODEL.onnx [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
                        [--max-memory SIZE] [--max-time SECONDS]
@@ -71,7 +71,7 @@ const char *const kUsage = R"(usage:
                        [--dim NAME=SIZE|NAME=MIN..MAX[,...]] [--batch-split auto|K]
                        [--batch-chunk auto|S] [--mcpu CPU]
                        [--cuda-graphs auto|off] [--gpu-cubin auto|off]
-                       [--gpu-precision P] [--gpu-memory SIZE]
+                       [--gpu-precision P] [--gpu-memory SIZE] [--cpu-state SIZE]
                        [--max-memory SIZE] [--max-time SECONDS] [--profile]
   dlc analyze MODEL.onnx [--target cpu,cuda] [--batch N[,N...]]
                          [--threads T] [--dim NAME=SIZE[,...]]
@@ -133,6 +133,11 @@ the inputs and outputs), the batch is compiled as the fewest sub-batches
 that fit, which run one after the other on the device (the samples must be
 proven independent); the compile reports the plan. --target auto takes
 the --gpu's memory.
+
+--cpu-state SIZE (--target cpu; bytes, or with K, M, G: 512K, 8M; default
+2M): the most memory the model keeps from run to run, beside its
+workspace, for padded buffers whose borders the first run fills (later runs
+then skip the fills); 0 or none: no state, every run fills the borders.
 
 --cuda-graphs auto (the default) records a CUDA model's kernel launches as
 a CUDA graph on its second run and replays it on later ones (one launch

@@ -28,11 +28,26 @@ int dlc::driverMain(int argc, char **argv) {
   StringRef command = argc >= 2 ? argv[1] : "";
   if (command == "compile")
     args = parseArgs(argc, argv,
-                     {"-o", "--name", "--emit", "--mcpu", "--mtriple",
-                      "--target", "--gpu-arch", "--gpu-cubin",
-                      "--gpu-precision", "--data", "--dim", "--batch-split",
-                      "--batch-chunk", "--max-memory", "--max-time",
-                      "--placement", "--cpu-nodes", "--gpu", "--gpu-memory"},
+                     {"-o",
+                      "--name",
+                      "--emit",
+                      "--mcpu",
+                      "--mtriple",
+                      "--target",
+                      "--gpu-arch",
+                      "--gpu-cubin",
+                      "--gpu-precision",
+                      "--data",
+                      "--dim",
+                      "--batch-split",
+                      "--batch-chunk",
+                      "--max-memory",
+                      "--max-time",
+                      "--placement",
+                      "--cpu-nodes",
+                      "--gpu",
+                      "--gpu-memory",
+                      "--cpu-state"},
                      {"--shared", "--time-passes", "--quiet"});
   else if (command == "run")
     args = parseArgs(argc, argv,
@@ -40,18 +55,18 @@ int dlc::driverMain(int argc, char **argv) {
                       "--gpu-arch", "--dim", "--batch-split", "--batch-chunk",
                       "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
                       "--max-memory", "--max-time", "--placement",
-                      "--cpu-nodes", "--gpu-memory"},
+                      "--cpu-nodes", "--gpu-memory", "--cpu-state"},
                      {"--per-node"});
   else if (command == "check")
     args = parseArgs(argc, argv, {"--dim", "--max-memory", "--max-time"}, {});
   else if (command == "bench")
-    args = parseArgs(argc, argv,
-                     {"--iterations", "--warmup", "--threads", "--data",
-                      "--target", "--gpu-arch", "--dim", "--batch",
-                      "--batch-split", "--batch-chunk", "--mcpu",
-                      "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
-                      "--max-memory", "--max-time", "--gpu-memory"},
-                     {"--profile"});
+    args = parseArgs(
+        argc, argv,
+        {"--iterations", "--warmup", "--threads", "--data", "--target",
+         "--gpu-arch", "--dim", "--batch", "--batch-split", "--batch-chunk",
+         "--mcpu", "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
+         "--max-memory", "--max-time", "--gpu-memory", "--cpu-state"},
+        {"--profile"});
   else if (command == "analyze") {
     args = parseArgs(argc, argv,
                      {"--target", "--batch", "--threads", "--dim", "--gpu",

@@ -224,6 +224,21 @@ bool parseTarget(const Args &args, dlc::CompileOptions &opts) {
       return false;
     }
   }
+  if (auto state = args.get("--cpu-state")) {
+    uint64_t bytes = 0;
+    if (opts.target != dlc::Target::Cpu) {
+      errs() << "dlc: error: --cpu-state needs --target cpu\n";
+      return false;
+    }
+    if (*state != "none" && (!dlc::parseMemoryBudget(*state, bytes) ||
+                             bytes > (uint64_t(1) << 40))) {
+      errs() << "dlc: error: --cpu-state takes bytes or a size such as 512K "
+                "or 8M (0 or none: no state), not '"
+             << *state << "'\n";
+      return false;
+    }
+    opts.cpuStateBytes = static_cast<int64_t>(bytes);
+  }
   if (auto cubins = args.get("--gpu-cubin")) {
     if (opts.target != dlc::Target::Cuda) {
       errs() << "dlc: error: --gpu-cubin needs --target cuda\n";
