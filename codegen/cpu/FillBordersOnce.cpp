@@ -5,8 +5,9 @@
 // out of the workspace into the model's state, memory of its own that the
 // runtime keeps for the instance's life, and its border fills run on the
 // first call only. Each later call writes the interior alone: no border
-// fill kernels (in GoogLeNet, 143 of them per run), whose cache lines were
-// mostly last written by another core.
+// fill kernels, whose cache lines (a column of single elements touches
+// every row's line) were mostly last written by another core. Measurements
+// in docs/performance.md.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/cpu/Passes.h"

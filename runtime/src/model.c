@@ -112,9 +112,9 @@ static dlc_status *create_worker(dlcrt_model *model, worker *w,
                                  void *workspace) {
   const dlc_model_desc *desc = model->desc;
   size_t n = num_tensors(desc);
-  /* The tensors, then the two arrays of sizes and, on the CPU, the
-   * workspace and the thread count; for CUDA, the workspace, the constants
-   * and the launch context. */
+  /* The tensors, then the two arrays of sizes and, on the CPU, the state,
+   * the workspace, the host workspace and the thread count; for CUDA, the
+   * workspace, the constants and the launch context. */
   w->args = calloc(n + 7, sizeof(void *));
   w->staging = calloc(n ? n : 1, sizeof(void *));
   w->private_out = calloc(n ? n : 1, sizeof(void *));
