@@ -2,7 +2,7 @@
 """dlc against ONNX Runtime and OpenBLAS, measured side by side in one run.
 
   /usr/bin/python3 benchmarks/run.py [--models NAME ... | --broad] [--batches 1 8]
-      [--mcpu CPU]
+      [--mcpu CPU] [--ref-isa native|avx2]
       [--threads 1 2] [--matmul 256 512 1024 2048] [--no-models] [--no-micro]
       [--no-symbolic | --symbolic-only]
       [--iterations N] [--rounds R] [--round-iterations N] [--json OUT.json]
@@ -29,7 +29,9 @@ reported as ratios (dlc / reference), because these machines are noisy:
   warm-up of at least 200 ms), and each latency is the median of its
   rounds' medians, so that a change in the machine during the run falls
   on both. --broad runs the longer list (17 models); --mcpu x86-64-v3 compiles dlc's code for AVX2 on an
-  AVX-512 machine (ORT keeps its own dispatch).
+  AVX-512 machine; --ref-isa avx2 makes ORT and OpenBLAS pick their AVX2
+  kernels there too (micro/cpuid_avx2.c hides AVX-512 from their `cpuid`;
+  it needs Linux's CPUID faulting, and the run stops if the mask fails).
 * symbolic: builds with symbolic dimensions (ResNet-50's batch, BERT's batch
   and sequence, compiled with --dim ranges) against the static builds of the
   same models, both run at the export size, alternately over a few rounds;
@@ -111,6 +113,26 @@ class Bench:
         self.ort_env["NODE_PATH"] = os.path.join(args.ort_dir, "node_modules")
         self.ort_js = os.path.join(ROOT, "test", "e2e", "ort", "ort_run.js")
         self.libomp = args.libomp
+        self.node_flags = []
+        self.ref_env = dict(os.environ)
+        if args.ref_isa == "avx2":
+            self.mask_avx512()
+
+    def mask_avx512(self):
+        """Builds micro/cpuid_avx2.c and preloads it into ORT's and
+        OpenBLAS's processes; checks with micro/cpuid_probe.c that a process
+        under it sees AVX2 and no AVX-512F."""
+        lib = os.path.join(self.work, "libcpuid_avx2.so")
+        probe = os.path.join(self.work, "cpuid_probe")
+        sh(["cc", "-O2", "-shared", "-fPIC", os.path.join(HERE, "micro", "cpuid_avx2.c"),
+            "-o", lib])
+        sh(["cc", "-O2", os.path.join(HERE, "micro", "cpuid_probe.c"), "-o", probe])
+        for env in (self.ort_env, self.ref_env):
+            env["LD_PRELOAD"] = lib
+        seen = json_lines(sh([probe], env=self.ref_env))[0]
+        if seen != {"avx2": 1, "avx512f": 0}:
+            raise RuntimeError(f"--ref-isa avx2: a masked process still sees {seen}")
+        self.node_flags = ["--disable-wasm-trap-handler"]
 
     def build_micro(self):
         peak = os.path.join(self.work, "fma_peak")
@@ -185,14 +207,14 @@ class Bench:
                               *files]))[0]
 
     def ort(self, model_path, in_dir, threads, iterations=None):
-        out = sh(["node", self.ort_js, model_path, in_dir, "--bench",
+        out = sh(["node", *self.node_flags, self.ort_js, model_path, in_dir, "--bench",
                   str(iterations or self.args.iterations), "--threads", str(threads)],
                  env=self.ort_env)
         return json_lines(out)[0]
 
     def sgemm(self, m, n, k, threads):
         return json_lines(sh([self.sgemm_exe, str(m), str(n), str(k), str(threads),
-                              str(self.args.iterations)]))[0]
+                              str(self.args.iterations)], env=self.ref_env))[0]
 
 
 def matmul_model(path, m, n, k):
@@ -254,7 +276,8 @@ def run_micro(b, args, results):
             dlc_gf = flops / (dlc[t]["median_ms"] * 1e-3) / 1e9
             row = {"m": m, "n": n, "k": k, "threads": t, "dlc_ms": dlc[t]["median_ms"],
                    "openblas_ms": ref["median_ms"], "dlc_gflops": dlc_gf,
-                   "openblas_gflops": ref["gflops"], "ratio": dlc_gf / ref["gflops"],
+                   "openblas_gflops": ref["gflops"], "openblas_core": ref.get("core"),
+                   "ratio": dlc_gf / ref["gflops"],
                    "of_peak": dlc_gf / (peak["peak_gflops"] * t)}
             rows.append(row)
             print(f"  {m}x{n}x{k} t={t}".ljust(27) + f"{dlc_gf:11.1f}  {ref['gflops']:16.1f}"
@@ -447,7 +470,11 @@ def main():
     ap.add_argument("--broad", action="store_true",
                     help=f"the broader model list ({len(BROAD)} models) instead of --models")
     ap.add_argument("--mcpu", help="dlc's target CPU (e.g. x86-64-v3: AVX2 code on an "
-                                   "AVX-512 machine); ORT picks its own kernels")
+                                   "AVX-512 machine); ORT picks its own kernels "
+                                   "unless --ref-isa says otherwise")
+    ap.add_argument("--ref-isa", choices=["native", "avx2"], default="native",
+                    help="avx2: ONNX Runtime and OpenBLAS see a CPU without AVX-512 "
+                         "(micro/cpuid_avx2.c), to compare with --mcpu x86-64-v3")
     ap.add_argument("--batches", nargs="+", type=int, default=[1, 8])
     ap.add_argument("--threads", nargs="+", type=int, default=[1, 2])
     ap.add_argument("--matmul", nargs="+", type=int, default=[256, 512, 1024, 2048])
@@ -471,7 +498,8 @@ def main():
     args = ap.parse_args()
     if args.broad:
         args.models = BROAD
-    results = {"machine": machine(), "iterations": args.iterations, "mcpu": args.mcpu}
+    results = {"machine": machine(), "iterations": args.iterations, "mcpu": args.mcpu,
+               "ref_isa": args.ref_isa}
     print("machine: " + json.dumps(results["machine"]))
     with tempfile.TemporaryDirectory(prefix="dlc-bench-") as work:
         b = Bench(args, work)

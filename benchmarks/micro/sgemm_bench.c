@@ -2,7 +2,8 @@
  *
  *   sgemm_bench M N K THREADS ITERATIONS
  * C[M,N] = A[M,K] * B[K,N], row-major, fp32. Prints one JSON line with the
- * median and minimum milliseconds and the GFLOP/s of the median.
+ * median and minimum milliseconds, the GFLOP/s of the median and the kernel
+ * family OpenBLAS chose for this CPU ("core").
  *===----------------------------------------------------------------------===*/
 #include <cblas.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 
 void openblas_set_num_threads(int);
+char *openblas_get_corename(void);
 
 static double now(void) {
   struct timespec ts;
@@ -55,8 +57,9 @@ int main(int argc, char **argv) {
   qsort(ms, iters, sizeof(double), cmp);
   double median = iters % 2 ? ms[iters / 2] : (ms[iters / 2 - 1] + ms[iters / 2]) / 2;
   printf("{\"m\": %d, \"n\": %d, \"k\": %d, \"threads\": %d, \"median_ms\": %.4f, "
-         "\"min_ms\": %.4f, \"gflops\": %.2f}\n",
-         m, n, k, threads, median, ms[0], 2.0 * m * n * k / (median * 1e-3) / 1e9);
+         "\"min_ms\": %.4f, \"gflops\": %.2f, \"core\": \"%s\"}\n",
+         m, n, k, threads, median, ms[0], 2.0 * m * n * k / (median * 1e-3) / 1e9,
+         openblas_get_corename());
   free(a), free(b), free(c), free(ms);
   return 0;
 }
