@@ -41,6 +41,15 @@ config.substitutions.append(("%cxx", cxx))
 config.substitutions.append(("%cc", cc))
 config.environment["DLC_TEST_CC"] = cc
 
+# Hosts that run AVX2 code (dlc --mcpu x86-64-v3): AVX2, FMA, BMI2, F16C.
+try:
+    with open("/proc/cpuinfo") as f:
+        cpu_flags = set(next((l for l in f if l.startswith("flags")), "").split())
+    if {"avx2", "fma", "bmi2", "f16c", "movbe"} <= cpu_flags:
+        config.available_features.add("x86-64-v3")
+except OSError:
+    pass
+
 # Optional references: tests that need them say `REQUIRES: ...`.
 if shutil.which("node"):
     config.available_features.add("node")

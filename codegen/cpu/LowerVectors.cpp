@@ -1,5 +1,6 @@
 //===- LowerVectors.cpp - n-D vector ops -> LLVM-convertible vector ops ---===//
 #include "codegen/cpu/Passes.h"
+#include "codegen/cpu/SlidingWindowFMAs.h"
 
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -15,6 +16,14 @@ using namespace mlir;
 namespace {
 struct LowerVectorsPass : dlc::impl::LowerVectorsBase<LowerVectorsPass> {
   void runOnOperation() override {
+    // Whole chains of convolution taps first, before the contraction
+    // lowering below takes them apart one tap at a time.
+    {
+      RewritePatternSet patterns(&getContext());
+      dlc::populateSlidingWindowFMAPatterns(patterns);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     vector::populateVectorContractLoweringPatterns(
         patterns, vector::VectorContractLowering::OuterProduct);

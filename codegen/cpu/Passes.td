@@ -424,11 +424,14 @@ def ProfileKernels : Pass<"dlc-cpu-profile-kernels", "mlir::func::FuncOp"> {
 def LowerVectors : Pass<"dlc-cpu-lower-vectors", "mlir::func::FuncOp"> {
   let summary = "lower n-D vector ops to forms the LLVM conversion accepts";
   let description = [{
-    Contractions become outer products (FMAs), multi-reductions become
+    The contractions of a convolution tile's window taps become FMAs in
+    input-column order (codegen/cpu/SlidingWindowFMAs.cpp); other
+    contractions become outer products (FMAs), multi-reductions become
     elementwise ops across the parallel lanes, transposes shuffles; masks,
     broadcasts, shape casts and transfers with permutation maps are lowered.
   }];
-  let dependentDialects = ["mlir::vector::VectorDialect"];
+  let dependentDialects = ["mlir::vector::VectorDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 #endif

@@ -109,8 +109,31 @@ void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
   pm.addPass(createFlattenConstantGlobals());
 }
 
+namespace {
+/// dlc-opt's options of `dlc-cpu-pipeline` (defaults: AVX-512's).
+struct CpuPipelineCLOptions : public PassPipelineOptions<CpuPipelineCLOptions> {
+  Option<int64_t> vectorWidth{*this, "vector-width",
+                              llvm::cl::desc("f32 lanes per vector register"),
+                              llvm::cl::init(16)};
+  Option<int64_t> vectorRegisters{*this, "vector-registers",
+                                  llvm::cl::desc("vector registers"),
+                                  llvm::cl::init(32)};
+  Option<bool> maskedStores{*this, "masked-stores",
+                            llvm::cl::desc("masked vector stores are fast"),
+                            llvm::cl::init(true)};
+};
+} // namespace
+
 void dlc::registerCpuPipeline() {
-  PassPipelineRegistration<>(
-      "dlc-cpu-pipeline", "lower dlc ops to the LLVM dialect for the host CPU",
-      [](OpPassManager &pm) { buildCpuPipeline(pm, CpuPipelineOptions()); });
+  PassPipelineRegistration<CpuPipelineCLOptions>(
+      "dlc-cpu-pipeline",
+      "lower dlc ops to the LLVM dialect for the host CPU (AVX2: "
+      "vector-width=8 vector-registers=16 masked-stores=false)",
+      [](OpPassManager &pm, const CpuPipelineCLOptions &cl) {
+        CpuPipelineOptions opts;
+        opts.vectorWidth = cl.vectorWidth;
+        opts.vectorRegisters = cl.vectorRegisters;
+        opts.maskedStores = cl.maskedStores;
+        buildCpuPipeline(pm, opts);
+      });
 }

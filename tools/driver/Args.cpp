@@ -63,7 +63,7 @@ const char *const kUsage = R"(usage:
                      [--batch-chunk auto|S] [--cuda-graphs auto|off]
                      [--gpu-cubin auto|off] [--gpu-precision P] [--gpu-memory SIZE]
                      [--placement P] [--cpu-nodes N1,N2,...] [--cpu-state SIZE]
-                     [--max-memory SIZE] [--max-time SECONDS]
+                     [--mcpu CPU] [--max-memory SIZE] [--max-time SECONDS]
   dlc check MODEL.onnx [--dim NAME=SIZE|NAME=MIN..MAX[,...]]
                        [--max-memory SIZE] [--max-time SECONDS]
   dlc bench MODEL.onnx [--iterations N] [--warmup N] [--threads T[,T...]]

@@ -50,13 +50,14 @@ int dlc::driverMain(int argc, char **argv) {
                       "--cpu-state"},
                      {"--shared", "--time-passes", "--quiet"});
   else if (command == "run")
-    args = parseArgs(argc, argv,
-                     {"--data", "--out", "--target", "--threads", "--compare",
-                      "--gpu-arch", "--dim", "--batch-split", "--batch-chunk",
-                      "--cuda-graphs", "--gpu-cubin", "--gpu-precision",
-                      "--max-memory", "--max-time", "--placement",
-                      "--cpu-nodes", "--gpu-memory", "--cpu-state"},
-                     {"--per-node"});
+    args =
+        parseArgs(argc, argv,
+                  {"--data", "--out", "--target", "--threads", "--compare",
+                   "--mcpu", "--gpu-arch", "--dim", "--batch-split",
+                   "--batch-chunk", "--cuda-graphs", "--gpu-cubin",
+                   "--gpu-precision", "--max-memory", "--max-time",
+                   "--placement", "--cpu-nodes", "--gpu-memory", "--cpu-state"},
+                  {"--per-node"});
   else if (command == "check")
     args = parseArgs(argc, argv, {"--dim", "--max-memory", "--max-time"}, {});
   else if (command == "bench")
