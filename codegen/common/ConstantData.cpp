@@ -44,6 +44,20 @@ std::vector<char> dlc::permuteBytes(ArrayRef<char> data, ArrayRef<int64_t> shape
   return out;
 }
 
+ElementsAttr dlc::reshapedConstant(Attribute value, ShapedType type) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements ||
+      elements.getShapedType().getElementType() != type.getElementType() ||
+      !type.hasStaticShape() ||
+      elements.getShapedType().getNumElements() != type.getNumElements())
+    return {};
+  if (auto dense = dyn_cast<DenseElementsAttr>(value))
+    return dense.reshape(type);
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    return DenseResourceElementsAttr::get(type, resource.getRawHandle());
+  return {};
+}
+
 DenseResourceElementsAttr dlc::resourceConstant(RankedTensorType type,
                                                 StringRef name,
                                                 ArrayRef<char> bytes) {

@@ -18,6 +18,12 @@ std::vector<char> permuteBytes(llvm::ArrayRef<char> data,
                                llvm::ArrayRef<int64_t> shape,
                                llvm::ArrayRef<int64_t> perm, size_t elemBytes);
 
+/// `value` (a dense or dense_resource elements attribute) as a constant of
+/// `type`, the same elements in the same order (a reshape); null when
+/// `value` is neither or the element counts differ.
+mlir::ElementsAttr reshapedConstant(mlir::Attribute value,
+                                    mlir::ShapedType type);
+
 /// A dense_resource constant of `type` holding `bytes` (weights can be large:
 /// resource blobs are neither printed nor uniqued).
 mlir::DenseResourceElementsAttr

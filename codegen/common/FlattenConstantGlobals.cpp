@@ -1,4 +1,5 @@
 //===- FlattenConstantGlobals.cpp - constant tensors as flat arrays -------===//
+#include "codegen/common/ConstantData.h"
 #include "codegen/common/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -24,11 +25,7 @@ static Attribute flatten(Attribute value) {
     return {};
   auto flat = RankedTensorType::get({type.getNumElements()},
                                     type.getElementType());
-  if (auto dense = dyn_cast<DenseElementsAttr>(value))
-    return dense.reshape(flat);
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
-    return DenseResourceElementsAttr::get(flat, resource.getRawHandle());
-  return {};
+  return dlc::reshapedConstant(value, flat);
 }
 
 namespace {

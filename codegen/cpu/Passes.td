@@ -76,6 +76,10 @@ def PointwiseConvs : Pass<"dlc-cpu-pointwise-convs", "mlir::func::FuncOp"> {
     heuristic blocks as filters by vectors of output columns: inputs read as
     vectors, weights broadcast, results stored in NCHW order without the
     register transpose that the convolution's filter-vector tiles need.
+    Images whose pixels make no whole vectors (7 x 7, 14 x 14; with
+    `flatten-images`) become a `linalg.conv_1d_ncw_fcw` over the image as one
+    row, tiled as a convolution with columns taken from the whole image;
+    constant filters become a reshaped constant.
     The batch may be a run-time size (a symbolic dimension); the image, the
     channels and the filters must be static. The CPU pipeline resolves the
     `tensor.dim`s of the reshapes' results right after (upstream's

@@ -19,6 +19,7 @@
 // convolution form.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/common/ConstantData.h"
 #include "codegen/cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -62,11 +63,46 @@ struct PointwiseConvToContraction
     // when its pixels make whole vectors (28 x 28 = 784).
     int64_t h = yType.getDimSize(2), w = yType.getDimSize(3);
     bool flatten = w % vectorWidth != 0;
-    if (flatten && (!flattenRows || (h * w) % vectorWidth != 0))
+    if (flatten && !flattenRows)
       return failure();
-
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
+    SmallVector<ReassociationIndices> pixels = {{0}, {1}, {2, 3}};
+    if (flatten && (h * w) % vectorWidth != 0) {
+      // Pixels that make no whole vectors (7 x 7, 14 x 14): a 1-D
+      // convolution over the image as one row, tiled like any convolution
+      // (filter vectors by output columns), with the whole image to take
+      // its columns from rather than rows of 7 or 14.
+      if (h == 1)
+        return failure();
+      Value x = tensor::CollapseShapeOp::create(rewriter, loc,
+                                                op.getInputs()[0], pixels);
+      Value init = tensor::CollapseShapeOp::create(rewriter, loc,
+                                                   op.getOutputs()[0], pixels);
+      // Constant filters stay a constant (reshaped), which
+      // dlc-cpu-pack-constant-reads lays out in its tiles' read order.
+      auto filtersType =
+          RankedTensorType::get({wType.getDimSize(0), wType.getDimSize(1), 1},
+                                wType.getElementType());
+      Value filters;
+      if (auto cst = op.getInputs()[1].getDefiningOp<arith::ConstantOp>())
+        if (ElementsAttr reshaped =
+                dlc::reshapedConstant(cst.getValue(), filtersType))
+          filters = arith::ConstantOp::create(rewriter, loc, filtersType,
+                                              cast<TypedAttr>(reshaped));
+      if (!filters)
+        filters = tensor::CollapseShapeOp::create(rewriter, loc, filtersType,
+                                                  op.getInputs()[1], pixels);
+      auto conv = linalg::Conv1DNcwFcwOp::create(
+          rewriter, loc, TypeRange{init.getType()}, ValueRange{x, filters},
+          ValueRange{init},
+          {rewriter.getNamedAttr("strides", rewriter.getI64TensorAttr({1})),
+           rewriter.getNamedAttr("dilations", rewriter.getI64TensorAttr({1}))});
+      rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+          op, yType, conv.getResult(0), pixels);
+      return success();
+    }
+
     // The filters as a [F, C] matrix (a contraction's operands are read
     // through projected permutations).
     Value filters = tensor::CollapseShapeOp::create(
@@ -75,7 +111,6 @@ struct PointwiseConvToContraction
                               wType.getElementType()),
         op.getInputs()[1], SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
     Value x = op.getInputs()[0], init = op.getOutputs()[0];
-    SmallVector<ReassociationIndices> pixels = {{0}, {1}, {2, 3}};
     if (flatten) {
       x = tensor::CollapseShapeOp::create(rewriter, loc, x, pixels);
       init = tensor::CollapseShapeOp::create(rewriter, loc, init, pixels);

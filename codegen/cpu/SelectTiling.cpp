@@ -41,6 +41,13 @@ static constexpr int64_t kMinInnermostChannels = 16;
 /// columns ran 1.07x faster than 12 with the window as loops (1.3 > 1.2).
 static constexpr double kUnrolledWindowGain = 1.3;
 
+/// A 1x1-window convolution tile on a 16-register target: the cycles of an
+/// FMA's latency (each accumulator's FMAs form a chain), and the loads each
+/// step of the channel loop pays besides its filter vectors and broadcasts
+/// (its share of the loop and prefetch instructions, counted as loads).
+static constexpr double kFmaLatency = 4;
+static constexpr int64_t kStepLoads = 2;
+
 /// The largest divisor of `size` that is at most `limit` (tiles stay static).
 static int64_t divisorAtMost(int64_t size, int64_t limit) {
   for (int64_t t = std::min(size, limit); t > 1; --t)
@@ -136,7 +143,8 @@ static bool isEpilogueOf(linalg::LinalgOp op) {
     if (!producer || !in->get().hasOneUse() ||
         !generic.getMatchingIndexingMap(in).isIdentity())
       continue;
-    if (isa<linalg::Conv2DNchwFchwOp>(producer.getOperation()) ||
+    if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv1DNcwFcwOp>(
+            producer.getOperation()) ||
         (linalg::isaContractionOpInterface(producer) &&
          producer.getNumParallelLoops() >= 2))
       return true;
@@ -253,11 +261,16 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
                       DenseI64ArrayAttr::get(op->getContext(), order));
         for (unsigned d : reduction)
           sizes[d] = 1;
-      } else if (isa<linalg::ConvolutionOpInterface>(op.getOperation()) &&
-                 isa<linalg::Conv2DNchwFchwOp>(op)) {
+      } else if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv1DNcwFcwOp>(
+                     op.getOperation())) {
         // (n, f, oh, ow, c, kh, kw): a vector of filters by a few output
         // columns per tile, kh = 1 so the tile decomposes into a 1-D
-        // convolution (vectorized along the filters).
+        // convolution (vectorized along the filters). A 1-D convolution
+        // (n, f, ow, c, kw) is tiled the same way (a pointwise convolution
+        // over an image flattened into one row, dlc-cpu-pointwise-convs).
+        bool oneD = isa<linalg::Conv1DNcwFcwOp>(op.getOperation());
+        const unsigned owDim = oneD ? 2 : 3, cDim = oneD ? 3 : 4,
+                       kwDim = oneD ? 4 : 6;
         // Narrow outputs (7 or 14 columns in late CNN stages) take more
         // filter vectors per tile, so that about 24 accumulators reuse each
         // loaded input value and filter vector. A pointwise convolution
@@ -266,17 +279,17 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // output rows) is amortized over only its channels, and 2 filter
         // vectors per broadcast input halve the loads per FMA (ResNet-50's
         // 1x1 convolutions over rows of 14, docs/performance.md).
-        int64_t cols = tileAtMost(ranges[3], 16);
+        int64_t cols = tileAtMost(ranges[owDim], 16);
         // Columns that only a small divisor divides (SqueezeNet's stem, 111
         // = 3 x 37) take that divisor, with more filter vectors below,
         // rather than a remainder: split off, the remainder also splits
         // the bias fill and the activation from the convolution, which
         // then run as passes of their own over the output, plus a copy of
         // the whole part (the stem 1.35 -> 0.53 ms, docs/performance.md).
-        if (int64_t divisor = divisorAtMost(ranges[3], 16);
-            ranges[3] % cols != 0 && divisor >= kMinDivisorColumns)
+        if (int64_t divisor = divisorAtMost(ranges[owDim], 16);
+            ranges[owDim] % cols != 0 && divisor >= kMinDivisorColumns)
           cols = divisor;
-        bool pointwise = ranges[5] == 1 && ranges[6] == 1;
+        bool pointwise = ranges[kwDim] == 1 && (oneD || ranges[5] == 1);
         // A power of two: a 48-lane vector legalizes badly in LLVM.
         int64_t filterVectors = llvm::bit_floor(
             static_cast<uint64_t>(std::clamp<int64_t>(24 / cols, 1, 4)));
@@ -287,7 +300,43 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           filterVectors = llvm::bit_floor(static_cast<uint64_t>(
               std::clamp<int64_t>((vectorRegisters - 1) / (cols + 1), 1, 4)));
         bool channelsInnermost = false;
-        if (vectorRegisters < 32) {
+        if (vectorRegisters < 32 && pointwise) {
+          // Few registers, a 1x1 window: the accumulators, the filter
+          // vectors and the broadcast input, with one register to spare (no
+          // window to unroll). The tile with the highest FMA rate over the
+          // whole row wins, on a core that issues 2 FMAs and 2 loads per
+          // cycle (a remainder tile runs at its own, lower rate); among
+          // equals the one with more accumulators (fewer steps, each also
+          // paying its loop and prefetch instructions). Measured on 1x1
+          // convolutions over 7x7 and 14x14 images flattened into rows
+          // (AVX2): 2 filter vectors by 6 columns ran 1.10-1.20x faster than
+          // 1 by 12 (13 loads per 12 FMAs); 1 filter vector (RegNet's 440
+          // filters) by 14 columns spilled.
+          auto stepCycles = [](int64_t fv, int64_t c) {
+            return std::max(
+                {fv * c / 2.0, (fv + c + kStepLoads) / 2.0, kFmaLatency});
+          };
+          double bestRate = 0;
+          int64_t bestFmas = 0;
+          int64_t row = ranges[owDim];
+          for (int64_t fv = 1; fv <= 4; fv *= 2) {
+            if (fv > 1 && ranges[1] % (fv * vectorWidth) != 0)
+              break;
+            int64_t maxCols = std::min((vectorRegisters - 2 - fv) / fv, row);
+            for (int64_t c = 1; c <= maxCols; ++c) {
+              double cycles = (row / c) * stepCycles(fv, c) +
+                              (row % c ? stepCycles(fv, row % c) : 0.0);
+              double rate = fv * row / cycles;
+              if (rate > bestRate + 1e-9 ||
+                  (rate > bestRate - 1e-9 && fv * c > bestFmas)) {
+                bestRate = rate;
+                bestFmas = fv * c;
+                cols = c;
+                filterVectors = fv;
+              }
+            }
+          }
+        } else if (vectorRegisters < 32) {
           // Few registers (AVX2's 16): cols x filterVectors accumulators,
           // the filter vectors and a broadcast input, with one register to
           // spare; more would spill accumulators on every step. Either the
@@ -295,7 +344,7 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           // live, each input broadcast reused across the window: fewer loads
           // per FMA) or they are a loop too, outside the channel loop (one
           // filter vector live: more accumulators fit).
-          int64_t budget = vectorRegisters - 2, window = ranges[6];
+          int64_t budget = vectorRegisters - 2, window = ranges[kwDim];
           double bestScore = 0;
           for (int64_t fv = 1; fv <= 4; fv *= 2) {
             if (fv > 1 && ranges[1] % (fv * vectorWidth) != 0)
@@ -303,14 +352,15 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
             for (bool unrolled : {true, false}) {
               // The channel loop innermost only when it is long enough to
               // carry the loop (the stem's 3 channels are not).
-              if (!unrolled && ranges[4] < kMinInnermostChannels)
+              if (!unrolled && ranges[cDim] < kMinInnermostChannels)
                 continue;
               int64_t fixed = (unrolled ? fv * window : fv) + 1;
               if (budget - fixed < fv)
                 continue;
-              int64_t c = fullestTileAtMost(ranges[3], (budget - fixed) / fv);
-              double work = fv * static_cast<double>(ranges[3]) /
-                            ((ranges[3] + c - 1) / c);
+              int64_t c =
+                  fullestTileAtMost(ranges[owDim], (budget - fixed) / fv);
+              double work = fv * static_cast<double>(ranges[owDim]) /
+                            ((ranges[owDim] + c - 1) / c);
               // Measured: 7 accumulators unrolled over a 3-wide window ran
               // 1.4x faster than 7 with the window as a loop.
               double score = unrolled && window > 1 ? work * kUnrolledWindowGain : work;
@@ -335,7 +385,8 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
             filterTile % std::max<int64_t>(1, vectorWidth / 2) != 0)
           filterTile =
               std::min(ranges[1] / vectorWidth, filterVectors) * vectorWidth;
-        sizes = {1, filterTile, 1, cols, 1, 1, 0};
+        sizes = oneD ? SmallVector<int64_t>{1, filterTile, cols, 1, 0}
+                     : SmallVector<int64_t>{1, filterTile, 1, cols, 1, 1, 0};
         // A scaled input computed inside the tile is a register, and each
         // of its columns takes a lane permute to broadcast: materialized,
         // the columns are broadcast loads (with AVX-512 a memory operand of
@@ -345,10 +396,12 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         if (channelsInnermost) {
           // Loops kh, kw, then the channels innermost: each step one filter
           // vector and `cols` broadcasts, none shared with another step.
-          sizes[6] = 1;
+          sizes[kwDim] = 1;
           op->setAttr("dlc.reduction_order",
-                      DenseI64ArrayAttr::get(op->getContext(),
-                                             {0, 1, 2, 3, 5, 6, 4}));
+                      DenseI64ArrayAttr::get(
+                          op->getContext(),
+                          oneD ? ArrayRef<int64_t>{0, 1, 2, 4, 3}
+                               : ArrayRef<int64_t>{0, 1, 2, 3, 5, 6, 4}));
         }
       } else if (isa<linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(
                      op.getOperation())) {

@@ -19,17 +19,47 @@ func.func @pointwise(%x: tensor<1x24x56x56xf32>, %w: tensor<144x24x1x1xf32>, %y:
 
 // -----
 
-// Left as convolutions: a 14 x 14 image (rows of 14, 196 pixels: neither
-// whole vectors), a stride of 2, and a 3x3 window.
+// Left as convolutions: a stride of 2 and a 3x3 window.
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT:     linalg.generic
-// CHECK-COUNT-3: linalg.conv_2d_nchw_fchw
-func.func @kept(%x: tensor<1x24x14x14xf32>, %w: tensor<144x24x1x1xf32>, %y: tensor<1x144x14x14xf32>,
-                %x2: tensor<1x24x28x28xf32>, %w3: tensor<144x24x3x3xf32>, %y3: tensor<1x144x26x26xf32>) -> (tensor<1x144x14x14xf32>, tensor<1x144x14x14xf32>, tensor<1x144x26x26xf32>) {
-  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x24x14x14xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x14x14xf32>) -> tensor<1x144x14x14xf32>
+// CHECK-NOT:     linalg.conv_1d_ncw_fcw
+// CHECK-COUNT-2: linalg.conv_2d_nchw_fchw
+func.func @kept(%x2: tensor<1x24x28x28xf32>, %w: tensor<144x24x1x1xf32>, %y: tensor<1x144x14x14xf32>,
+                %w3: tensor<144x24x3x3xf32>, %y3: tensor<1x144x26x26xf32>) -> (tensor<1x144x14x14xf32>, tensor<1x144x26x26xf32>) {
   %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x2, %w : tensor<1x24x28x28xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x14x14xf32>) -> tensor<1x144x14x14xf32>
   %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x2, %w3 : tensor<1x24x28x28xf32>, tensor<144x24x3x3xf32>) outs(%y3 : tensor<1x144x26x26xf32>) -> tensor<1x144x26x26xf32>
-  return %0, %1, %2 : tensor<1x144x14x14xf32>, tensor<1x144x14x14xf32>, tensor<1x144x26x26xf32>
+  return %1, %2 : tensor<1x144x14x14xf32>, tensor<1x144x26x26xf32>
+}
+
+// -----
+
+// A 14 x 14 image (rows of 14, 196 pixels: neither whole vectors) becomes a
+// 1-D convolution over the image as one row, so that its tiles take their
+// columns from all 196 pixels; constant filters become a reshaped constant
+// (not a reshape of one), which dlc-cpu-pack-constant-reads can pack. The
+// activation after it is collapsed too and reads the 1-D result directly.
+// CHECK-LABEL: func.func @one_row
+// CHECK-SAME:    (%[[X:.+]]: tensor<1x24x14x14xf32>, %[[Y:.+]]: tensor<1x144x14x14xf32>)
+// CHECK-DAG:     %[[W:.+]] = arith.constant dense<2.500000e-01> : tensor<144x24x1xf32>
+// CHECK-DAG:     %[[X3:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1], [2, 3]] : tensor<1x24x14x14xf32> into tensor<1x24x196xf32>
+// CHECK:         %[[C:.+]] = linalg.conv_1d_ncw_fcw {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%[[X3]], %[[W]] : tensor<1x24x196xf32>, tensor<144x24x1xf32>) outs(%{{.+}} : tensor<1x144x196xf32>)
+// CHECK:         %[[R:.+]] = linalg.generic {{.+}} ins(%[[C]] : tensor<1x144x196xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         tensor.expand_shape %[[R]] {{\[}}[0], [1], [2, 3]] output_shape [1, 144, 14, 14]
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+func.func @one_row(%x: tensor<1x24x14x14xf32>, %y: tensor<1x144x14x14xf32>) -> tensor<1x144x14x14xf32> {
+  %w = arith.constant dense<0.25> : tensor<144x24x1x1xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x24x14x14xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x14x14xf32>) -> tensor<1x144x14x14xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x144x14x14xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0 : tensor<1x144x14x14xf32>) outs(%e : tensor<1x144x14x14xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x144x14x14xf32>
+  return %1 : tensor<1x144x14x14xf32>
 }
 
 // -----
