@@ -300,7 +300,7 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           filterVectors = llvm::bit_floor(static_cast<uint64_t>(
               std::clamp<int64_t>((vectorRegisters - 1) / (cols + 1), 1, 4)));
         bool channelsInnermost = false;
-        if (vectorRegisters < 32 && pointwise) {
+        if (vectorRegisters < 32 && pointwise && ranges[1] % vectorWidth == 0) {
           // Few registers, a 1x1 window: the accumulators, the filter
           // vectors and the broadcast input, with one register to spare (no
           // window to unroll). The tile with the highest FMA rate over the
@@ -311,7 +311,10 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           // convolutions over 7x7 and 14x14 images flattened into rows
           // (AVX2): 2 filter vectors by 6 columns ran 1.10-1.20x faster than
           // 1 by 12 (13 loads per 12 FMAs); 1 filter vector (RegNet's 440
-          // filters) by 14 columns spilled.
+          // filters) by 14 columns spilled. Filters that are not whole
+          // vectors (ShuffleNet's 116: tiles of half a vector) keep the
+          // register budget below: their tiles of 9 or 13 columns were
+          // vectorized along the columns, 20x slower.
           auto stepCycles = [](int64_t fv, int64_t c) {
             return std::max(
                 {fv * c / 2.0, (fv + c + kStepLoads) / 2.0, kFmaLatency});

@@ -19,16 +19,19 @@ func.func @pointwise(%x: tensor<1x24x56x56xf32>, %w: tensor<144x24x1x1xf32>, %y:
 
 // -----
 
-// Left as convolutions: a stride of 2 and a 3x3 window.
+// Left as convolutions: a stride of 2, a 3x3 window, and filters that are
+// not whole vectors (116 with 8 lanes) over a 14 x 14 image.
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT:     linalg.generic
 // CHECK-NOT:     linalg.conv_1d_ncw_fcw
-// CHECK-COUNT-2: linalg.conv_2d_nchw_fchw
+// CHECK-COUNT-3: linalg.conv_2d_nchw_fchw
 func.func @kept(%x2: tensor<1x24x28x28xf32>, %w: tensor<144x24x1x1xf32>, %y: tensor<1x144x14x14xf32>,
-                %w3: tensor<144x24x3x3xf32>, %y3: tensor<1x144x26x26xf32>) -> (tensor<1x144x14x14xf32>, tensor<1x144x26x26xf32>) {
+                %w3: tensor<144x24x3x3xf32>, %y3: tensor<1x144x26x26xf32>,
+                %x4: tensor<1x116x14x14xf32>, %w4: tensor<116x116x1x1xf32>, %y4: tensor<1x116x14x14xf32>) -> (tensor<1x144x14x14xf32>, tensor<1x144x26x26xf32>, tensor<1x116x14x14xf32>) {
   %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x2, %w : tensor<1x24x28x28xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x14x14xf32>) -> tensor<1x144x14x14xf32>
   %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x2, %w3 : tensor<1x24x28x28xf32>, tensor<144x24x3x3xf32>) outs(%y3 : tensor<1x144x26x26xf32>) -> tensor<1x144x26x26xf32>
-  return %1, %2 : tensor<1x144x14x14xf32>, tensor<1x144x26x26xf32>
+  %3 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x4, %w4 : tensor<1x116x14x14xf32>, tensor<116x116x1x1xf32>) outs(%y4 : tensor<1x116x14x14xf32>) -> tensor<1x116x14x14xf32>
+  return %1, %2, %3 : tensor<1x144x14x14xf32>, tensor<1x144x26x26xf32>, tensor<1x116x14x14xf32>
 }
 
 // -----

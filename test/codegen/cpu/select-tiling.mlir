@@ -633,3 +633,18 @@ func.func @conv_1d_row(%x: tensor<1x2048x49xf32>, %w: tensor<512x2048x1xf32>, %o
        ins(%x2, %w2 : tensor<1x440x49xf32>, tensor<440x440x1xf32>) outs(%o2 : tensor<1x440x49xf32>) -> tensor<1x440x49xf32>
   return %0, %1 : tensor<1x512x49xf32>, tensor<1x440x49xf32>
 }
+
+// -----
+
+// Filters that are not whole vectors (ShuffleNet's 116: tiles of half a
+// vector with 8 lanes) keep the register budget on 16 registers (7 columns
+// of a row of 14), not the pointwise rate rule (9 columns, which the
+// vectorizer would lay along the columns).
+// R16-LABEL:   func.func @conv_pointwise_half_vectors
+// R16:           linalg.conv_2d_nchw_fchw
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 4, 1, 7, 1, 1, 0>
+func.func @conv_pointwise_half_vectors(%x: tensor<1x116x14x14xf32>, %w: tensor<116x116x1x1xf32>, %o: tensor<1x116x14x14xf32>) -> tensor<1x116x14x14xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%x, %w : tensor<1x116x14x14xf32>, tensor<116x116x1x1xf32>) outs(%o : tensor<1x116x14x14xf32>) -> tensor<1x116x14x14xf32>
+  return %0 : tensor<1x116x14x14xf32>
+}

@@ -1,7 +1,8 @@
 """Writes a model of independent convolutions with constant weights, one
 per tiling case of dlc-cpu-select-tiling (rows of 28, 14 and 7 columns,
-stride 2, a 7x7 stride-2 stem, pointwise over 7x7, 14x14 and 28x28 images
-and with stride 2, depthwise, grouped, with bias and ReLU), as real models
+stride 2, a 7x7 stride-2 stem, pointwise over 7x7, 14x14 and 28x28 images,
+with stride 2 and with filters that are not whole vectors, depthwise,
+grouped, with bias and ReLU), as real models
 have them: weights are initializers, so that dlc packs them at compile
 time.
 
@@ -24,6 +25,7 @@ CASES = [
     ("pw_w14", 64, 14, 14, 48, 1, 1, 0, 1, False),
     ("pw_w28", 24, 28, 28, 40, 1, 1, 0, 1, True),
     ("pw_s2", 32, 28, 28, 64, 1, 2, 0, 1, False),
+    ("pw_half", 116, 14, 14, 116, 1, 1, 0, 1, True),
     ("dw_s1", 24, 28, 28, 24, 3, 1, 1, 24, True),
     ("dw_s2", 32, 28, 28, 32, 3, 2, 1, 32, False),
     ("grouped", 48, 14, 14, 48, 3, 1, 1, 6, True),
