@@ -21,6 +21,9 @@ def main():
     m = r["machine"]
     if r.get("mcpu"):
         print(f"dlc's code compiled with --mcpu {r['mcpu']}.\n")
+    if r.get("ref_isa") == "avx2":
+        print("ONNX Runtime and OpenBLAS on their AVX2 kernels (--ref-isa avx2: "
+              "AVX-512 hidden from their cpuid).\n")
     print(f"Machine: {m.get('Model name', '?')}, {m.get('cpus')} CPUs "
           f"({m.get('Core(s) per socket', '?')} cores, {m.get('Thread(s) per core', '?')} "
           f"thread(s) per core), AVX-512: {'yes' if m.get('avx512f') else 'no'}; "

@@ -79,7 +79,9 @@ def PointwiseConvs : Pass<"dlc-cpu-pointwise-convs", "mlir::func::FuncOp"> {
     Images whose pixels make no whole vectors (7 x 7, 14 x 14; with
     `flatten-images`) become a `linalg.conv_1d_ncw_fcw` over the image as one
     row, tiled as a convolution with columns taken from the whole image;
-    constant filters become a reshaped constant.
+    constant filters become a reshaped constant (not when the filters are
+    not whole vectors, nor when the result is part of a concatenation
+    written in place).
     The batch may be a run-time size (a symbolic dimension); the image, the
     channels and the filters must be static. The CPU pipeline resolves the
     `tensor.dim`s of the reshapes' results right after (upstream's

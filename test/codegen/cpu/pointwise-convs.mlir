@@ -129,3 +129,28 @@ func.func @dynamic_batch(%x: tensor<?x24x28x28xf32>, %w: tensor<144x24x1x1xf32>,
   } -> tensor<?x144x28x28xf32>
   return %1 : tensor<?x144x28x28xf32>
 }
+
+// -----
+
+// A 7 x 7 image whose convolution (through its activation) is inserted into
+// a larger tensor, a concatenation written in place: kept in the 2-D form,
+// which writes into the concatenation directly.
+// CHECK-LABEL: func.func @into_concat
+// CHECK-NOT:     linalg.conv_1d_ncw_fcw
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK:         linalg.generic
+// CHECK:         tensor.insert_slice
+func.func @into_concat(%x: tensor<1x64x7x7xf32>, %w: tensor<32x64x1x1xf32>, %y: tensor<1x32x7x7xf32>, %cat: tensor<1x96x7x7xf32>) -> tensor<1x96x7x7xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x64x7x7xf32>, tensor<32x64x1x1xf32>) outs(%y : tensor<1x32x7x7xf32>) -> tensor<1x32x7x7xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x7x7xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0 : tensor<1x32x7x7xf32>) outs(%e : tensor<1x32x7x7xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x32x7x7xf32>
+  %2 = tensor.insert_slice %1 into %cat[0, 64, 0, 0] [1, 32, 7, 7] [1, 1, 1, 1] : tensor<1x32x7x7xf32> into tensor<1x96x7x7xf32>
+  return %2 : tensor<1x96x7x7xf32>
+}
