@@ -65,7 +65,8 @@ def PackMatmulOperands : Pass<"dlc-cpu-pack-matmul-operands", "mlir::func::FuncO
 }
 
 def PointwiseConvs : Pass<"dlc-cpu-pointwise-convs", "mlir::func::FuncOp"> {
-  let summary = "1x1 unit-stride convolutions as contractions over pixels";
+  let summary = "1x1 unit-stride convolutions as contractions over pixels, "
+                "or as 1-D convolutions over the image as one row";
   let description = [{
     Rewrites a `linalg.conv_2d_nchw_fchw` with a 1x1 window, unit strides and
     rows of whole vectors (output columns a multiple of `vector-width`), or
@@ -77,11 +78,11 @@ def PointwiseConvs : Pass<"dlc-cpu-pointwise-convs", "mlir::func::FuncOp"> {
     vectors, weights broadcast, results stored in NCHW order without the
     register transpose that the convolution's filter-vector tiles need.
     Images whose pixels make no whole vectors (7 x 7, 14 x 14; with
-    `flatten-images`) become a `linalg.conv_1d_ncw_fcw` over the image as one
-    row, tiled as a convolution with columns taken from the whole image;
-    constant filters become a reshaped constant (not when the filters are
-    not whole vectors, nor when the result is part of a concatenation
-    written in place).
+    `flatten-images`) become instead a `linalg.conv_1d_ncw_fcw` over the
+    image as one row, tiled as a convolution with columns taken from the
+    whole image, its constant filters a reshaped constant; they keep the
+    2-D form when the filters are not whole vectors or the result is part
+    of a concatenation written in place.
     The batch may be a run-time size (a symbolic dimension); the image, the
     channels and the filters must be static. The CPU pipeline resolves the
     `tensor.dim`s of the reshapes' results right after (upstream's
@@ -94,8 +95,9 @@ def PointwiseConvs : Pass<"dlc-cpu-pointwise-convs", "mlir::func::FuncOp"> {
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
            "f32 lanes of the target's vector registers">,
     Option<"flattenImages", "flatten-images", "bool", /*default=*/"true",
-           "flatten images whose rows are not whole vectors but whose "
-           "pixels are (28 x 28 with 8 lanes) into one row">
+           "flatten images whose rows are not whole vectors into one row: "
+           "a contraction when the pixels are whole vectors (28 x 28 with "
+           "8 lanes), else a 1-D convolution (7 x 7, 14 x 14)">
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::tensor::TensorDialect"];
