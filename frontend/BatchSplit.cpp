@@ -1,5 +1,6 @@
 //===- BatchSplit.cpp - a static batch as sub-batches ---------------------===//
 #include "frontend/BatchSplit.h"
+#include "frontend/GuardedSchemas.h"
 #include "frontend/TensorData.h"
 
 #include "onnx/onnx_pb.h"
@@ -106,8 +107,8 @@ void relaxBatchConstants(onnx::ModelProto &model, int64_t batch) {
     copy.mutable_graph()->clear_value_info();
     try {
       onnx::ShapeInferenceOptions options(false, 0, true);
-      onnx::shape_inference::InferShapes(
-          copy, onnx::OpSchemaRegistry::Instance(), options, &shapeData);
+      dlc::GuardedSchemaRegistry schemas;
+      onnx::shape_inference::InferShapes(copy, &schemas, options, &shapeData);
     } catch (const std::exception &) {
       shapeData.clear();
     }

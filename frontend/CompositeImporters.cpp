@@ -297,6 +297,10 @@ NodeResults importInstanceNormalization(NodeContext &nc) {
   if (failed(requireOperands(nc, 3)) || failed(requireFloat(nc, 3)))
     return failure();
   auto t = typeOf(nc.operand(0));
+  if (t.getRank() < 2)
+    return nc.error() << "input " << t
+                      << " must have rank >= 2 (N, C, spatial dimensions)",
+           failure();
   SmallVector<int64_t> axes, paramShape{t.getDimSize(1)};
   for (int64_t d = 2; d < t.getRank(); ++d) {
     axes.push_back(d);
@@ -313,13 +317,12 @@ NodeResults importMeanVarianceNormalization(NodeContext &nc) {
   if (failed(requireOperands(nc, 1)) || failed(requireFloat(nc, 1)))
     return failure();
   auto t = typeOf(nc.operand(0));
-  SmallVector<int64_t> axes =
-      nc.intsAttr("axes").value_or(SmallVector<int64_t>{0, 2, 3});
-  for (int64_t &a : axes)
-    if (a < 0)
-      a += t.getRank();
-  llvm::sort(axes);
-  return SmallVector<Value>{normalize(nc, nc.operand(0), axes, 1e-9)};
+  auto axes = normalizeAxes(
+      nc, nc.intsAttr("axes").value_or(SmallVector<int64_t>{0, 2, 3}),
+      t.getRank());
+  if (failed(axes))
+    return failure();
+  return SmallVector<Value>{normalize(nc, nc.operand(0), *axes, 1e-9)};
 }
 
 /// on where indices (wrapped) == position along `axis`, off elsewhere.

@@ -222,6 +222,9 @@ void dlc::addElementwiseImporters(NodeImporterTable &t) {
     return activation<EluOp>(nc, "alpha", 1.0f, "", 0);
   };
   t["Selu"] = [](NodeContext &nc) {
+    // Selu-1's defaults are the constants rounded to five digits.
+    if (nc.opset < 6)
+      return activation<SeluOp>(nc, "alpha", 1.6732f, "gamma", 1.0507f);
     return activation<SeluOp>(nc, "alpha", 1.67326319217681884765625f,
                               "gamma", 1.05070102214813232421875f);
   };

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend/ModelLoader.h"
+#include "frontend/GuardedSchemas.h"
 #include "frontend/OpVersions.h"
 
 #include "onnx/checker.h"
@@ -287,7 +288,8 @@ bool dlc::loadModel(const std::string &path, onnx::ModelProto &model,
         return false;
       }
       onnx::checker::check_model(model);
-      onnx::shape_inference::InferShapes(model);
+      GuardedSchemaRegistry schemas;
+      onnx::shape_inference::InferShapes(model, &schemas);
     }
   } catch (const std::exception &e) {
     std::string what = e.what();

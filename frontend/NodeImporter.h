@@ -264,6 +264,14 @@ mlir::LogicalResult requireFloat(NodeContext &nc, size_t numOperands);
 /// Resolves a possibly negative axis against `rank`.
 mlir::FailureOr<int64_t> normalizeAxis(NodeContext &nc, int64_t axis,
                                        int64_t rank);
+/// normalizeAxis for an axis whose dimension is then read: a rank-0 input
+/// (which normalizeAxis lets have axis 0) is an error.
+mlir::FailureOr<int64_t> normalizeDimAxis(NodeContext &nc, int64_t axis,
+                                          int64_t rank);
+/// Each of `axes` resolved against `rank` (errors for one out of range or
+/// named twice), sorted.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+normalizeAxes(NodeContext &nc, llvm::ArrayRef<int64_t> axes, int64_t rank);
 /// `indices` (an integer tensor) with their range checked: each must lie in
 /// [-n, n), n the element of `bounds` for its position along the indices'
 /// last dimension (or `bounds`' one element for every index): constant

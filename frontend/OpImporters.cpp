@@ -250,6 +250,31 @@ FailureOr<int64_t> dlc::normalizeAxis(NodeContext &nc, int64_t axis,
   return axis < 0 ? axis + rank : axis;
 }
 
+FailureOr<int64_t> dlc::normalizeDimAxis(NodeContext &nc, int64_t axis,
+                                         int64_t rank) {
+  if (rank == 0)
+    return nc.error() << "axis " << axis
+                      << " names a dimension, and the input is a scalar "
+                         "(rank 0)",
+           failure();
+  return normalizeAxis(nc, axis, rank);
+}
+
+FailureOr<SmallVector<int64_t>>
+dlc::normalizeAxes(NodeContext &nc, ArrayRef<int64_t> axes, int64_t rank) {
+  SmallVector<int64_t> result;
+  for (int64_t a : axes) {
+    FailureOr<int64_t> n = normalizeAxis(nc, a, rank);
+    if (failed(n))
+      return failure();
+    if (llvm::is_contained(result, *n))
+      return nc.error() << "axis " << a << " appears twice", failure();
+    result.push_back(*n);
+  }
+  llvm::sort(result);
+  return result;
+}
+
 Value dlc::checkIndices(NodeContext &nc, Value indices,
                         ArrayRef<int64_t> bounds, Value runTimeBounds) {
   if (!indices)

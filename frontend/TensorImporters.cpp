@@ -47,22 +47,6 @@ readAxes(NodeContext &nc, int64_t inputFromOpset, size_t index) {
   return std::optional<SmallVector<int64_t>>(*axes);
 }
 
-FailureOr<SmallVector<int64_t>> normalizeAxes(NodeContext &nc,
-                                              ArrayRef<int64_t> axes,
-                                              int64_t rank) {
-  SmallVector<int64_t> result;
-  for (int64_t a : axes) {
-    FailureOr<int64_t> n = normalizeAxis(nc, a, rank);
-    if (failed(n))
-      return failure();
-    if (llvm::is_contained(result, *n))
-      return nc.error() << "axis " << a << " appears twice", failure();
-    result.push_back(*n);
-  }
-  llvm::sort(result);
-  return result;
-}
-
 NodeResults importReduce(NodeContext &nc, StringRef kind) {
   if (failed(requireOperands(nc, 1)))
     return failure();
@@ -150,7 +134,7 @@ NodeResults importDynamicSlice(NodeContext &nc, ArrayRef<OpFoldResult> starts,
             : OpFoldResult(b.getIndexAttr(t.getDimSize(d))));
   SmallVector<int64_t> seen;
   for (size_t i = 0; i < starts.size(); ++i) {
-    auto axis = normalizeAxis(nc, axes[i], rank);
+    auto axis = normalizeDimAxis(nc, axes[i], rank);
     if (failed(axis))
       return failure();
     if (llvm::is_contained(seen, *axis))
@@ -258,7 +242,7 @@ NodeResults importSlice(NodeContext &nc) {
   SmallVector<int64_t> outStarts(rank, 0), outSteps(rank, 1),
       shape(t.getShape()), clamped;
   for (size_t i = 0; i < starts.size(); ++i) {
-    auto axis = normalizeAxis(nc, axes[i], rank);
+    auto axis = normalizeDimAxis(nc, axes[i], rank);
     if (failed(axis))
       return failure();
     int64_t n = t.getDimSize(*axis), step = steps[i];
@@ -912,7 +896,7 @@ NodeResults importSplit(NodeContext &nc) {
     return failure();
   Value x = nc.operand(0);
   auto t = typeOf(x);
-  auto axis = normalizeAxis(nc, nc.intAttr("axis", 0), t.getRank());
+  auto axis = normalizeDimAxis(nc, nc.intAttr("axis", 0), t.getRank());
   if (failed(axis))
     return failure();
   int64_t n = t.getDimSize(*axis);

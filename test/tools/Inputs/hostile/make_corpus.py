@@ -318,6 +318,23 @@ cases.append({"name": "data-wrong-shape", "args": ["run", "relu.onnx", "--data",
                                                    "wrong-shape-data", "--out", "wrong-out"],
               "exit": 1, "message": r"input 'x' .* has shape \[3,3\], the model expects \[2,3\]"})
 
+# A sweep of every op's int attributes found these out-of-range values
+# crashing ONNX 1.12's shape inference (GatherND, SIGSEGV; now guarded,
+# frontend/GuardedSchemas.cpp) and the importer (MeanVarianceNormalization).
+case("gathernd-batch-dims-range",
+     r"node 'g': GatherND \(opset 13\): batch_dims -33554435 and index depth 2 do "
+     r"not fit data",
+     model=model_of([helper.make_node("GatherND", ["x", "i"], ["y"], name="g",
+                                      batch_dims=-33554435)],
+                    [vi("x", [2, 3, 4]), vi("i", [2, 2], TensorProto.INT64)],
+                    [vi("y", ["a"])]))
+case("mvn-axes-range",
+     r"node 'm': MeanVarianceNormalization \(opset 13\): axis 4 is out of range "
+     r"for rank 4",
+     model=model_of([helper.make_node("MeanVarianceNormalization", ["x"], ["y"],
+                                      name="m", axes=[0, 4])],
+                    [vi("x", [2, 3, 4, 5])], [vi("y", [2, 3, 4, 5])]))
+
 # Inputs the fuzzer (scripts/fuzz.sh) found crashing the importer, as it
 # wrote them, with the errors they give now.
 here = os.path.dirname(os.path.abspath(__file__))
@@ -346,7 +363,12 @@ for name, message in [
         # A rank-0 input indexed at its axis (assert).
         ("compress-rank-0", r"Compress \(opset 11\): a rank-0 input is not supported"),
         # ONNX 1.12's shape inference divided by the stride (SIGFPE).
-        ("maxpool-zero-stride", r"\(MaxPool\): strides must be positive, got 0")]:
+        ("maxpool-zero-stride", r"\(MaxPool\): strides must be positive, got 0"),
+        # ONNX 1.12's LayerNormalization inference indexed the shape with
+        # the axis (SIGSEGV): guarded (frontend/GuardedSchemas.cpp).
+        ("layernorm-axis-range",
+         r"node 'LayerNormalization_0': LayerNormalization \(opset 17\): axis "
+         r"-33554435 is out of range for rank 4")]:
     with open(os.path.join(here, "fuzz", name + ".onnx"), "rb") as f:
         case("fuzz-" + name, message, raw=f.read())
 
