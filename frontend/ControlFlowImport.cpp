@@ -653,7 +653,7 @@ LogicalResult GraphImporter::importScan(NodeContext &nc) {
     SmallVector<int64_t> axes;
     for (auto [j, x] : llvm::enumerate(inputs)) {
       FailureOr<int64_t> axis =
-          normalizeDimAxis(nc, inAxes[j], typeOf(x).getRank());
+          normalizeAxis(nc, inAxes[j], typeOf(x).getRank());
       if (failed(axis))
         return failure();
       int64_t n = typeOf(x).getDimSize(*axis);

@@ -261,13 +261,10 @@ mlir::Value castValue(NodeContext &nc, mlir::Value v, mlir::Type et,
 
 mlir::LogicalResult requireOperands(NodeContext &nc, size_t min);
 mlir::LogicalResult requireFloat(NodeContext &nc, size_t numOperands);
-/// Resolves a possibly negative axis against `rank`.
+/// Resolves a possibly negative axis against `rank` (an error for one out
+/// of range, and for any axis of a rank-0 input).
 mlir::FailureOr<int64_t> normalizeAxis(NodeContext &nc, int64_t axis,
                                        int64_t rank);
-/// normalizeAxis for an axis whose dimension is then read: a rank-0 input
-/// (which normalizeAxis lets have axis 0) is an error.
-mlir::FailureOr<int64_t> normalizeDimAxis(NodeContext &nc, int64_t axis,
-                                          int64_t rank);
 /// Each of `axes` resolved against `rank` (errors for one out of range or
 /// named twice), sorted.
 mlir::FailureOr<llvm::SmallVector<int64_t>>

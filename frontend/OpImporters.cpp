@@ -243,21 +243,16 @@ LogicalResult dlc::requireFloat(NodeContext &nc, size_t numOperands) {
 
 FailureOr<int64_t> dlc::normalizeAxis(NodeContext &nc, int64_t axis,
                                       int64_t rank) {
-  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
-    return nc.error() << "axis " << axis << " is out of range for rank "
-                      << rank,
-           failure();
-  return axis < 0 ? axis + rank : axis;
-}
-
-FailureOr<int64_t> dlc::normalizeDimAxis(NodeContext &nc, int64_t axis,
-                                         int64_t rank) {
   if (rank == 0)
     return nc.error() << "axis " << axis
                       << " names a dimension, and the input is a scalar "
                          "(rank 0)",
            failure();
-  return normalizeAxis(nc, axis, rank);
+  if (axis < -rank || axis >= rank)
+    return nc.error() << "axis " << axis << " is out of range for rank "
+                      << rank,
+           failure();
+  return axis < 0 ? axis + rank : axis;
 }
 
 FailureOr<SmallVector<int64_t>>

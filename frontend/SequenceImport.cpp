@@ -216,7 +216,7 @@ LogicalResult GraphImporter::importSequenceNode(const onnx::NodeProto &node,
       return failure();
     RankedTensorType type = typeOf(input);
     FailureOr<int64_t> axis =
-        normalizeDimAxis(*nc, nc->intAttr("axis", 0), type.getRank());
+        normalizeAxis(*nc, nc->intAttr("axis", 0), type.getRank());
     if (failed(axis))
       return failure();
     int64_t size = type.getDimSize(*axis);

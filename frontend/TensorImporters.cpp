@@ -134,7 +134,7 @@ NodeResults importDynamicSlice(NodeContext &nc, ArrayRef<OpFoldResult> starts,
             : OpFoldResult(b.getIndexAttr(t.getDimSize(d))));
   SmallVector<int64_t> seen;
   for (size_t i = 0; i < starts.size(); ++i) {
-    auto axis = normalizeDimAxis(nc, axes[i], rank);
+    auto axis = normalizeAxis(nc, axes[i], rank);
     if (failed(axis))
       return failure();
     if (llvm::is_contained(seen, *axis))
@@ -242,7 +242,7 @@ NodeResults importSlice(NodeContext &nc) {
   SmallVector<int64_t> outStarts(rank, 0), outSteps(rank, 1),
       shape(t.getShape()), clamped;
   for (size_t i = 0; i < starts.size(); ++i) {
-    auto axis = normalizeDimAxis(nc, axes[i], rank);
+    auto axis = normalizeAxis(nc, axes[i], rank);
     if (failed(axis))
       return failure();
     int64_t n = t.getDimSize(*axis), step = steps[i];
@@ -896,7 +896,7 @@ NodeResults importSplit(NodeContext &nc) {
     return failure();
   Value x = nc.operand(0);
   auto t = typeOf(x);
-  auto axis = normalizeDimAxis(nc, nc.intAttr("axis", 0), t.getRank());
+  auto axis = normalizeAxis(nc, nc.intAttr("axis", 0), t.getRank());
   if (failed(axis))
     return failure();
   int64_t n = t.getDimSize(*axis);

@@ -15,6 +15,7 @@
 # into a regression test. Each target's final statistics (executions,
 # coverage) are printed, and appended with the date to build/fuzz/runs.log.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (hours: scripts/fuzz.sh 3600)
+# DLC_FUZZ_INPUTS=DIR runs each file of DIR once instead of fuzzing.
 # DLC_FUZZ_SEED and DLC_FUZZ_RUNS fix libFuzzer's seed and number of
 # executions, DLC_FUZZ_CORPUS the corpus directory (one per target below
 # it) and DLC_FUZZ_SEEDS=N every Nth seed only, instead (the test suite's
@@ -78,6 +79,27 @@ seed_dir() {
 
 found=0
 cd "$out"
+# DLC_FUZZ_INPUTS=DIR: no fuzzing; each target runs every file of DIR once
+# (test/tools/Inputs/schema_sweep.py's models in the test suite).
+if [ -n "${DLC_FUZZ_INPUTS:-}" ]; then
+  for target in "${targets[@]}"; do
+    log=$out/$target-inputs.log
+    n=$(find "$DLC_FUZZ_INPUTS" -maxdepth 1 -type f | wc -l)
+    echo "== dlc-fuzz-$target: $n inputs once"
+    rc=0
+    find "$DLC_FUZZ_INPUTS" -maxdepth 1 -type f -print0 | sort -z |
+      xargs -0 -n 4000 "$out/bin/dlc-fuzz-$target" -timeout=20 \
+        -rss_limit_mb=4096 -malloc_limit_mb=4096 >"$log" 2>&1 || rc=$?
+    echo "inputs run: $(grep -c '^Running: ' "$log")"
+    if [ "$rc" -ne 0 ]; then
+      grep -E '^(Running: |==[0-9]+==ERROR|SUMMARY)|Assertion' "$log" | tail -4
+      echo "fuzz: dlc-fuzz-$target found a problem (exit $rc); full log: $log"
+      found=1
+    fi
+  done
+  [ "$found" -eq 0 ] && echo "fuzz: no findings"
+  exit "$found"
+fi
 for target in "${targets[@]}"; do
   case $target in
   import | pipeline) dirs=("$(seed_dir "$seeds/models")") ;;

@@ -1,0 +1,68 @@
+"""Writes one-node models that put every default-domain op (every version up
+to opset 17, from ONNX's own schemas) on inputs of ranks 0 to 4, and each of
+its int attributes at values around and far outside those ranks
+(axes, sizes, flags). Most are invalid: dlc must refuse them with a message,
+never crash; such values once crashed ONNX 1.12's shape inference and dlc's
+importers. Usage: schema_sweep.py OUT_DIR; prints the number of models."""
+import os
+import sys
+
+import warnings
+
+import numpy as np
+with warnings.catch_warnings():  # Debian's onnx uses numpy's removed aliases
+    warnings.simplefilter("ignore")
+    np.float, np.int, np.bool, np.object = float, int, bool, object
+import onnx.defs as defs
+from onnx import TensorProto, helper
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+# The first type of each constraint that dlc's inputs can be.
+preferred = [("tensor(float)", TensorProto.FLOAT), ("tensor(int64)", TensorProto.INT64),
+             ("tensor(int32)", TensorProto.INT32), ("tensor(bool)", TensorProto.BOOL),
+             ("tensor(uint8)", TensorProto.UINT8), ("tensor(int8)", TensorProto.INT8)]
+SHAPES = {0: [], 1: [3], 2: [2, 3], 3: [2, 3, 4], 4: [2, 3, 4, 5]}
+INT = defs.OpSchema.AttrType.INT
+INTS = defs.OpSchema.AttrType.INTS
+count = 0
+for schema in defs.get_all_schemas_with_history():
+    if schema.domain not in ("", "ai.onnx") or schema.since_version > 17:
+        continue
+    allowed = {c.type_param_str: c.allowed_type_strs for c in schema.type_constraints}
+    elems = []
+    for formal in schema.inputs:
+        types = allowed.get(formal.typeStr, [formal.typeStr])
+        elem = next((e for name, e in preferred if name in types), None)
+        if elem is None:
+            break
+        elems.append(elem)
+    if len(elems) != len(schema.inputs):
+        continue
+    ints = [(n, a.type) for n, a in sorted(schema.attributes.items()) if a.type in (INT, INTS)]
+    for rank, shape in SHAPES.items():
+        # No attribute, then each int attribute alone at each value.
+        variants = [(None, None)]
+        for name, kind in ints:
+            for v in (-33554435, -rank - 1, -1, 0, rank, 33554435):
+                variants.append((name, v if kind == INT else [v]))
+        for name, value in variants:
+            names = [f"in{i}" for i in range(len(elems))]
+            inputs = [helper.make_tensor_value_info(n, e, shape) for n, e in zip(names, elems)]
+            outputs = [f"out{i}" for i in range(len(schema.outputs))]
+            node = helper.make_node(schema.name, names, outputs, name="n",
+                                    **({name: value} if name else {}))
+            graph = helper.make_graph(
+                [node], "g", inputs,
+                [helper.make_tensor_value_info(o, TensorProto.FLOAT,
+                                               [f"d{k}" for k in range(rank)])
+                 for o in outputs[:1]])
+            model = helper.make_model(
+                graph, opset_imports=[helper.make_opsetid("", schema.since_version)])
+            model.ir_version = 8
+            tag = f"{name}{value if not isinstance(value, list) else value[0]}" if name else "none"
+            path = os.path.join(out, f"{schema.name}-{schema.since_version}-r{rank}-{tag}.onnx")
+            with open(path, "wb") as f:
+                f.write(model.SerializeToString())
+            count += 1
+print(f"{count} models")
