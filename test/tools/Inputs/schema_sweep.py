@@ -3,7 +3,11 @@ to opset 17, from ONNX's own schemas) on inputs of ranks 0 to 4, and each of
 its int attributes at values around and far outside those ranks
 (axes, sizes, flags). Most are invalid: dlc must refuse them with a message,
 never crash; such values once crashed ONNX 1.12's shape inference and dlc's
-importers. Usage: schema_sweep.py OUT_DIR; prints the number of models."""
+importers. With --lists, also int-list attributes of other lengths (pads,
+strides, perm, kernel_shape that do not match the rank), float attributes
+at NaN, infinity, 0 and -1 and string attributes at values no schema
+defines. Usage: schema_sweep.py [--lists] OUT_DIR; prints the number of
+models."""
 import os
 import sys
 
@@ -16,7 +20,8 @@ with warnings.catch_warnings():  # Debian's onnx uses numpy's removed aliases
 import onnx.defs as defs
 from onnx import TensorProto, helper
 
-out = sys.argv[1]
+lists = "--lists" in sys.argv[1:]
+out = [a for a in sys.argv[1:] if a != "--lists"][0]
 os.makedirs(out, exist_ok=True)
 # The first type of each constraint that dlc's inputs can be.
 preferred = [("tensor(float)", TensorProto.FLOAT), ("tensor(int64)", TensorProto.INT64),
@@ -25,6 +30,8 @@ preferred = [("tensor(float)", TensorProto.FLOAT), ("tensor(int64)", TensorProto
 SHAPES = {0: [], 1: [3], 2: [2, 3], 3: [2, 3, 4], 4: [2, 3, 4, 5]}
 INT = defs.OpSchema.AttrType.INT
 INTS = defs.OpSchema.AttrType.INTS
+FLOAT = defs.OpSchema.AttrType.FLOAT
+STRING = defs.OpSchema.AttrType.STRING
 count = 0
 for schema in defs.get_all_schemas_with_history():
     if schema.domain not in ("", "ai.onnx") or schema.since_version > 17:
@@ -39,13 +46,24 @@ for schema in defs.get_all_schemas_with_history():
         elems.append(elem)
     if len(elems) != len(schema.inputs):
         continue
-    ints = [(n, a.type) for n, a in sorted(schema.attributes.items()) if a.type in (INT, INTS)]
+    kinds = (INT, INTS, FLOAT, STRING) if lists else (INT, INTS)
+    ints = [(n, a.type) for n, a in sorted(schema.attributes.items()) if a.type in kinds]
     for rank, shape in SHAPES.items():
         # No attribute, then each int attribute alone at each value.
         variants = [(None, None)]
         for name, kind in ints:
-            for v in (-33554435, -rank - 1, -1, 0, rank, 33554435):
-                variants.append((name, v if kind == INT else [v]))
+            if kind == FLOAT:
+                values = [float("nan"), float("inf"), 0.0, -1.0]
+            elif kind == STRING:
+                values = ["bogus", ""]
+            else:
+                values = [-33554435, -rank - 1, -1, 0, rank, 33554435]
+                if kind == INTS:
+                    values = [[v] for v in values]
+                    if lists:
+                        values += [[], [1] * (rank + 1), [2] * (2 * rank + 1),
+                                   [-1] * rank, [0] * (2 * rank)]
+            variants += [(name, v) for v in values]
         for name, value in variants:
             names = [f"in{i}" for i in range(len(elems))]
             inputs = [helper.make_tensor_value_info(n, e, shape) for n, e in zip(names, elems)]
@@ -60,7 +78,7 @@ for schema in defs.get_all_schemas_with_history():
             model = helper.make_model(
                 graph, opset_imports=[helper.make_opsetid("", schema.since_version)])
             model.ir_version = 8
-            tag = f"{name}{value if not isinstance(value, list) else value[0]}" if name else "none"
+            tag = f"{name}{value}".replace(" ", "") if name else "none"
             path = os.path.join(out, f"{schema.name}-{schema.since_version}-r{rank}-{tag}.onnx")
             with open(path, "wb") as f:
                 f.write(model.SerializeToString())
