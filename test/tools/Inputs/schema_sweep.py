@@ -48,10 +48,17 @@ for schema in defs.get_all_schemas_with_history():
         continue
     kinds = (INT, INTS, FLOAT, STRING) if lists else (INT, INTS)
     ints = [(n, a.type) for n, a in sorted(schema.attributes.items()) if a.type in kinds]
-    for rank, shape in SHAPES.items():
-        # No attribute, then each int attribute alone at each value.
+    # (rank of the first input, rank of the others): all alike; with --lists
+    # also the first input at rank 4 and the others lower, and the reverse.
+    profiles = [(r, r) for r in SHAPES]
+    if lists and len(elems) > 1:
+        profiles += [(4, r) for r in range(4)] + [(r, 4) for r in range(4)]
+    for rank, other in profiles:
+        shape = SHAPES[rank]
+        # No attribute, then each attribute alone at each value (ranks
+        # alike only).
         variants = [(None, None)]
-        for name, kind in ints:
+        for name, kind in ints if rank == other else []:
             if kind == FLOAT:
                 values = [float("nan"), float("inf"), 0.0, -1.0]
             elif kind == STRING:
@@ -66,7 +73,8 @@ for schema in defs.get_all_schemas_with_history():
             variants += [(name, v) for v in values]
         for name, value in variants:
             names = [f"in{i}" for i in range(len(elems))]
-            inputs = [helper.make_tensor_value_info(n, e, shape) for n, e in zip(names, elems)]
+            inputs = [helper.make_tensor_value_info(n, e, shape if i == 0 else SHAPES[other])
+                      for i, (n, e) in enumerate(zip(names, elems))]
             outputs = [f"out{i}" for i in range(len(schema.outputs))]
             node = helper.make_node(schema.name, names, outputs, name="n",
                                     **({name: value} if name else {}))
@@ -79,7 +87,8 @@ for schema in defs.get_all_schemas_with_history():
                 graph, opset_imports=[helper.make_opsetid("", schema.since_version)])
             model.ir_version = 8
             tag = f"{name}{value}".replace(" ", "") if name else "none"
-            path = os.path.join(out, f"{schema.name}-{schema.since_version}-r{rank}-{tag}.onnx")
+            ranks = f"r{rank}" if rank == other else f"r{rank}-{other}"
+            path = os.path.join(out, f"{schema.name}-{schema.since_version}-{ranks}-{tag}.onnx")
             with open(path, "wb") as f:
                 f.write(model.SerializeToString())
             count += 1
