@@ -332,6 +332,10 @@ NodeResults importOneHot(NodeContext &nc) {
   auto depthValue = nc.constantScalar(1);
   if (!depthValue)
     return nc.error() << "depth must be a constant", failure();
+  // ONNX takes the depth's integer part; a size a tensor can have.
+  if (!(*depthValue >= 1 && *depthValue <= double(int64_t(1) << 31)))
+    return nc.error() << "depth " << *depthValue << " is outside [1, 2^31]",
+           failure();
   int64_t depth = (int64_t)*depthValue;
   auto it = typeOf(nc.operand(0));
   int64_t outRank = it.getRank() + 1;
@@ -789,6 +793,11 @@ NodeResults importGatherND(NodeContext &nc) {
                       << dt << " and indices " << it,
            failure();
   int64_t r = it.getDimSize(it.getRank() - 1);
+  if (r < 1)
+    return nc.error() << "the index depth (the indices' last dimension) must "
+                         "be at least 1, not "
+                      << r,
+           failure();
   if (batchDims < 0 || batchDims >= std::min(dt.getRank(), it.getRank()) ||
       batchDims + r > dt.getRank() ||
       dt.getShape().take_front(batchDims) !=

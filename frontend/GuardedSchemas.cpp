@@ -2,6 +2,7 @@
 #include "frontend/GuardedSchemas.h"
 
 #include "onnx/defs/shape_inference.h"
+#include "onnx/defs/tensor_proto_util.h"
 
 using namespace dlc;
 
@@ -67,6 +68,19 @@ void guardGatherND(onnx::InferenceContext &ctx) {
   }
 }
 
+/// SplitToSequence's divides the axis by a scalar `split` (SIGFPE at 0).
+void guardSplitToSequence(onnx::InferenceContext &ctx) {
+  if (ctx.getNumInputs() < 2)
+    return;
+  const onnx::TensorProto *split = ctx.getInputData(1);
+  if (!split || split->dims_size() != 0 ||
+      split->data_type() != onnx::TensorProto::INT64)
+    return;
+  std::vector<int64_t> values = onnx::ParseData<int64_t>(split);
+  if (values.size() == 1 && values[0] <= 0)
+    fail_shape_inference("a scalar split must be positive, got ", values[0]);
+}
+
 using Guard = void (*)(onnx::InferenceContext &);
 
 Guard guardFor(const std::string &op, const std::string &domain) {
@@ -82,6 +96,8 @@ Guard guardFor(const std::string &op, const std::string &domain) {
     return guardGemm;
   if (op == "STFT")
     return guardSTFT;
+  if (op == "SplitToSequence")
+    return guardSplitToSequence;
   return nullptr;
 }
 

@@ -21,6 +21,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -460,6 +462,18 @@ NodeResults importResize(NodeContext &nc) {
   }
   if (!sizes.empty() && (int64_t)sizes.size() != rank)
     return nc.error() << "needs " << rank << " sizes", failure();
+  // Sizes and scales that give no axis length (the limit keeps each axis's
+  // interpolation weights, input by output, a matrix that can be built).
+  constexpr int64_t kMaxResizedAxis = int64_t(1) << 24;
+  for (int64_t s : sizes)
+    if (s < 1 || s > kMaxResizedAxis)
+      return nc.error() << "size " << s << " is outside [1, " << kMaxResizedAxis
+                        << "]",
+             failure();
+  for (double s : scales)
+    if (!std::isfinite(s) || s <= 0)
+      return nc.error() << "scale " << s << " must be finite and positive",
+             failure();
 
   Type et = t.getElementType();
   OpBuilder &b = nc.builder;
@@ -492,9 +506,20 @@ NodeResults importResize(NodeContext &nc) {
       continue;
     }
     int64_t in = typeOf(x).getDimSize(axis);
-    int64_t out = sizes.empty()
-                      ? (int64_t)std::floor(in * extent * scales[axis])
-                      : sizes[axis];
+    double scaled = std::floor(in * extent * scales[axis]);
+    if (sizes.empty() && !(scaled >= 1 && scaled <= kMaxResizedAxis))
+      return nc.error() << "scale " << scales[axis] << " resizes axis " << axis
+                        << " of size " << in << " to "
+                        << llvm::formatv("{0:F0}", scaled).str()
+                        << " elements, outside [1, " << kMaxResizedAxis << "]",
+             failure();
+    int64_t out = sizes.empty() ? (int64_t)scaled : sizes[axis];
+    if (in * out > kMaxResizedAxis * 16)
+      return nc.error() << "resizing axis " << axis << " from " << in << " to "
+                        << out << " takes an interpolation matrix of "
+                        << in * out << " weights (at most "
+                        << kMaxResizedAxis * 16 << ")",
+             failure();
     double scale = sizes.empty() ? scales[axis] : double(out) / in;
     if (out == in && scale == 1.0 && window == std::make_pair(0.0, 1.0))
       continue;

@@ -245,9 +245,12 @@ LogicalResult GraphImporter::importSequenceNode(const onnx::NodeProto &node,
       squeeze = nc->intAttr("keepdims", 1) == 0;
     }
     int64_t total = 0;
-    for (int64_t s : sizes)
-      total += s;
-    if (total != size || llvm::any_of(sizes, [](int64_t s) { return s < 0; }))
+    bool inRange = true;
+    for (int64_t s : sizes) {
+      inRange &= s >= 0 && s <= size;
+      total += inRange ? s : 0;
+    }
+    if (!inRange || total != size)
       return nc->error() << "split sizes do not add up to " << size
                          << " along axis " << *axis,
              failure();

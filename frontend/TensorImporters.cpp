@@ -353,6 +353,14 @@ NodeResults importExpand(NodeContext &nc) {
   auto shape = nc.constantInts(1);
   if (!shape)
     return nc.error() << "the shape input must be a constant", failure();
+  if (typeOf(nc.operand(1)).getRank() != 1)
+    return nc.error() << "the shape input must be 1-D, not "
+                      << typeOf(nc.operand(1)),
+           failure();
+  for (int64_t d : *shape)
+    if (d < 0)
+      return nc.error() << "the shape's entry " << d << " is negative",
+             failure();
   SmallVector<int64_t> out;
   if (failed(broadcastShapes(t.getShape(), *shape, out)))
     return nc.error() << "cannot expand " << t << " to the given shape",
@@ -913,13 +921,21 @@ NodeResults importSplit(NodeContext &nc) {
     sizes = *s;
   } else {
     int64_t parts = nc.intAttr("num_outputs", outputs);
+    if (parts < 1)
+      return nc.error() << "num_outputs " << parts << " must be positive",
+             failure();
     int64_t chunk = (n + parts - 1) / parts;
     for (int64_t i = 0, left = n; i < parts; ++i, left -= chunk)
       sizes.push_back(std::min(chunk, left));
   }
   int64_t total = 0;
-  for (int64_t s : sizes)
+  for (int64_t s : sizes) {
+    if (s < 0 || s > n)
+      return nc.error() << "split size " << s << " is outside [0, " << n
+                        << "] (dimension " << *axis << ")",
+             failure();
     total += s;
+  }
   if (total != n || sizes.size() != outputs)
     return nc.error() << "split sizes do not add up to dimension " << *axis
                       << " (" << n << ") or do not match the outputs",

@@ -92,7 +92,7 @@ if [ -n "${DLC_FUZZ_INPUTS:-}" ]; then
         -rss_limit_mb=4096 -malloc_limit_mb=4096 >"$log" 2>&1 || rc=$?
     echo "inputs run: $(grep -c '^Running: ' "$log")"
     if [ "$rc" -ne 0 ]; then
-      grep -E '^(Running: |==[0-9]+==ERROR|SUMMARY)|Assertion' "$log" | tail -4
+      grep -E '^(==[0-9]+==ERROR|SUMMARY)|Assertion' "$log" | head -4
       echo "fuzz: dlc-fuzz-$target found a problem (exit $rc); full log: $log"
       found=1
     fi

@@ -92,4 +92,46 @@ for schema in defs.get_all_schemas_with_history():
             with open(path, "wb") as f:
                 f.write(model.SerializeToString())
             count += 1
+    # --lists: each input after the first that is int64 or float becomes a
+    # constant (an initializer), at values that are sizes, indices or
+    # scales out of any range (the data input at rank 4 and at rank 0).
+    if not lists:
+        continue
+    for i, elem in enumerate(elems):
+        if i == 0 or elem not in (TensorProto.INT64, TensorProto.FLOAT):
+            continue
+        if elem == TensorProto.INT64:
+            big, small = 2**63 - 1, -2**63
+            constants = [("s0", [], [0]), ("sneg", [], [-1]), ("smin", [], [small]),
+                         ("smax", [], [big]), ("empty", [0], []),
+                         ("zeros", [4], [0] * 4), ("negs", [4], [-1] * 4),
+                         ("huge", [4], [2**40] * 4), ("mins", [4], [small] * 4),
+                         ("long", [9], [1] * 9)]
+        else:
+            nan, inf = float("nan"), float("inf")
+            constants = [("snan", [], [nan]), ("sinf", [], [inf]), ("sneg", [], [-1.0]),
+                         ("empty", [0], []), ("nans", [4], [nan] * 4),
+                         ("zeros", [4], [0.0] * 4), ("negs", [4], [-1.0] * 4),
+                         ("infs", [4], [inf] * 4)]
+        for rank in (0, 4):
+            for tag, dims, vals in constants:
+                names = [f"in{k}" for k in range(len(elems))]
+                inputs = [helper.make_tensor_value_info(n, e, SHAPES[rank])
+                          for k, (n, e) in enumerate(zip(names, elems)) if k != i]
+                init = helper.make_tensor(names[i], elem, dims, vals)
+                outputs = [f"out{k}" for k in range(len(schema.outputs))]
+                node = helper.make_node(schema.name, names, outputs, name="n")
+                graph = helper.make_graph(
+                    [node], "g", inputs,
+                    [helper.make_tensor_value_info(o, TensorProto.FLOAT,
+                                                   [f"d{k}" for k in range(rank)])
+                     for o in outputs[:1]], initializer=[init])
+                model = helper.make_model(
+                    graph, opset_imports=[helper.make_opsetid("", schema.since_version)])
+                model.ir_version = 8
+                path = os.path.join(
+                    out, f"{schema.name}-{schema.since_version}-r{rank}-in{i}-{tag}.onnx")
+                with open(path, "wb") as f:
+                    f.write(model.SerializeToString())
+                count += 1
 print(f"{count} models")
