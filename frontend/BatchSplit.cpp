@@ -38,7 +38,8 @@ bool int64Values(const onnx::TensorProto *t, std::vector<int64_t> &values) {
       !dlc::tensorBytes(*t, bytes, error))
     return false;
   values.resize(bytes.size() / sizeof(int64_t));
-  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(int64_t));
+  if (!values.empty())
+    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(int64_t));
   return true;
 }
 

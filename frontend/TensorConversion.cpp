@@ -175,7 +175,7 @@ bool dlc::readIntTensor(const TensorProto &tensor,
     return false;
   if (tensor.data_type() == TensorProto::INT64) {
     values.resize(bytes.size() / 8);
-    std::memcpy(values.data(), bytes.data(), bytes.size());
+    std::memcpy(values.data(), bytes.data(), values.size() * 8);
   } else if (tensor.data_type() == TensorProto::INT32) {
     for (size_t i = 0; i < bytes.size(); i += 4) {
       int32_t v;

@@ -6,7 +6,8 @@ never crash; such values once crashed ONNX 1.12's shape inference and dlc's
 importers. With --lists, also int-list attributes of other lengths (pads,
 strides, perm, kernel_shape that do not match the rank), float attributes
 at NaN, infinity, 0 and -1 and string attributes at values no schema
-defines. Usage: schema_sweep.py [--lists] OUT_DIR; prints the number of
+defines. With --opset N, every model imports opset N. Usage:
+schema_sweep.py [--lists] [--opset N] OUT_DIR; prints the number of
 models."""
 import os
 import sys
@@ -20,8 +21,12 @@ with warnings.catch_warnings():  # Debian's onnx uses numpy's removed aliases
 import onnx.defs as defs
 from onnx import TensorProto, helper
 
-lists = "--lists" in sys.argv[1:]
-out = [a for a in sys.argv[1:] if a != "--lists"][0]
+args = sys.argv[1:]
+lists = "--lists" in args
+# --opset N: every model imports opset N instead of its op version's own
+# (opsets past ONNX 1.12's 17 skip its checker: dlc's own checks only).
+opset = int(args[args.index("--opset") + 1]) if "--opset" in args else None
+out = args[-1]
 os.makedirs(out, exist_ok=True)
 # The first type of each constraint that dlc's inputs can be.
 preferred = [("tensor(float)", TensorProto.FLOAT), ("tensor(int64)", TensorProto.INT64),
@@ -84,7 +89,7 @@ for schema in defs.get_all_schemas_with_history():
                                                [f"d{k}" for k in range(rank)])
                  for o in outputs[:1]])
             model = helper.make_model(
-                graph, opset_imports=[helper.make_opsetid("", schema.since_version)])
+                graph, opset_imports=[helper.make_opsetid("", opset or schema.since_version)])
             model.ir_version = 8
             tag = f"{name}{value}".replace(" ", "") if name else "none"
             ranks = f"r{rank}" if rank == other else f"r{rank}-{other}"
@@ -127,7 +132,7 @@ for schema in defs.get_all_schemas_with_history():
                                                    [f"d{k}" for k in range(rank)])
                      for o in outputs[:1]], initializer=[init])
                 model = helper.make_model(
-                    graph, opset_imports=[helper.make_opsetid("", schema.since_version)])
+                    graph, opset_imports=[helper.make_opsetid("", opset or schema.since_version)])
                 model.ir_version = 8
                 path = os.path.join(
                     out, f"{schema.name}-{schema.since_version}-r{rank}-in{i}-{tag}.onnx")
