@@ -4,32 +4,37 @@
 #include "onnx/defs/shape_inference.h"
 #include "onnx/defs/tensor_proto_util.h"
 
+#include <optional>
+
 using namespace dlc;
 
 namespace {
+
+/// The rank of input `input` where the node has it and its shape is known.
+std::optional<int64_t> knownRank(onnx::InferenceContext &ctx, size_t input) {
+  if (ctx.getNumInputs() <= input || !onnx::hasInputShape(ctx, input))
+    return std::nullopt;
+  return ctx.getInputType(input)->tensor_type().shape().dim_size();
+}
 
 /// Fails inference unless the int attribute `name` (default `dflt`) is an
 /// axis of input `input` when that input's rank is known.
 void requireAxis(onnx::InferenceContext &ctx, const char *name, int64_t dflt,
                  size_t input) {
-  if (ctx.getNumInputs() <= input || !onnx::hasInputShape(ctx, input))
-    return;
-  int64_t rank = ctx.getInputType(input)->tensor_type().shape().dim_size();
+  std::optional<int64_t> rank = knownRank(ctx, input);
   int64_t axis = onnx::getAttribute(ctx, name, dflt);
-  if (axis < -rank || axis >= rank)
+  if (rank && (axis < -*rank || axis >= *rank))
     fail_shape_inference("attribute '", name, "' (", axis,
-                         ") is out of range for the input of rank ", rank);
+                         ") is out of range for the input of rank ", *rank);
 }
 
 /// Fails inference unless input `input`, where its rank is known, has rank
 /// `rank`.
 void requireRank(onnx::InferenceContext &ctx, size_t input, int64_t rank,
                  const char *what) {
-  if (ctx.getNumInputs() <= input || !onnx::hasInputShape(ctx, input))
-    return;
-  int64_t actual = ctx.getInputType(input)->tensor_type().shape().dim_size();
-  if (actual != rank)
-    fail_shape_inference(what, " must have rank ", rank, ", not ", actual);
+  std::optional<int64_t> actual = knownRank(ctx, input);
+  if (actual && *actual != rank)
+    fail_shape_inference(what, " must have rank ", rank, ", not ", *actual);
 }
 
 /// The first versions' inference of RNN, GRU and LSTM reads X's first two
@@ -57,15 +62,12 @@ void guardLayerNormalization(onnx::InferenceContext &ctx) {
 /// batch_dims counts leading dimensions of both inputs: [0, min(ranks)).
 void guardGatherND(onnx::InferenceContext &ctx) {
   int64_t batchDims = onnx::getAttribute(ctx, "batch_dims", 0);
-  for (size_t i = 0; i < 2 && i < ctx.getNumInputs(); ++i) {
-    if (!onnx::hasInputShape(ctx, i))
-      continue;
-    int64_t rank = ctx.getInputType(i)->tensor_type().shape().dim_size();
-    if (batchDims < 0 || batchDims >= rank)
+  for (size_t i = 0; i < 2; ++i)
+    if (std::optional<int64_t> rank = knownRank(ctx, i);
+        rank && (batchDims < 0 || batchDims >= *rank))
       fail_shape_inference("attribute 'batch_dims' (", batchDims,
                            ") is out of range for input ", i, " of rank ",
-                           rank);
-  }
+                           *rank);
 }
 
 /// SplitToSequence's divides the axis by a scalar `split` (SIGFPE at 0).

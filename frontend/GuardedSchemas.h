@@ -1,5 +1,4 @@
-//===- GuardedSchemas.h - ONNX schemas with checked inference ----*- C++
-//-*-===//
+//===- GuardedSchemas.h - ONNX schemas with checked inference --*- C++ -*-===//
 //
 // ONNX 1.12's shape-inference functions trust some attributes: the one of
 // LayerNormalization indexes the input's shape with its `axis` unchecked, the
@@ -9,7 +8,7 @@
 // divides by a constant scalar split (found by fuzzing and by a sweep of
 // every op's attributes, input ranks and constant inputs). The registry below
 // hands ONNX's inference copies of such schemas whose inference function
-// checks the attribute against the input's rank first; a bad value then
+// checks those attributes, ranks and constants first; a bad value then
 // fails inference of that node only (an InferenceError, which ONNX records
 // and goes on), and the importer reports it with the node's name.
 //

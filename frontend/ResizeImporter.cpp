@@ -514,7 +514,7 @@ NodeResults importResize(NodeContext &nc) {
                         << " elements, outside [1, " << kMaxResizedAxis << "]",
              failure();
     int64_t out = sizes.empty() ? (int64_t)scaled : sizes[axis];
-    if (in * out > kMaxResizedAxis * 16)
+    if (in > 0 && out > kMaxResizedAxis * 16 / in)
       return nc.error() << "resizing axis " << axis << " from " << in << " to "
                         << out << " takes an interpolation matrix of "
                         << in * out << " weights (at most "

@@ -244,13 +244,10 @@ LogicalResult GraphImporter::importSequenceNode(const onnx::NodeProto &node,
       sizes.assign(size, 1);
       squeeze = nc->intAttr("keepdims", 1) == 0;
     }
-    int64_t total = 0;
-    bool inRange = true;
-    for (int64_t s : sizes) {
-      inRange &= s >= 0 && s <= size;
-      total += inRange ? s : 0;
-    }
-    if (!inRange || total != size)
+    // Each size in [0, size] (a static dimension) first, so that their sum
+    // stays far from overflowing.
+    if (llvm::any_of(sizes, [&](int64_t s) { return s < 0 || s > size; }) ||
+        llvm::sum_of(sizes) != size)
       return nc->error() << "split sizes do not add up to " << size
                          << " along axis " << *axis,
              failure();
