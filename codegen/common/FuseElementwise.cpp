@@ -49,6 +49,22 @@ struct FuseElementwisePass
              consumer.getMatchingIndexingMap(fused).isPermutation();
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    // A grouped convolution's result leaves its [N, G, F/G, OH, OW] form
+    // through a collapse: its elementwise consumers (bias, activation) take
+    // that form instead, so that they fuse into the convolution's tiles.
+    // Its accumulator (the broadcast bias) enters that form through an
+    // expand and takes it too.
+    linalg::ControlFusionFn groupedResult = [](OpOperand *fused) {
+      if (auto collapse = fused->get().getDefiningOp<tensor::CollapseShapeOp>())
+        return collapse.getSrc().getDefiningOp<linalg::Conv2DNgchwGfchwOp>() &&
+               isa<linalg::GenericOp>(fused->getOwner());
+      auto expand = dyn_cast<tensor::ExpandShapeOp>(fused->getOwner());
+      return expand && fused->get().getDefiningOp<linalg::GenericOp>() &&
+             llvm::all_of(expand->getUsers(), [](Operation *user) {
+               return isa<linalg::Conv2DNgchwGfchwOp>(user);
+             });
+    };
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, groupedResult);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -24,8 +24,9 @@ namespace dlc {
 /// tensors, elementwise ops fused.
 /// With `indexChecks`, the run-time indices of Gather, GatherElements and
 /// dlc.check_indices are checked (dlc.report, lowered by dlc-memory-plan).
-void buildGraphToLinalgPipeline(mlir::OpPassManager &pm,
-                                bool indexChecks = false);
+/// `grouped` says which grouped convolutions the target runs tap by tap.
+void buildGraphToLinalgPipeline(mlir::OpPassManager &pm, bool indexChecks,
+                                const GroupedConvTapsOptions &grouped);
 
 /// Tensors to buffers, shared by the CPU and CUDA pipelines.
 void buildBufferizePipeline(mlir::OpPassManager &pm);

@@ -274,6 +274,40 @@ def FlattenConstantGlobals : Pass<"dlc-flatten-constant-globals", "mlir::ModuleO
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def GroupedConvTaps : Pass<"dlc-grouped-conv-taps", "mlir::func::FuncOp"> {
+  let summary = "run grouped convolutions with few filters per group tap by tap";
+  let description = [{
+    Runs on linalg on tensors, before elementwise fusion. A grouped 2-D
+    convolution (`linalg.conv_2d_ngchw_gfchw`, static, floating point) with
+    fewer filters per group than `min-filter-lanes` and at most `max-taps`
+    input channels per group times window taps becomes one elementwise
+    multiply-add per input channel of the group and window tap, in the
+    output's [N, G, F/G, OH, OW] form: each reads a strided slice of the
+    padded NCHW input (channels j, j + C/G, ...) broadcast along the group's
+    filters and the tap's filter values as a [G, F/G] matrix. Elementwise
+    fusion merges them into one op that vectorizes along the output
+    columns. With `generalize`, the grouped convolutions it leaves become
+    `linalg.generic` (for a target without a kernel for the named op).
+    The CPU keeps groups of at least 8 filters (a 256-bit vector, or a whole
+    vector) as the named op, vectorized along the group's filters
+    (RegNetY's groups of 8: docs/performance.md); the CUDA pipeline takes
+    every grouped convolution within `max-taps` tap by tap.
+  }];
+  let options = [
+    Option<"minFilterLanes", "min-filter-lanes", "int64_t", /*default=*/"0",
+           "grouped convolutions with fewer filters per group than this run "
+           "tap by tap (within max-taps)">,
+    Option<"maxTaps", "max-taps", "int64_t", /*default=*/"144",
+           "the most input channels per group times window taps for the "
+           "tap-by-tap form (RegNet's groups of 8 channels by 3x3: 72)">,
+    Option<"generalize", "generalize", "bool", /*default=*/"false",
+           "turn the grouped convolutions left as named ops into linalg.generic">
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def FuseElementwise : Pass<"dlc-fuse-elementwise", "mlir::func::FuncOp"> {
   let summary = "fuse elementwise linalg producers into their consumers";
   let description = [{

@@ -12,7 +12,8 @@ using namespace mlir;
 /// Graph level: dlc ops to linalg on tensors, fused elementwise.
 /// dlc-check-batch-independence runs before canonicalization, which would
 /// fold the index of a unit batch loop to 0.
-void dlc::buildGraphToLinalgPipeline(OpPassManager &pm, bool indexChecks) {
+void dlc::buildGraphToLinalgPipeline(OpPassManager &pm, bool indexChecks,
+                                     const GroupedConvTapsOptions &grouped) {
   LowerToLinalgOptions lower;
   lower.indexChecks = indexChecks;
   pm.addPass(createLowerToLinalg(lower));
@@ -28,6 +29,7 @@ void dlc::buildGraphToLinalgPipeline(OpPassManager &pm, bool indexChecks) {
   pm.addNestedPass<func::FuncOp>(createZeroSizeTensors());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createGroupedConvTaps(grouped));
   pm.addNestedPass<func::FuncOp>(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -198,16 +198,25 @@ struct PointwiseConvsPass
     // activation that follows it), so that those stay fusable with it.
     RewritePatternSet reshapes(&getContext());
     // Not into ops that read strided slices (depthwise taps): their
-    // collapsed slices would be copied.
+    // collapsed slices would be copied. Nor into the accumulator or the
+    // epilogue of a grouped convolution, which are in its [N, G, F/G, OH,
+    // OW] form so that they fuse into its tiles.
     linalg::populateFoldReshapeOpsByCollapsingPatterns(
         reshapes, [](OpOperand *operand) {
           auto generic = dyn_cast<linalg::GenericOp>(operand->getOwner());
           if (!generic)
             generic = operand->get().getDefiningOp<linalg::GenericOp>();
+          auto grouped = [](Operation *op) {
+            return isa_and_nonnull<linalg::Conv2DNgchwGfchwOp>(op);
+          };
           return generic &&
-                 llvm::none_of(generic->getOperands(), [](Value v) {
-                   return v.getDefiningOp<tensor::ExtractSliceOp>();
-                 });
+                 llvm::none_of(
+                     generic->getOperands(),
+                     [&](Value v) {
+                       return v.getDefiningOp<tensor::ExtractSliceOp>() ||
+                              grouped(v.getDefiningOp());
+                     }) &&
+                 llvm::none_of(generic->getUsers(), grouped);
         });
     tensor::populateReassociativeReshapeFoldingPatterns(reshapes);
     linalg::FillOp::getCanonicalizationPatterns(reshapes, &getContext());

@@ -143,8 +143,8 @@ static bool isEpilogueOf(linalg::LinalgOp op) {
     if (!producer || !in->get().hasOneUse() ||
         !generic.getMatchingIndexingMap(in).isIdentity())
       continue;
-    if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv1DNcwFcwOp>(
-            producer.getOperation()) ||
+    if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv1DNcwFcwOp,
+            linalg::Conv2DNgchwGfchwOp>(producer.getOperation()) ||
         (linalg::isaContractionOpInterface(producer) &&
          producer.getNumParallelLoops() >= 2))
       return true;
@@ -261,16 +261,19 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
                       DenseI64ArrayAttr::get(op->getContext(), order));
         for (unsigned d : reduction)
           sizes[d] = 1;
-      } else if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv1DNcwFcwOp>(
-                     op.getOperation())) {
+      } else if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv1DNcwFcwOp,
+                     linalg::Conv2DNgchwGfchwOp>(op.getOperation())) {
         // (n, f, oh, ow, c, kh, kw): a vector of filters by a few output
         // columns per tile, kh = 1 so the tile decomposes into a 1-D
         // convolution (vectorized along the filters). A 1-D convolution
         // (n, f, ow, c, kw) is tiled the same way (a pointwise convolution
         // over an image flattened into one row, dlc-cpu-pointwise-convs).
         bool oneD = isa<linalg::Conv1DNcwFcwOp>(op.getOperation());
-        const unsigned owDim = oneD ? 2 : 3, cDim = oneD ? 3 : 4,
-                       kwDim = oneD ? 4 : 6;
+        bool grouped = isa<linalg::Conv2DNgchwGfchwOp>(op.getOperation());
+        const unsigned g = grouped ? 1 : 0;
+        const unsigned fDim = 1 + g, owDim = (oneD ? 2 : 3) + g,
+                       cDim = (oneD ? 3 : 4) + g, khDim = oneD ? 0 : 5 + g,
+                       kwDim = (oneD ? 4 : 6) + g;
         // Narrow outputs (7 or 14 columns in late CNN stages) take more
         // filter vectors per tile, so that about 24 accumulators reuse each
         // loaded input value and filter vector. A pointwise convolution
@@ -289,7 +292,7 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         if (int64_t divisor = divisorAtMost(ranges[owDim], 16);
             ranges[owDim] % cols != 0 && divisor >= kMinDivisorColumns)
           cols = divisor;
-        bool pointwise = ranges[kwDim] == 1 && (oneD || ranges[5] == 1);
+        bool pointwise = ranges[kwDim] == 1 && (oneD || ranges[khDim] == 1);
         // A power of two: a 48-lane vector legalizes badly in LLVM.
         int64_t filterVectors = llvm::bit_floor(
             static_cast<uint64_t>(std::clamp<int64_t>(24 / cols, 1, 4)));
@@ -300,7 +303,8 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           filterVectors = llvm::bit_floor(static_cast<uint64_t>(
               std::clamp<int64_t>((vectorRegisters - 1) / (cols + 1), 1, 4)));
         bool channelsInnermost = false;
-        if (vectorRegisters < 32 && pointwise && ranges[1] % vectorWidth == 0) {
+        if (vectorRegisters < 32 && pointwise &&
+            ranges[fDim] % vectorWidth == 0) {
           // Few registers, a 1x1 window: the accumulators, the filter
           // vectors and the broadcast input, with one register to spare (no
           // window to unroll). The tile with the highest FMA rate over the
@@ -323,7 +327,7 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           int64_t bestFmas = 0;
           int64_t row = ranges[owDim];
           for (int64_t fv = 1; fv <= 4; fv *= 2) {
-            if (fv > 1 && ranges[1] % (fv * vectorWidth) != 0)
+            if (fv > 1 && ranges[fDim] % (fv * vectorWidth) != 0)
               break;
             int64_t maxCols = std::min((vectorRegisters - 2 - fv) / fv, row);
             for (int64_t c = 1; c <= maxCols; ++c) {
@@ -350,7 +354,7 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           int64_t budget = vectorRegisters - 2, window = ranges[kwDim];
           double bestScore = 0;
           for (int64_t fv = 1; fv <= 4; fv *= 2) {
-            if (fv > 1 && ranges[1] % (fv * vectorWidth) != 0)
+            if (fv > 1 && ranges[fDim] % (fv * vectorWidth) != 0)
               break;
             for (bool unrolled : {true, false}) {
               // The channel loop innermost only when it is long enough to
@@ -383,13 +387,15 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // dlc-cpu-tile-and-fuse splits off. 24 lanes (a vector and a half)
         // stay one tile.
         int64_t filterTile = vectorMultipleAtMost(
-            ranges[1], vectorWidth * filterVectors, vectorWidth);
-        if (ranges[1] > vectorWidth &&
+            ranges[fDim], vectorWidth * filterVectors, vectorWidth);
+        if (ranges[fDim] > vectorWidth &&
             filterTile % std::max<int64_t>(1, vectorWidth / 2) != 0)
           filterTile =
-              std::min(ranges[1] / vectorWidth, filterVectors) * vectorWidth;
-        sizes = oneD ? SmallVector<int64_t>{1, filterTile, cols, 1, 0}
-                     : SmallVector<int64_t>{1, filterTile, 1, cols, 1, 1, 0};
+              std::min(ranges[fDim] / vectorWidth, filterVectors) * vectorWidth;
+        sizes.assign(ranges.size(), 1);
+        sizes[fDim] = filterTile;
+        sizes[owDim] = cols;
+        sizes[kwDim] = 0;
         // A scaled input computed inside the tile is a register, and each
         // of its columns takes a lane permute to broadcast: materialized,
         // the columns are broadcast loads (with AVX-512 a memory operand of
@@ -400,11 +406,13 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           // Loops kh, kw, then the channels innermost: each step one filter
           // vector and `cols` broadcasts, none shared with another step.
           sizes[kwDim] = 1;
+          SmallVector<int64_t> order;
+          for (unsigned d = 0; d < ranges.size(); ++d)
+            if (d != cDim)
+              order.push_back(d);
+          order.push_back(cDim);
           op->setAttr("dlc.reduction_order",
-                      DenseI64ArrayAttr::get(
-                          op->getContext(),
-                          oneD ? ArrayRef<int64_t>{0, 1, 2, 4, 3}
-                               : ArrayRef<int64_t>{0, 1, 2, 3, 5, 6, 4}));
+                      DenseI64ArrayAttr::get(op->getContext(), order));
         }
       } else if (isa<linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(
                      op.getOperation())) {

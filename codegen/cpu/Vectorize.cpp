@@ -19,6 +19,56 @@ namespace dlc {
 using namespace mlir;
 
 namespace {
+/// A tile of a grouped 2-D convolution over one group and one row of its
+/// window and output (linalg.conv_2d_ngchw_gfchw with unit g, kh and oh) is
+/// a 1-D convolution of that group's channels and filters: rank-reducing
+/// slices make it linalg.conv_1d_ncw_fcw, which the vectorizer handles.
+struct GroupedConvTileTo1D : OpRewritePattern<linalg::Conv2DNgchwGfchwOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::Conv2DNgchwGfchwOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return failure();
+    auto xType = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
+    auto wType = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+    auto yType = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
+    if (!xType || !wType || !yType || !xType.hasStaticShape() ||
+        !wType.hasStaticShape() || !yType.hasStaticShape())
+      return failure();
+    // x [N, G, C, H, W], w [G, F, C, KH, KW], y [N, G, F, OH, OW].
+    if (wType.getDimSize(0) != 1 || wType.getDimSize(3) != 1 ||
+        yType.getDimSize(3) != 1 || xType.getDimSize(3) != 1)
+      return failure();
+    Location loc = op.getLoc();
+    Type et = yType.getElementType();
+    auto x = tensor::createCanonicalRankReducingExtractSliceOp(
+        rewriter, loc, op.getInputs()[0],
+        RankedTensorType::get(
+            {xType.getDimSize(0), xType.getDimSize(2), xType.getDimSize(4)},
+            xType.getElementType()));
+    auto w = tensor::createCanonicalRankReducingExtractSliceOp(
+        rewriter, loc, op.getInputs()[1],
+        RankedTensorType::get(
+            {wType.getDimSize(1), wType.getDimSize(2), wType.getDimSize(4)},
+            wType.getElementType()));
+    auto y = tensor::createCanonicalRankReducingExtractSliceOp(
+        rewriter, loc, op.getOutputs()[0],
+        RankedTensorType::get(
+            {yType.getDimSize(0), yType.getDimSize(2), yType.getDimSize(4)},
+            et));
+    auto strides = llvm::to_vector(op.getStrides().getValues<int64_t>());
+    auto dilations = llvm::to_vector(op.getDilations().getValues<int64_t>());
+    Value conv = linalg::Conv1DNcwFcwOp::create(
+                     rewriter, loc, TypeRange{y.getType()}, ValueRange{x, w},
+                     ValueRange{y}, rewriter.getI64TensorAttr({strides[1]}),
+                     rewriter.getI64TensorAttr({dilations[1]}))
+                     .getResult(0);
+    rewriter.replaceOp(op, tensor::createCanonicalRankReducingInsertSliceOp(
+                               rewriter, loc, conv, op.getOutputs()[0]));
+    return success();
+  }
+};
+
 struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
@@ -37,6 +87,7 @@ struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
       });
       RewritePatternSet patterns(ctx);
       linalg::populateDecomposeConvolutionPatterns(patterns);
+      patterns.add<GroupedConvTileTo1D>(ctx);
       GreedyRewriteConfig config;
       config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
       if (failed(applyOpPatternsGreedily(convs, std::move(patterns), config)))

@@ -9,11 +9,13 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include <limits>
 
 using namespace mlir;
 
@@ -176,7 +178,12 @@ static void buildPtx(OpPassManager &pm, const dlc::CudaPipelineOptions &opts) {
 
 void dlc::buildCudaPipeline(OpPassManager &pm, const CudaPipelineOptions &opts,
                             bool untilLinalg) {
-  buildGraphToLinalgPipeline(pm, /*indexChecks=*/true);
+  // Grouped convolutions with few channels per group tap by tap (one
+  // elementwise kernel), the others in generic form.
+  GroupedConvTapsOptions grouped;
+  grouped.minFilterLanes = std::numeric_limits<int64_t>::max();
+  grouped.generalize = true;
+  buildGraphToLinalgPipeline(pm, /*indexChecks=*/true, grouped);
   if (untilLinalg)
     return;
   {

@@ -3,10 +3,10 @@
 //
 // 2-D convolutions without groups become linalg.conv_2d_nchw_fchw (which the
 // vectorizer decomposes into 1-D convolutions); depthwise 2-D convolutions
-// one elementwise multiply-add per window tap, and grouped ones with few
-// channels per group one per tap and channel of the group; every other case
-// becomes a grouped N-D convolution in linalg.generic form over expanded
-// [N, G, C/G, ...] views.
+// one elementwise multiply-add per window tap; other grouped 2-D ones
+// linalg.conv_2d_ngchw_gfchw over expanded [N, G, C/G, ...] views (each
+// target then picks its form: dlc-grouped-conv-taps); every other case
+// becomes a grouped N-D convolution in linalg.generic form over those views.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/DlcOps.h"
@@ -102,67 +102,25 @@ Value lowerDepthwise(PatternRewriter &rewriter, dlc::ConvOp op, Value input,
   return acc;
 }
 
-/// The most window taps times input channels per group for which a grouped
-/// 2-D convolution is lowered tap by tap (each tap one multiply-add that
-/// elementwise fusion merges into one op): RegNet's groups of 8 channels
-/// with 3x3 windows are 72.
-constexpr int64_t kMaxGroupedTaps = 144;
-
-/// A grouped 2-D convolution with few input channels per group (cpg) as one
-/// elementwise multiply-add per window tap and input channel of the group,
-/// in the output's [N, G, F/G, OH, OW] form: acc[n, g, fo, oh, ow] +=
-/// x[n, g*cpg + j, oh*s + kh*d, ow*s + kw*d] * w[g*(F/G) + fo, j, kh, kw].
-/// The input slice of each (j, kh, kw) is a strided slice of the padded
-/// input (channels j, j + cpg, ...), broadcast along the group's filters.
-/// As for depthwise convolutions, fusion merges the taps into one op that
-/// vectorizes along the output columns, where the grouped generic form
-/// (a reduction over the group's channels and the window) does not
-/// vectorize at all.
-Value lowerGroupedByTaps(PatternRewriter &rewriter, dlc::ConvOp op, Value input,
-                         Value acc, int64_t groups) {
+/// A grouped 2-D convolution as linalg.conv_2d_ngchw_gfchw over [N, G, C/G,
+/// H, W] / [G, F/G, C/G, KH, KW] / [N, G, F/G, OH, OW] views of the padded
+/// input, the weights and the accumulator `acc`. Each target decides how the
+/// op runs (dlc-grouped-conv-taps).
+Value lowerGroupedNamed(PatternRewriter &rewriter, dlc::ConvOp op, Value input,
+                        Value acc, int64_t groups) {
   Location loc = op.getLoc();
-  MLIRContext *ctx = rewriter.getContext();
-  auto resultType = cast<RankedTensorType>(op.getType());
-  auto weightType = cast<RankedTensorType>(op.getWeight().getType());
-  Type et = resultType.getElementType();
-  ArrayRef<int64_t> out = resultType.getShape();
-  int64_t filters = weightType.getDimSize(0), cpg = weightType.getDimSize(1);
-  int64_t fpg = filters / groups;
-  SmallVector<int64_t> split{out[0], groups, fpg, out[2], out[3]};
-  auto splitType = RankedTensorType::get(split, et);
-  SmallVector<ReassociationIndices> reassoc{{0}, {1, 2}, {3}, {4}};
-  acc = tensor::ExpandShapeOp::create(rewriter, loc, splitType, acc, reassoc);
-  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  AffineMap xMap = AffineMap::get(5, 0, {d(0), d(1), d(3), d(4)}, ctx);
-  AffineMap wMap = AffineMap::get(5, 0, {d(1), d(2)}, ctx);
-  auto index = [&](int64_t v) { return rewriter.getIndexAttr(v); };
-  for (int64_t j = 0; j < cpg; ++j)
-    for (int64_t kh = 0; kh < weightType.getDimSize(2); ++kh)
-      for (int64_t kw = 0; kw < weightType.getDimSize(3); ++kw) {
-        Value x = tensor::ExtractSliceOp::create(
-            rewriter, loc,
-            RankedTensorType::get({out[0], groups, out[2], out[3]}, et), input,
-            ArrayRef<OpFoldResult>{index(0), index(j),
-                                   index(kh * op.getDilations()[0]),
-                                   index(kw * op.getDilations()[1])},
-            ArrayRef<OpFoldResult>{index(out[0]), index(groups), index(out[2]),
-                                   index(out[3])},
-            ArrayRef<OpFoldResult>{index(1), index(cpg),
-                                   index(op.getStrides()[0]),
-                                   index(op.getStrides()[1])});
-        Value w = tensor::ExtractSliceOp::create(
-            rewriter, loc, RankedTensorType::get({filters}, et), op.getWeight(),
-            ArrayRef<OpFoldResult>{index(0), index(j), index(kh), index(kw)},
-            ArrayRef<OpFoldResult>{index(filters), index(1), index(1),
-                                   index(1)},
-            ArrayRef<OpFoldResult>{index(1), index(1), index(1), index(1)});
-        w = tensor::ExpandShapeOp::create(
-            rewriter, loc, RankedTensorType::get({groups, fpg}, et), w,
-            SmallVector<ReassociationIndices>{{0, 1}});
-        acc = fmaTap(rewriter, loc, splitType, x, w, acc, xMap, wMap);
-      }
-  return tensor::CollapseShapeOp::create(rewriter, loc, resultType, acc,
-                                         reassoc);
+  Value split = splitDim(rewriter, loc, acc, 1, groups);
+  Value conv =
+      linalg::Conv2DNgchwGfchwOp::create(
+          rewriter, loc, TypeRange{split.getType()},
+          ValueRange{splitDim(rewriter, loc, input, 1, groups),
+                     splitDim(rewriter, loc, op.getWeight(), 0, groups)},
+          ValueRange{split}, rewriter.getI64TensorAttr(op.getStrides()),
+          rewriter.getI64TensorAttr(op.getDilations()))
+          .getResult(0);
+  return tensor::CollapseShapeOp::create(
+      rewriter, loc, op.getType(), conv,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
 }
 
 struct ConvLowering : OpRewritePattern<dlc::ConvOp> {
@@ -245,6 +203,8 @@ struct ConvLowering : OpRewritePattern<dlc::ConvOp> {
     }
 
     int64_t group = op.getGroup();
+    bool depthwise =
+        weightType.getDimSize(0) == group && weightType.getDimSize(1) == 1;
     if (spatial == 2 && group == 1) {
       Value conv = linalg::Conv2DNchwFchwOp::create(
                        rewriter, loc, TypeRange{resultType},
@@ -257,20 +217,16 @@ struct ConvLowering : OpRewritePattern<dlc::ConvOp> {
     }
 
     // (Depthwise taps are static slices of the output's shape.)
-    if (spatial == 2 && group > 1 && resultType.hasStaticShape() &&
-        weightType.getDimSize(0) == group &&
-        weightType.getDimSize(1) == 1 && isa<FloatType>(et)) {
+    if (spatial == 2 && group > 1 && resultType.hasStaticShape() && depthwise &&
+        isa<FloatType>(et)) {
       rewriter.replaceOp(op, lowerDepthwise(rewriter, op, input, init));
       return success();
     }
 
     if (spatial == 2 && group > 1 && resultType.hasStaticShape() &&
-        isa<FloatType>(et) &&
-        weightType.getDimSize(1) * weightType.getDimSize(2) *
-                weightType.getDimSize(3) <=
-            kMaxGroupedTaps) {
+        isa<FloatType>(et)) {
       rewriter.replaceOp(op,
-                         lowerGroupedByTaps(rewriter, op, input, init, group));
+                         lowerGroupedNamed(rewriter, op, input, init, group));
       return success();
     }
 

@@ -161,3 +161,70 @@ func.func @chain(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
   } -> tensor<64xf32>
   return %2 : tensor<64xf32>
 }
+
+// -----
+
+// A grouped convolution works in its [N, G, F/G, OH, OW] form: the bias
+// broadcast that enters it through an expand and the ReLU that reads it
+// through a collapse take that form (so that tiling fuses both into its
+// tiles); the collapse moves after the ReLU.
+// LIMIT-LABEL: func.func @grouped_conv_form
+// CHECK-LABEL: func.func @grouped_conv_form
+// CHECK:         %[[BIAS:.+]] = linalg.generic
+// CHECK-SAME:      outs(%{{.+}} : tensor<1x2x8x7x7xf32>)
+// CHECK:         %[[CONV:.+]] = linalg.conv_2d_ngchw_gfchw
+// CHECK-SAME:      outs(%[[BIAS]] : tensor<1x2x8x7x7xf32>)
+// CHECK:         %[[RELU:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[CONV]] : tensor<1x2x8x7x7xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         tensor.collapse_shape %[[RELU]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x8x7x7xf32> into tensor<1x16x7x7xf32>
+// An expand that feeds something else and a collapse of another op keep
+// their ops in the collapsed form.
+// CHECK-LABEL: func.func @not_grouped_conv
+// CHECK:         linalg.generic
+// CHECK-SAME:      outs(%{{.+}} : tensor<1x16x7x7xf32>)
+// CHECK:         tensor.expand_shape
+// CHECK:         tensor.collapse_shape
+// CHECK:         linalg.generic
+// CHECK-SAME:      outs(%{{.+}} : tensor<1x16x7x7xf32>)
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @grouped_conv_form(%x: tensor<1x2x8x9x9xf32>, %w: tensor<2x8x8x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x7x7xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x7x7xf32>
+  %0 = linalg.generic {indexing_maps = [#bias, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<16xf32>) outs(%e : tensor<1x16x7x7xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<1x16x7x7xf32>
+  %acc = tensor.expand_shape %0 [[0], [1, 2], [3], [4]] output_shape [1, 2, 8, 7, 7] : tensor<1x16x7x7xf32> into tensor<1x2x8x7x7xf32>
+  %1 = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x2x8x9x9xf32>, tensor<2x8x8x3x3xf32>) outs(%acc : tensor<1x2x8x7x7xf32>) -> tensor<1x2x8x7x7xf32>
+  %2 = tensor.collapse_shape %1 [[0], [1, 2], [3], [4]] : tensor<1x2x8x7x7xf32> into tensor<1x16x7x7xf32>
+  %3 = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%2 : tensor<1x16x7x7xf32>) outs(%e : tensor<1x16x7x7xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<1x16x7x7xf32>
+  return %3 : tensor<1x16x7x7xf32>
+}
+
+func.func @not_grouped_conv(%b: tensor<16xf32>, %y: tensor<1x2x8x7x7xf32>) -> (tensor<1x2x8x7x7xf32>, tensor<1x16x7x7xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x7x7xf32>
+  %0 = linalg.generic {indexing_maps = [#bias, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<16xf32>) outs(%e : tensor<1x16x7x7xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<1x16x7x7xf32>
+  %1 = tensor.expand_shape %0 [[0], [1, 2], [3], [4]] output_shape [1, 2, 8, 7, 7] : tensor<1x16x7x7xf32> into tensor<1x2x8x7x7xf32>
+  %2 = tensor.collapse_shape %y [[0], [1, 2], [3], [4]] : tensor<1x2x8x7x7xf32> into tensor<1x16x7x7xf32>
+  %3 = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%2 : tensor<1x16x7x7xf32>) outs(%e : tensor<1x16x7x7xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<1x16x7x7xf32>
+  return %1, %3 : tensor<1x2x8x7x7xf32>, tensor<1x16x7x7xf32>
+}

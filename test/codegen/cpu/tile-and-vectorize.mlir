@@ -106,3 +106,33 @@ func.func @max_pool_3x3_s2(%x: tensor<1x64x112x112xf32>) -> tensor<1x64x56x56xf3
        : tensor<1x64x112x112xf32> -> tensor<1x64x56x56xf32>
   return %0 : tensor<1x64x56x56xf32>
 }
+
+// -----
+
+// Grouped 3x3 convolution, 2 groups of 8 channels and 8 filters (RegNet's
+// group width), bias and ReLU: linalg.conv_2d_ngchw_gfchw tiled by one
+// group's 8 filters (the vector lanes) by one output row of 7 columns,
+// its tiles 1-D convolutions: the accumulators start from the bias (read
+// once per tile), each step of the channel and kernel-row loops reads 9
+// input columns and the 8 x 3 filter block and contracts the 3 window
+// columns, and the ReLU runs on the tile before its one write. The bias
+// and the ReLU stay in the [N, G, F/G, OH, OW] form (no separate pass).
+// CHECK-LABEL: func.func @grouped3x3
+// CHECK:         scf.forall (%[[G:[^ ]+]], %[[OH:[^ ]+]]) in (2, 7)
+// CHECK:           vector.transfer_read %{{.+}}[%[[G]], %{{.+}}]{{.+}} : tensor<2x8xf32>, vector<1x8xf32>
+// CHECK:           scf.for %[[C:[^ ]+]] = {{.+}} -> (vector<1x7x8xf32>)
+// CHECK:             scf.for %[[KH:[^ ]+]] = {{.+}} -> (vector<1x7x8xf32>)
+// CHECK:               vector.transfer_read %{{.+}}[%{{.+}}, %[[G]], %[[C]], %{{.+}}, %{{.+}}]{{.+}} : tensor<1x2x8x9x9xf32>, vector<1x1x9xf32>
+// CHECK:               vector.transfer_read %{{.+}}[%[[G]], %{{.+}}, %[[C]], %[[KH]], %{{.+}}]{{.+}} : tensor<2x8x8x3x3xf32>, vector<8x1x3xf32>
+// CHECK-COUNT-3:       vector.contract {{.+}} : vector<1x7x1xf32>, vector<1x8xf32> into vector<1x7x8xf32>
+// CHECK:               scf.yield
+// CHECK:           arith.cmpf ugt, {{.+}} : vector<1x1x8x1x7xf32>
+// CHECK:           vector.transfer_write {{.+}} : vector<1x1x8x1x7xf32>, tensor<1x1x8x1x7xf32>
+// CHECK-NOT:     linalg.
+// CHECK:         return
+func.func @grouped3x3(%x: tensor<1x16x7x7xf32>, %w: tensor<16x8x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x7x7xf32> {
+  %0 = dlc.conv %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, group = 2 : i64}
+       : (tensor<1x16x7x7xf32>, tensor<16x8x3x3xf32>, tensor<16xf32>) -> tensor<1x16x7x7xf32>
+  %1 = dlc.relu %0 : tensor<1x16x7x7xf32>
+  return %1 : tensor<1x16x7x7xf32>
+}
