@@ -83,6 +83,16 @@ void guardSplitToSequence(onnx::InferenceContext &ctx) {
     fail_shape_inference("a scalar split must be positive, got ", values[0]);
 }
 
+/// The convolutions' inference indexes the weights' shape by the input's
+/// spatial rank: the ranks must agree (the loader checks declared ranks
+/// before inference; this covers values whose rank only inference knows).
+template <size_t Weight> void guardConv(onnx::InferenceContext &ctx) {
+  std::optional<int64_t> x = knownRank(ctx, 0), w = knownRank(ctx, Weight);
+  if (x && w && *x != *w)
+    fail_shape_inference("the input has rank ", *x, " and the weights rank ",
+                         *w, "; they must be equal");
+}
+
 using Guard = void (*)(onnx::InferenceContext &);
 
 Guard guardFor(const std::string &op, const std::string &domain) {
@@ -100,6 +110,10 @@ Guard guardFor(const std::string &op, const std::string &domain) {
     return guardSTFT;
   if (op == "SplitToSequence")
     return guardSplitToSequence;
+  if (op == "Conv" || op == "ConvInteger" || op == "ConvTranspose")
+    return guardConv<1>;
+  if (op == "QLinearConv")
+    return guardConv<3>;
   return nullptr;
 }
 

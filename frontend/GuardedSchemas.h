@@ -4,7 +4,8 @@
 // LayerNormalization indexes the input's shape with its `axis` unchecked, the
 // one of GatherND with its `batch_dims`, and both die (SIGSEGV) on a value
 // out of range; those of the first RNN/GRU/LSTM and Gemm versions and of
-// STFT read dimensions of inputs of the wrong rank, and SplitToSequence's
+// STFT read dimensions of inputs of the wrong rank, as do the convolutions'
+// when input and weights differ in rank, and SplitToSequence's
 // divides by a constant scalar split (found by fuzzing and by a sweep of
 // every op's attributes, input ranks and constant inputs). The registry below
 // hands ONNX's inference copies of such schemas whose inference function
