@@ -678,6 +678,17 @@ NodeResults importEinsum(NodeContext &nc) {
   for (char c : nc.stringAttr("equation", ""))
     if (c != ' ')
       eq.push_back(c);
+  for (char c : eq)
+    if (!llvm::isAlpha(c) && c != ',' && c != '-' && c != '>' && c != '.') {
+      std::string shown, bad;
+      llvm::raw_string_ostream eqOs(shown), cOs(bad);
+      llvm::printEscapedString(eq, eqOs);
+      llvm::printEscapedString(StringRef(&c, 1), cOs);
+      return nc.error() << "equation '" << shown << "' has the character '"
+                        << bad
+                        << "'; only letters, ',', '...' and '->' are allowed",
+             failure();
+    }
   SmallVector<Value> inputs;
   for (size_t i = 0; i < nc.numOperands(); ++i)
     if (nc.operand(i))
