@@ -115,7 +115,7 @@ func.func @conv(%x: tensor<1x3x34x34xf32>, %w: tensor<16x3x3x3xf32>, %o: tensor<
 // Filter and column counts the preferred tile does not divide take their
 // largest divisor under it: 12 filters fit one 16-wide vector whole, 28
 // columns -> 14 (not 16). With width 8, 12 filters take one whole vector
-// and a remainder of 4 to split off (6 lanes are not whole half vectors).
+// and a remainder of 4 to split off (6 lanes are not whole 8-lane vectors).
 // CHECK-LABEL: func.func @conv_odd
 // CHECK:         linalg.conv_2d_nchw_fchw
 // CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 12, 1, 14, 1, 1, 0>
@@ -636,13 +636,14 @@ func.func @conv_1d_row(%x: tensor<1x2048x49xf32>, %w: tensor<512x2048x1xf32>, %o
 
 // -----
 
-// Filters that are not whole vectors (ShuffleNet's 116: tiles of half a
-// vector with 8 lanes) keep the register budget on 16 registers (7 columns
-// of a row of 14), not the pointwise rate rule (9 columns, which the
-// vectorizer would lay along the columns).
+// Filters that are not whole vectors (ShuffleNet's 116 with 8 lanes; its
+// largest divisor within a vector, 4, is less than 8 lanes): whole-vector
+// tiles, the remainder of 4 split off later, within the register budget
+// on 16 registers (7 columns of a row of 14), not the pointwise rate rule
+// (which needs whole vectors of filters).
 // R16-LABEL:   func.func @conv_pointwise_half_vectors
 // R16:           linalg.conv_2d_nchw_fchw
-// R16-SAME:        dlc.tile_sizes = array<i64: 1, 4, 1, 7, 1, 1, 0>
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 8, 1, 7, 1, 1, 0>
 func.func @conv_pointwise_half_vectors(%x: tensor<1x116x14x14xf32>, %w: tensor<116x116x1x1xf32>, %o: tensor<1x116x14x14xf32>) -> tensor<1x116x14x14xf32> {
   %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
        ins(%x, %w : tensor<1x116x14x14xf32>, tensor<116x116x1x1xf32>) outs(%o : tensor<1x116x14x14xf32>) -> tensor<1x116x14x14xf32>
