@@ -31,7 +31,8 @@ static constexpr int64_t kMaxShortReduction = 64;
 /// rather than leave a remainder.
 static constexpr int64_t kMinDivisorColumns = 3;
 
-/// A convolution's channel loop goes innermost only from this many channels.
+/// A convolution's innermost channel loop shorter than this is taken to be
+/// unrolled by LLVM (all its filter vectors live at once).
 static constexpr int64_t kMinInnermostChannels = 16;
 
 /// How much more work per accumulator a convolution tile does with its
@@ -357,11 +358,12 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
             if (fv > 1 && ranges[fDim] % (fv * vectorWidth) != 0)
               break;
             for (bool unrolled : {true, false}) {
-              // The channel loop innermost only when it is long enough to
-              // carry the loop (the stem's 3 channels are not).
-              if (!unrolled && ranges[cDim] < kMinInnermostChannels)
-                continue;
-              int64_t fixed = (unrolled ? fv * window : fv) + 1;
+              // With the window as loops, one filter vector per channel of
+              // the innermost loop is live: LLVM unrolls a short channel
+              // loop (the stem's 3 channels) and loads them all up front.
+              int64_t live =
+                  ranges[cDim] < kMinInnermostChannels ? fv * ranges[cDim] : fv;
+              int64_t fixed = (unrolled ? fv * window : live) + 1;
               if (budget - fixed < fv)
                 continue;
               int64_t c =
