@@ -10,12 +10,12 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/common/ConstantData.h"
 #include "codegen/common/Passes.h"
+#include "passes/lowering/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace dlc {
@@ -24,27 +24,6 @@ namespace dlc {
 } // namespace dlc
 
 using namespace mlir;
-
-/// acc + x * w elementwise over `type` (x and w indexed by their maps), one
-/// fused multiply-add; the running sum is an input, not the init, so that
-/// elementwise fusion chains the taps into one op.
-static Value fmaTap(OpBuilder &b, Location loc, RankedTensorType type, Value x,
-                    Value w, Value acc, AffineMap xMap, AffineMap wMap) {
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> iters(type.getRank(),
-                                         utils::IteratorType::parallel);
-  Value empty =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  return linalg::GenericOp::create(
-             b, loc, type, ValueRange{x, w, acc}, empty,
-             ArrayRef<AffineMap>{xMap, wMap, id, id}, iters,
-             [](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l,
-                                       Value(math::FmaOp::create(
-                                           nb, l, args[0], args[1], args[2])));
-             })
-      .getResult(0);
-}
 
 /// The tap-by-tap form of `op`: acc[n, g, f, oh, ow] += x[n, g*cpg + j,
 /// oh*s + kh*d, ow*s + kw*d] * w[g, f, j, kh, kw] for each (j, kh, kw). The
@@ -92,7 +71,7 @@ static Value buildTaps(OpBuilder &b, linalg::Conv2DNgchwGfchwOp op) {
                                    index(1), index(1)},
             ArrayRef<OpFoldResult>{index(1), index(1), index(1), index(1),
                                    index(1)});
-        acc = fmaTap(b, loc, accType, x, tapW, acc, xMap, wMap);
+        acc = dlc::buildFmaTap(b, loc, accType, x, tapW, acc, xMap, wMap);
       }
   return acc;
 }

@@ -72,7 +72,8 @@ def PointwiseConvs : Pass<"dlc-cpu-pointwise-convs", "mlir::func::FuncOp"> {
     rows of whole vectors (output columns a multiple of `vector-width`), or
     images of whole vectors flattened into one row (`flatten-images`; the
     reshapes are then folded through the neighbouring elementwise ops that
-    read no strided slices), as a `linalg.generic` contraction
+    read no strided slices and are not a grouped convolution's accumulator
+    or epilogue), as a `linalg.generic` contraction
     `y[n, f, h, w] += x[n, c, h, w] * w[f, c, 0, 0]`, which the tile-size
     heuristic blocks as filters by vectors of output columns: inputs read as
     vectors, weights broadcast, results stored in NCHW order without the

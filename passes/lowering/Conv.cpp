@@ -15,7 +15,6 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -40,29 +39,6 @@ Value splitDim(OpBuilder &b, Location loc, Value v, int64_t dim,
   }
   return tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get(shape, t.getElementType()), v, reassoc);
-}
-
-/// One window tap of a tap-by-tap convolution: `acc + x * w` elementwise
-/// (operands indexed by `maps`, the result by the identity), one fused
-/// multiply-add (one rounding, one instruction), as the other
-/// convolutions' contractions. The running sum is an input, not the init,
-/// so that elementwise fusion chains the taps into one op.
-Value fmaTap(PatternRewriter &rewriter, Location loc, RankedTensorType type,
-             Value x, Value w, Value acc, AffineMap xMap, AffineMap wMap) {
-  AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> iters(type.getRank(),
-                                         utils::IteratorType::parallel);
-  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                        type.getElementType());
-  return linalg::GenericOp::create(
-             rewriter, loc, type, ValueRange{x, w, acc}, empty,
-             ArrayRef<AffineMap>{xMap, wMap, id, id}, iters,
-             [](OpBuilder &b, Location l, ValueRange args) {
-               linalg::YieldOp::create(
-                   b, l,
-                   Value(math::FmaOp::create(b, l, args[0], args[1], args[2])));
-             })
-      .getResult(0);
 }
 
 /// A depthwise 2-D convolution (one filter per channel) as one elementwise
@@ -97,7 +73,7 @@ Value lowerDepthwise(PatternRewriter &rewriter, dlc::ConvOp op, Value input,
           ArrayRef<OpFoldResult>{rewriter.getIndexAttr(channels), oneAttr,
                                  oneAttr, oneAttr},
           ArrayRef<OpFoldResult>{oneAttr, oneAttr, oneAttr, oneAttr});
-      acc = fmaTap(rewriter, loc, resultType, x, w, acc, id, channel);
+      acc = dlc::buildFmaTap(rewriter, loc, resultType, x, w, acc, id, channel);
     }
   return acc;
 }

@@ -2,6 +2,8 @@
 #include "passes/lowering/Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 
@@ -203,4 +205,23 @@ Value dlc::buildReshape(OpBuilder &b, Location loc, Value input,
     return flat;
   return tensor::ExpandShapeOp::create(b, loc, resultType, flat,
                                        allDims(resultType.getRank()));
+}
+
+Value dlc::buildFmaTap(OpBuilder &b, Location loc, RankedTensorType type,
+                       Value x, Value w, Value acc, AffineMap xMap,
+                       AffineMap wMap) {
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iters(type.getRank(),
+                                         utils::IteratorType::parallel);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, type, ValueRange{x, w, acc}, empty,
+             ArrayRef<AffineMap>{xMap, wMap, id, id}, iters,
+             [](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l,
+                                       Value(math::FmaOp::create(
+                                           nb, l, args[0], args[1], args[2])));
+             })
+      .getResult(0);
 }

@@ -81,6 +81,16 @@ mlir::Value buildWindowTap(mlir::OpBuilder &b, mlir::Location loc,
                            int64_t row, int64_t col,
                            llvm::ArrayRef<int64_t> strides);
 
+/// One window tap of a tap-by-tap convolution: `acc + x * w` elementwise
+/// over `type` (x and w indexed by `xMap` and `wMap`, acc and the result by
+/// the identity), one fused multiply-add (one rounding, one instruction),
+/// as the other convolutions' contractions. The running sum is an input,
+/// not the init, so that elementwise fusion chains the taps into one op.
+mlir::Value buildFmaTap(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::RankedTensorType type, mlir::Value x,
+                        mlir::Value w, mlir::Value acc, mlir::AffineMap xMap,
+                        mlir::AffineMap wMap);
+
 /// Reshape between static shapes through a rank-1 (or rank-0) tensor; with
 /// dynamic dimensions, only merges or splits of adjacent axes with at most
 /// one dynamic dimension per group (unit dimensions added or dropped).

@@ -154,3 +154,38 @@ func.func @into_concat(%x: tensor<1x64x7x7xf32>, %w: tensor<32x64x1x1xf32>, %y: 
   %2 = tensor.insert_slice %1 into %cat[0, 64, 0, 0] [1, 32, 7, 7] [1, 1, 1, 1] : tensor<1x32x7x7xf32> into tensor<1x96x7x7xf32>
   return %2 : tensor<1x96x7x7xf32>
 }
+
+// -----
+
+// The reshapes around flattened images are folded through elementwise ops,
+// but not into a grouped convolution's accumulator (the bias broadcast,
+// reading an expanded bias) or its epilogue (the ReLU, collapsed after):
+// they stay in the [N, G, F/G, OH, OW] form, so that tiling fuses them.
+// CHECK-LABEL: func.func @grouped_neighbours
+// CHECK:         %[[BIAS:.+]] = linalg.generic
+// CHECK-SAME:      outs(%{{.+}} : tensor<1x2x8x7x7xf32>)
+// CHECK:         %[[CONV:.+]] = linalg.conv_2d_ngchw_gfchw
+// CHECK-SAME:      outs(%[[BIAS]] : tensor<1x2x8x7x7xf32>)
+// CHECK:         %[[RELU:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[CONV]] : tensor<1x2x8x7x7xf32>)
+// CHECK:         tensor.collapse_shape %[[RELU]]
+func.func @grouped_neighbours(%x: tensor<1x2x8x9x9xf32>, %w: tensor<2x8x8x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x7x7xf32> {
+  %cst = arith.constant 0.0 : f32
+  %bg = tensor.expand_shape %b [[0, 1]] output_shape [2, 8] : tensor<16xf32> into tensor<2x8xf32>
+  %e = tensor.empty() : tensor<1x2x8x7x7xf32>
+  %acc = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%bg : tensor<2x8xf32>) outs(%e : tensor<1x2x8x7x7xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<1x2x8x7x7xf32>
+  %0 = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x2x8x9x9xf32>, tensor<2x8x8x3x3xf32>) outs(%acc : tensor<1x2x8x7x7xf32>) -> tensor<1x2x8x7x7xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%0 : tensor<1x2x8x7x7xf32>) outs(%e : tensor<1x2x8x7x7xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2x8x7x7xf32>
+  %2 = tensor.collapse_shape %1 [[0], [1, 2], [3], [4]] : tensor<1x2x8x7x7xf32> into tensor<1x16x7x7xf32>
+  return %2 : tensor<1x16x7x7xf32>
+}
