@@ -3,32 +3,41 @@
 
 // A tile (f, r) reads block f / 32 of a packed constant (blocks of
 // 8 x 3 x 32 = 768 elements), 96 elements per step c; the 7 tiles r of a
-// block each prefetch a seventh of the next block, in step with their
-// reads: element (f / 32 + 1) * 768 + (r * 768 + c * 96) / 7 of the
-// constant flattened, clamped to its last element (3071).
+// block each prefetch a seventh of the next block. A read's share (96 / 7
+// elements) is under a line of 16, so each tile prefetches its whole share
+// once, when it starts: the 8 lines (110 elements, plus one for a share that
+// starts mid-line) from element (f / 32 + 1) * 768 + r * 768 / 7 of the
+// constant flattened, clamped to its last element (3071); its steps
+// prefetch nothing.
 // With the defaults, a constant of 12 KiB is too small to be prefetched.
 // CHECK-LABEL: func.func @blocks
-// CHECK-DAG:     %[[C96:.+]] = arith.constant 96 : index
 // CHECK-DAG:     %[[LAST:.+]] = arith.constant 3071 : index
+// CHECK-DAG:     %[[C16:.+]] = arith.constant 16 : index
 // CHECK-DAG:     %[[B:.+]] = arith.constant 768 : index
 // CHECK-DAG:     %[[C7:.+]] = arith.constant 7 : index
+// CHECK-DAG:     %[[C0:.+]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.+]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C8:.+]] = arith.constant 8 : index
 // CHECK-DAG:     %[[C32:.+]] = arith.constant 32 : index
 // CHECK:         %[[G:.+]] = memref.get_global @w : memref<4x8x3x32xf32>
 // CHECK:         %[[FLAT:.+]] = memref.collapse_shape %[[G]] {{\[\[}}0, 1, 2, 3]] : memref<4x8x3x32xf32> into memref<3072xf32>
 // CHECK:         scf.forall (%[[F:.+]], %[[R:.+]]) = (0, 0) to (128, 7) step (32, 1)
-// CHECK:           scf.for %[[C:[^ ]+]] =
-// CHECK:             %[[BLK:.+]] = arith.divui %[[F]], %[[C32]]
-// CHECK:             %[[OFF:.+]] = arith.muli %[[C]], %[[C96]]
-// CHECK:             %[[NB:.+]] = arith.addi %[[BLK]], %[[C1]]
-// CHECK:             %[[NEXT:.+]] = arith.muli %[[NB]], %[[B]]
-// CHECK:             %[[T:.+]] = arith.muli %[[R]], %[[B]]
-// CHECK:             %[[S:.+]] = arith.addi %[[T]], %[[OFF]]
-// CHECK:             %[[SHARE:.+]] = arith.divui %[[S]], %[[C7]]
-// CHECK:             %[[AT:.+]] = arith.addi %[[NEXT]], %[[SHARE]]
-// CHECK:             %[[I:.+]] = arith.minui %[[AT]], %[[LAST]]
+// CHECK:           %[[BLK:.+]] = arith.divui %[[F]], %[[C32]]
+// CHECK:           %[[NB:.+]] = arith.addi %[[BLK]], %[[C1]]
+// CHECK:           %[[NEXT:.+]] = arith.muli %[[NB]], %[[B]]
+// CHECK:           %[[T:.+]] = arith.muli %[[R]], %[[B]]
+// CHECK:           %[[SHARE:.+]] = arith.divui %[[T]], %[[C7]]
+// CHECK:           %[[AT:.+]] = arith.addi %[[NEXT]], %[[SHARE]]
+// CHECK:           scf.for %[[L:.+]] = %[[C0]] to %[[C8]] step %[[C1]] {
+// CHECK:             %[[LINE:.+]] = arith.muli %[[L]], %[[C16]]
+// CHECK:             %[[AL:.+]] = arith.addi %[[AT]], %[[LINE]]
+// CHECK:             %[[I:.+]] = arith.minui %[[AL]], %[[LAST]]
 // CHECK:             memref.prefetch %[[FLAT]][%[[I]]], read, locality<2>, data : memref<3072xf32>
-// CHECK-NEXT:        vector.transfer_read %[[G]][%[[BLK]], %[[C]], {{.+}}]
+// CHECK:           }
+// CHECK:           scf.for
+// CHECK-NOT:         memref.prefetch
+// CHECK:             vector.transfer_read %[[G]][%[[BLK]], %{{.+}}, %[[C0]], %[[C0]]]
+// CHECK:           memref.store
 // DEFAULT-LABEL: func.func @blocks
 // DEFAULT-NOT:   memref.prefetch
 memref.global "private" constant @w : memref<4x8x3x32xf32> = dense<1.0>
