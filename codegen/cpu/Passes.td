@@ -20,7 +20,9 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     vectors as fit beside their accumulators; filter tiles of whole vectors,
     or of whole half vectors when that divides the filters; a row that only
     a divisor of 3 to 7 divides takes it rather than a remainder), and with
-    16 registers a block that fits them, with
+    16 registers the block that fits them with the best rate over the
+    whole row (each form's measured rate per accumulator count, the
+    remainder tile at its own), with
     `dlc.reduction_order` when the window loops go outside an innermost
     channel loop; these convolutions are marked `dlc.unfused_inputs`;
     other ops tile their innermost

@@ -35,12 +35,38 @@ static constexpr int64_t kMinDivisorColumns = 3;
 /// unrolled by LLVM (all its filter vectors live at once).
 static constexpr int64_t kMinInnermostChannels = 16;
 
-/// How much more work per accumulator a convolution tile does with its
-/// window's columns unrolled (each input broadcast reused across the window)
-/// than with the window as a loop, on a 16-register target.
-/// Measured on a 3x3 convolution over rows of 56 (AVX2): 10 unrolled
-/// columns ran 1.07x faster than 12 with the window as loops (1.3 > 1.2).
-static constexpr double kUnrolledWindowGain = 1.3;
+/// The share of the FMA peak a 16-register convolution tile reaches with
+/// `acc` accumulators, the window's columns unrolled inside the tile (each
+/// accumulator takes one FMA per tap from consecutive broadcasts, a chain
+/// of window-many per channel) or the window as loops outside the channel
+/// loop (one FMA per accumulator and step, two filter vectors), linear
+/// between measured points and proportional to `acc` below the first (its
+/// FMA chains then bound it). Measured on 3x3 convolutions over 13 to 60
+/// columns and 64 to 128 channels (AVX2 code, AMD Zen 5, one thread,
+/// against a 138 GFLOP/s FMA peak; remainder tiles from their kernel's
+/// time in `dlc bench --profile`): unrolled 3, 6, 7, 8 and 10 accumulators
+/// 0.33, 0.67, 0.74, 0.80 and 0.88; as loops 6, 8, 10 and 12 (2 filter
+/// vectors by 3 to 6 columns) 0.65, 0.76, 0.85 and 0.93.
+static double interpolatedRate(ArrayRef<std::pair<int64_t, double>> points,
+                               int64_t acc) {
+  if (acc <= points.front().first)
+    return points.front().second * acc / points.front().first;
+  for (auto [lo, hi] : llvm::zip(points.drop_back(), points.drop_front()))
+    if (acc <= hi.first)
+      return lo.second + (hi.second - lo.second) * (acc - lo.first) /
+                             static_cast<double>(hi.first - lo.first);
+  return points.back().second;
+}
+static double unrolledWindowRate(int64_t acc) {
+  static constexpr std::pair<int64_t, double> points[] = {
+      {3, 0.33}, {6, 0.67}, {7, 0.74}, {8, 0.80}, {10, 0.88}};
+  return interpolatedRate(points, acc);
+}
+static double windowLoopsRate(int64_t acc) {
+  static constexpr std::pair<int64_t, double> points[] = {
+      {6, 0.65}, {8, 0.76}, {10, 0.85}, {12, 0.93}};
+  return interpolatedRate(points, acc);
+}
 
 /// A 1x1-window convolution tile on a 16-register target: the cycles of an
 /// FMA's latency (each accumulator's FMAs form a chain), and the loads each
@@ -346,14 +372,22 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
           }
         } else if (vectorRegisters < 32) {
           // Few registers (AVX2's 16): cols x filterVectors accumulators,
-          // the filter vectors and a broadcast input, with one register to
-          // spare; more would spill accumulators on every step. Either the
-          // window's columns are unrolled inside the tile (kw filter vectors
-          // live, each input broadcast reused across the window: fewer loads
-          // per FMA) or they are a loop too, outside the channel loop (one
-          // filter vector live: more accumulators fit).
-          int64_t budget = vectorRegisters - 2, window = ranges[kwDim];
-          double bestScore = 0;
+          // the filter vectors and a broadcast input. Either the window's
+          // columns are unrolled inside the tile (kw filter vectors live,
+          // each input broadcast reused across the window: fewer loads per
+          // FMA, but each accumulator's taps a dependent chain) or they are
+          // a loop too, outside the channel loop (fv filter vectors live,
+          // one FMA per accumulator and step). Each choice of filter vectors,
+          // form and columns is timed over the whole row at its measured
+          // rate, the remainder tile at its own (fewer accumulators, a lower
+          // rate): 2 filter vectors by 6 columns as loops over rows of 56
+          // and 28 (a remainder of 2 or 4), 1 by 10 unrolled over rows of
+          // 60 ran 2-7% slower; over rows of 14 the loops' 6 + 6 + 2 ran 5%
+          // slower than 5 + 5 + 4.
+          int64_t window = ranges[kwDim];
+          bool shortChannels = ranges[cDim] < kMinInnermostChannels;
+          double bestRate = 0;
+          int64_t row = ranges[owDim];
           for (int64_t fv = 1; fv <= 4; fv *= 2) {
             if (fv > 1 && ranges[fDim] % (fv * vectorWidth) != 0)
               break;
@@ -361,23 +395,35 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
               // With the window as loops, one filter vector per channel of
               // the innermost loop is live: LLVM unrolls a short channel
               // loop (the stem's 3 channels) and loads them all up front.
-              int64_t live =
-                  ranges[cDim] < kMinInnermostChannels ? fv * ranges[cDim] : fv;
-              int64_t fixed = (unrolled ? fv * window : live) + 1;
-              if (budget - fixed < fv)
+              // Over a long channel loop one filter vector's FMAs take one
+              // broadcast each (loads bound them): two or more.
+              if (!unrolled && !shortChannels && fv < 2)
                 continue;
-              int64_t c =
-                  fullestTileAtMost(ranges[owDim], (budget - fixed) / fv);
-              double work = fv * static_cast<double>(ranges[owDim]) /
-                            ((ranges[owDim] + c - 1) / c);
-              // Measured: 7 accumulators unrolled over a 3-wide window ran
-              // 1.4x faster than 7 with the window as a loop.
-              double score = unrolled && window > 1 ? work * kUnrolledWindowGain : work;
-              if (score > bestScore + 1e-9) {
-                bestScore = score;
-                cols = c;
-                filterVectors = fv;
-                channelsInnermost = !unrolled;
+              int64_t live = shortChannels && !unrolled ? fv * ranges[cDim]
+                             : unrolled                 ? fv * window
+                                                        : fv;
+              // One register to spare, except for the loops over a long
+              // channel loop: their accumulators, filter vectors and
+              // broadcast are all that is live (2 x 6 columns: 15).
+              int64_t budget =
+                  vectorRegisters - (unrolled || shortChannels ? 2 : 1);
+              int64_t maxCols = (budget - live - 1) / fv;
+              auto rate = [&](int64_t c) {
+                return unrolled && window > 1 ? unrolledWindowRate(fv * c)
+                                              : windowLoopsRate(fv * c);
+              };
+              for (int64_t c = 1; c <= std::min(maxCols, row); ++c) {
+                double time = (row / c) * (fv * c) / rate(c) +
+                              (row % c ? fv * (row % c) / rate(row % c) : 0.0);
+                // A remainder tile also splits the kernel in two (another loop
+                // nest, the epilogue split): it must gain 2%.
+                double r = fv * row / time * (row % c ? 0.98 : 1.0);
+                if (r > bestRate + 1e-9) {
+                  bestRate = r;
+                  cols = c;
+                  filterVectors = fv;
+                  channelsInnermost = !unrolled;
+                }
               }
             }
           }

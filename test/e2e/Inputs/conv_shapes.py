@@ -1,5 +1,5 @@
 """Writes a model of independent convolutions with constant weights, one
-per tiling case of dlc-cpu-select-tiling (rows of 28, 14 and 7 columns,
+per tiling case of dlc-cpu-select-tiling (rows of 28, 14, 13 and 7 columns,
 stride 2, a 7x7 stride-2 stem, pointwise over 7x7, 14x14 and 28x28 images,
 with stride 2 and with filters that are not whole vectors, depthwise,
 grouped, with bias and ReLU), as real models
@@ -18,6 +18,7 @@ CASES = [
     ("s1_w28", 32, 28, 28, 32, 3, 1, 1, 1, True),
     ("s1_w14", 48, 14, 14, 40, 3, 1, 1, 1, False),
     ("s1_w7", 64, 7, 7, 64, 3, 1, 1, 1, True),
+    ("s1_w13", 32, 13, 13, 32, 3, 1, 1, 1, True),
     ("s2_w56", 16, 56, 56, 32, 3, 2, 1, 1, False),
     ("s2_w14", 32, 14, 14, 64, 3, 2, 1, 1, True),
     ("stem", 3, 64, 64, 16, 7, 2, 3, 1, True),
