@@ -516,6 +516,123 @@ func.func @conv_rows(%x: tensor<1x64x58x58xf32>, %w: tensor<64x64x3x3xf32>, %o: 
 
 // -----
 
+// A matmul block of 6 rows by 2 vectors (12 accumulators); row blocks the
+// innermost tile loop only with a long reduction (K = 1024, not 64).
+// CHECK-LABEL: func.func @matmul_r16
+// R16-LABEL:   func.func @matmul_r16
+// R16:           linalg.matmul {dlc.tile_sizes = array<i64: 6, 16, 1>}
+// R16:           linalg.matmul {dlc.parallel_order = array<i64: 1, 0, 2>, dlc.tile_sizes = array<i64: 6, 16, 1>}
+func.func @matmul_r16(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>,
+                      %a2: tensor<1024x1024xf32>, %b2: tensor<1024x64xf32>, %c2: tensor<1024x64xf32>) -> (tensor<64x64xf32>, tensor<1024x64xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %1 = linalg.matmul ins(%a2, %b2 : tensor<1024x1024xf32>, tensor<1024x64xf32>) outs(%c2 : tensor<1024x64xf32>) -> tensor<1024x64xf32>
+  return %0, %1 : tensor<64x64xf32>, tensor<1024x64xf32>
+}
+
+// -----
+
+// Loops of run-time size (symbolic dimensions) are sized as long loops
+// that the tiles divide: a matmul of dynamic M keeps its 8 x 32 register
+// block (full tiles get static shapes from dlc-cpu-version-partial-tiles),
+// an elementwise op of dynamic rows one vector along its static row, and
+// one of a dynamic row one vector along it.
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 8, 32, 1>}
+// CHECK:         linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 16>
+// CHECK:         linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 16>
+func.func @dynamic_rows(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %n: index, %r: tensor<4x?xf32>) -> (tensor<?x64xf32>, tensor<?x64xf32>, tensor<4x?xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty(%n) : tensor<?x64xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x64xf32>) outs(%f : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %e2 = tensor.empty(%n) : tensor<?x64xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<?x64xf32>) outs(%e2 : tensor<?x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %2 = arith.maximumf %in, %cst : f32
+    linalg.yield %2 : f32
+  } -> tensor<?x64xf32>
+  %e3 = tensor.empty(%n) : tensor<4x?xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<4x?xf32>) outs(%e3 : tensor<4x?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %4 = arith.maximumf %in, %cst : f32
+    linalg.yield %4 : f32
+  } -> tensor<4x?xf32>
+  return %0, %1, %3 : tensor<?x64xf32>, tensor<?x64xf32>, tensor<4x?xf32>
+}
+
+// -----
+
+// A loop of run-time size whose bound is below its tile (a chunk of at
+// most 4 samples, an 8-row register block) gets the largest power of two
+// within the bound: runs at the bound then take full tiles. A bound of 6
+// gives 4; an unbounded size keeps 8.
+// CHECK-LABEL: func.func @bounded_rows
+// CHECK:         linalg.matmul {{.*}}dlc.tile_sizes = array<i64: 4, 32, 1>
+// CHECK:         linalg.matmul {{.*}}dlc.tile_sizes = array<i64: 4, 32, 1>
+// CHECK:         linalg.matmul {{.*}}dlc.tile_sizes = array<i64: 8, 32, 1>
+func.func @bounded_rows(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %s: index) -> (tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %n4 = affine.min affine_map<()[s0] -> (s0, 4)>()[%s]
+  %n6 = affine.min affine_map<()[s0] -> (s0, 6)>()[%s]
+  %a4 = tensor.extract_slice %a[0, 0] [%n4, 64] [1, 1] : tensor<?x64xf32> to tensor<?x64xf32>
+  %e4 = tensor.empty(%n4) : tensor<?x64xf32>
+  %0 = linalg.matmul ins(%a4, %b : tensor<?x64xf32>, tensor<64x64xf32>) outs(%e4 : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %a6 = tensor.extract_slice %a[0, 0] [%n6, 64] [1, 1] : tensor<?x64xf32> to tensor<?x64xf32>
+  %e6 = tensor.empty(%n6) : tensor<?x64xf32>
+  %1 = linalg.matmul ins(%a6, %b : tensor<?x64xf32>, tensor<64x64xf32>) outs(%e6 : tensor<?x64xf32>) -> tensor<?x64xf32>
+  %e = tensor.empty(%s) : tensor<?x64xf32>
+  %2 = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x64xf32>) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %0, %1, %2 : tensor<?x64xf32>, tensor<?x64xf32>, tensor<?x64xf32>
+}
+
+// -----
+
+// A depthwise convolution as one multiply-add per tap over slices of the
+// padded input at different rows takes several rows per tile (the taps of
+// adjacent rows load the same input rows once; the rows accumulate
+// independently): up to a quarter of the registers as accumulators, a
+// divisor of the rows. 7 columns are one vector: 7 rows with 32 registers,
+// 1 (the only divisor of 7 under 4) with 16. Strided slices (a stride-2
+// depthwise convolution) keep one row per tile.
+// CHECK-LABEL: func.func @depthwise_rows
+// CHECK:         linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 7, 7>
+// CHECK:         linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 1, 7>
+// VW8-LABEL:   func.func @depthwise_rows
+// VW8:           linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 7, 7>
+// R16-LABEL:   func.func @depthwise_rows
+// R16:           linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 1, 7>
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d1)>
+func.func @depthwise_rows(%x: tensor<1x32x9x9xf32>, %y: tensor<1x32x15x15xf32>, %w0: tensor<32xf32>, %w1: tensor<32xf32>) -> (tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>) {
+  %t0 = tensor.extract_slice %x[0, 0, 0, 0] [1, 32, 7, 7] [1, 1, 1, 1] : tensor<1x32x9x9xf32> to tensor<1x32x7x7xf32>
+  %t1 = tensor.extract_slice %x[0, 0, 1, 0] [1, 32, 7, 7] [1, 1, 1, 1] : tensor<1x32x9x9xf32> to tensor<1x32x7x7xf32>
+  %e = tensor.empty() : tensor<1x32x7x7xf32>
+  %0 = linalg.generic {indexing_maps = [#map, #ch, #map, #ch, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t0, %w0, %t1, %w1 : tensor<1x32x7x7xf32>, tensor<32xf32>, tensor<1x32x7x7xf32>, tensor<32xf32>) outs(%e : tensor<1x32x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %d: f32, %out: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = math.fma %c, %d, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x32x7x7xf32>
+  %s0 = tensor.extract_slice %y[0, 0, 0, 0] [1, 32, 7, 7] [1, 1, 2, 2] : tensor<1x32x15x15xf32> to tensor<1x32x7x7xf32>
+  %s1 = tensor.extract_slice %y[0, 0, 1, 0] [1, 32, 7, 7] [1, 1, 2, 2] : tensor<1x32x15x15xf32> to tensor<1x32x7x7xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #ch, #map, #ch, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s0, %w0, %s1, %w1 : tensor<1x32x7x7xf32>, tensor<32xf32>, tensor<1x32x7x7xf32>, tensor<32xf32>) outs(%e : tensor<1x32x7x7xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %d: f32, %out: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = math.fma %c, %d, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x32x7x7xf32>
+  return %0, %1 : tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>
+}
+
+// -----
+
+// A pointwise convolution over an image flattened into one row (49 pixels,
+// dlc-cpu-pointwise-convs) is tiled like a 2-D one: with 32 registers 7
+// columns (the row's divisor) by 2 filter vectors; with 16 the tile with
+// the best FMA rate over the whole row, remainder included: 2 vectors of 8
+// filters by 5 columns (9 tiles and one of 4) for 512 filters, and for 440
+// (no whole pairs of vectors) 1 vector by 13 columns (one spare register).
+// CHECK-LABEL: func.func @conv_1d_row
 // CHECK:         linalg.conv_1d_ncw_fcw
 // CHECK-SAME:      dlc.tile_sizes = array<i64: 1, 32, 7, 1, 0>
 // CHECK:         linalg.conv_1d_ncw_fcw
