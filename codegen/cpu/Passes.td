@@ -277,7 +277,7 @@ def PrefetchConstantBlocks : Pass<"dlc-cpu-prefetch-constant-blocks", "mlir::fun
     to its last element), so that the R tiles together cover the next
     block once. A read whose share is under a line would prefetch the same
     line step after step: then each tile prefetches its whole share of the
-    next block once, in a loop at its start (at most 64 lines; the
+    next block once, in a loop at its start (at most 16 lines; the
     constant's get_global outside the forall), instead of step by step.
     Blocks under `min-block-bytes`, and reads whose share of the next block
     would take more than 4 prefetches, are left alone.
