@@ -135,6 +135,7 @@ struct PrefetchConstantBlocksPass
       // read by 84 tiles per block: one new line every 56 steps, each
       // prefetch about ten instructions beside the step's 30 FMAs): the
       // tile prefetches its whole share once instead, when it starts.
+      // (One line more: a share that starts mid-line.)
       int64_t tileLines =
           llvm::divideCeil(llvm::divideCeil(block, tiles), lineElements) + 1;
       bool perTile = readElements < tiles * lineElements &&
@@ -150,13 +151,15 @@ struct PrefetchConstantBlocksPass
       auto cst = [&](int64_t v) {
         return arith::ConstantIndexOp::create(b, loc, v).getResult();
       };
-      // The read's offset inside its block, row-major (the tile's start for
-      // a per-tile prefetch).
+      // The read's offset inside its block, row-major (0, the block's
+      // start, for a per-tile prefetch).
       Value offset = cst(0);
-      for (unsigned i = 1; i < indices.size() && !perTile; ++i) {
-        offset = arith::MulIOp::create(b, loc, offset, cst(type.getDimSize(i)));
-        offset = arith::AddIOp::create(b, loc, offset, indices[i]);
-      }
+      if (!perTile)
+        for (unsigned i = 1; i < indices.size(); ++i) {
+          offset =
+              arith::MulIOp::create(b, loc, offset, cst(type.getDimSize(i)));
+          offset = arith::AddIOp::create(b, loc, offset, indices[i]);
+        }
       // This tile's place among its block's tiles.
       Value tile = cst(0);
       for (unsigned j = *d + 1; j < ivs.size(); ++j) {
@@ -185,25 +188,24 @@ struct PrefetchConstantBlocksPass
             SmallVector<ReassociationIndices>{
                 llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))});
       }
+      // The line `past` elements after `at`, clamped to the constant, into
+      // L2.
+      auto prefetch = [&](Value past) {
+        Value i = arith::AddIOp::create(b, loc, at, past);
+        i = arith::MinUIOp::create(b, loc, i, cst(elements - 1));
+        memref::PrefetchOp::create(b, loc, flat, ValueRange{i},
+                                   /*isWrite=*/false, /*localityHint=*/2,
+                                   /*isDataCache=*/true);
+      };
       if (perTile) {
         auto loop = scf::ForOp::create(b, loc, cst(0), cst(tileLines), cst(1));
         b.setInsertionPointToStart(loop.getBody());
-        Value i = arith::MulIOp::create(b, loc, loop.getInductionVar(),
-                                        cst(lineElements));
-        i = arith::AddIOp::create(b, loc, at, i);
-        i = arith::MinUIOp::create(b, loc, i, cst(elements - 1));
-        memref::PrefetchOp::create(b, loc, flat, ValueRange{i},
-                                   /*isWrite=*/false, /*localityHint=*/2,
-                                   /*isDataCache=*/true);
+        prefetch(arith::MulIOp::create(b, loc, loop.getInductionVar(),
+                                       cst(lineElements)));
         continue;
       }
-      for (int64_t l = 0; l < lines; ++l) {
-        Value i = arith::AddIOp::create(b, loc, at, cst(l * lineElements));
-        i = arith::MinUIOp::create(b, loc, i, cst(elements - 1));
-        memref::PrefetchOp::create(b, loc, flat, ValueRange{i},
-                                   /*isWrite=*/false, /*localityHint=*/2,
-                                   /*isDataCache=*/true);
-      }
+      for (int64_t l = 0; l < lines; ++l)
+        prefetch(cst(l * lineElements));
     }
   }
 

@@ -65,6 +65,40 @@ func.func @blocks(%out: memref<128x7xf32>) {
 
 // -----
 
+// The same reads over blocks of 64 x 3 x 32 = 6144 elements: a tile's share
+// of the next block (878 elements) would be 56 lines at its start, over the
+// 16 a tile prefetches at once, so its steps keep their prefetches.
+// CHECK-LABEL: func.func @large_share
+// CHECK:         scf.forall
+// CHECK-NOT:       memref.prefetch
+// CHECK:           scf.for
+// CHECK:             memref.prefetch
+// CHECK-NEXT:        vector.transfer_read
+memref.global "private" constant @w : memref<4x64x3x32xf32> = dense<1.0>
+
+func.func @large_share(%out: memref<128x7xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c32 = arith.constant 32 : index
+  %pad = arith.constant 0.0 : f32
+  %g = memref.get_global @w : memref<4x64x3x32xf32>
+  scf.forall (%f, %r) = (0, 0) to (128, 7) step (32, 1) {
+    %init = arith.constant dense<0.0> : vector<3x32xf32>
+    %acc = scf.for %c = %c0 to %c64 step %c1 iter_args(%a = %init) -> (vector<3x32xf32>) {
+      %blk = arith.divui %f, %c32 : index
+      %v = vector.transfer_read %g[%blk, %c, %c0, %c0], %pad {in_bounds = [true, true]} : memref<4x64x3x32xf32>, vector<3x32xf32>
+      %s = arith.addf %a, %v : vector<3x32xf32>
+      scf.yield %s : vector<3x32xf32>
+    }
+    %e = vector.extract %acc[0, 0] : f32 from vector<3x32xf32>
+    memref.store %e, %out[%f, %r] : memref<128x7xf32>
+  }
+  return
+}
+
+// -----
+
 // One tile per block (unit steps, the block is the loop variable): each
 // read of 32 elements prefetches its whole share of the next block, two
 // lines of 16 elements.
