@@ -15,6 +15,7 @@ using namespace mlir;
 
 namespace {
 struct LowerVectorsPass : dlc::impl::LowerVectorsBase<LowerVectorsPass> {
+  using LowerVectorsBase::LowerVectorsBase;
   void runOnOperation() override {
     // Whole chains of convolution taps first, before the contraction
     // lowering below takes them apart one tap at a time.
@@ -39,6 +40,9 @@ struct LowerVectorsPass : dlc::impl::LowerVectorsBase<LowerVectorsPass> {
     vector::populateVectorTransferLoweringPatterns(patterns,
                                                    /*maxTransferRank=*/1);
     vector::populateVectorGatherLoweringPatterns(patterns);
+    if (scalarElementLoads)
+      vector::populateScalarVectorTransferLoweringPatterns(
+          patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
     vector::populateVectorStepLoweringPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

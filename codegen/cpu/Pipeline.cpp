@@ -85,7 +85,10 @@ void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
     copies.keepContiguous = true;
     fpm.addPass(createCopyToLinalg(copies));
     fpm.addPass(createConvertLinalgToLoopsPass());
-    fpm.addPass(createLowerVectors());
+    LowerVectorsOptions lower;
+    // 8 or 16 f32 lanes: AVX2 or AVX-512 (NEON has 4).
+    lower.scalarElementLoads = opts.vectorWidth >= 8;
+    fpm.addPass(createLowerVectors(lower));
     fpm.addPass(createConvertVectorToSCFPass(
         VectorTransferToSCFOptions().enableFullUnroll()));
     WidenPartialVectorsOptions widen;

@@ -1,4 +1,5 @@
 // RUN: dlc-opt %s -split-input-file --dlc-cpu-lower-vectors --mlir-print-local-scope | FileCheck %s
+// RUN: dlc-opt %s -split-input-file --dlc-cpu-lower-vectors=scalar-element-loads=true --mlir-print-local-scope | FileCheck %s --check-prefix=SCALAR
 
 // A matmul-shaped contraction (m x k times k x n) becomes outer products:
 // one vector.fma per (row, k) on rows of n = 16 lanes (8 in all), chained
@@ -144,4 +145,30 @@ func.func @transfers(%m: memref<4x16xf32>, %n: memref<16xf32>, %i: index) -> vec
   vector.transfer_write %0, %m[%i, %c0] {in_bounds = [true]} : vector<16xf32>, memref<4x16xf32>
   %1 = vector.transfer_read %n[%c0], %p {in_bounds = [true, true], permutation_map = affine_map<(d0) -> (0, d0)>} : memref<16xf32>, vector<4x16xf32>
   return %1 : vector<4x16xf32>
+}
+
+// -----
+
+// The input columns of an outer product (a convolution tile's 6 columns)
+// are read as a vector and broadcast one element at a time. With
+// scalar-element-loads (x86) each element is a scalar load, which LLVM
+// broadcasts from memory; otherwise the vector read stays (LLVM splits a
+// read of 6 into 4 + 2 lanes and broadcasts the last two through a permute).
+// CHECK-LABEL:  func.func @element_loads
+// CHECK:          vector.load {{.+}} : memref<64xf32>, vector<6xf32>
+// CHECK-NOT:      memref.load
+// CHECK:          return
+// SCALAR-LABEL: func.func @element_loads
+// SCALAR-SAME:    (%[[M:.+]]: memref<64xf32>, %[[I:.+]]: index
+// SCALAR-NOT:     vector.load
+// SCALAR:         memref.load %[[M]][%[[I]]] : memref<64xf32>
+// SCALAR-COUNT-5: memref.load %[[M]][%{{.+}}] : memref<64xf32>
+// SCALAR:         vector.fma {{.+}} : vector<16xf32>
+// SCALAR-NOT:     vector.load
+// SCALAR:         return
+func.func @element_loads(%m: memref<64xf32>, %i: index, %b: vector<16xf32>, %c: vector<6x16xf32>) -> vector<6x16xf32> {
+  %p = arith.constant 0.0 : f32
+  %a = vector.transfer_read %m[%i], %p {in_bounds = [true]} : memref<64xf32>, vector<6xf32>
+  %0 = vector.outerproduct %a, %b, %c : vector<6xf32>, vector<16xf32>
+  return %0 : vector<6x16xf32>
 }
