@@ -151,7 +151,8 @@ def Vectorize : Pass<"dlc-cpu-vectorize", "mlir::func::FuncOp"> {
     afterwards by upstream loop-invariant-subset-hoisting.)
   }];
   let dependentDialects = ["mlir::vector::VectorDialect",
-                           "mlir::math::MathDialect"];
+                           "mlir::math::MathDialect",
+                           "mlir::ub::UBDialect"];
 }
 
 def FoldLoopTransposes : Pass<"dlc-cpu-fold-loop-transposes", "mlir::func::FuncOp"> {

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -19,15 +20,18 @@ namespace {
 /// Strides up to this are rewritten; larger ones would read mostly unused
 /// elements.
 constexpr int64_t kMaxStride = 4;
+/// Rows of a read rewritten (the rows of a tile of a sliding window).
+constexpr int64_t kMaxRows = 8;
 
-///   %s = tensor.extract_slice %src[o..] [n..] [1.., s]
-///   %v = vector.transfer_read %s[i.., j] : vector<1x..xN>
+///   %s = tensor.extract_slice %src[o..] [n..] [t.., s]
+///   %v = vector.transfer_read %s[i.., j] : vector<R..xN>
 /// ==>
-///   %c = tensor.extract_slice %src[o..] [n.., s*(n-1)+1] [1.., 1]
-///   %w = vector.transfer_read %c[i.., s*j] : vector<1x..x(s*(N-1)+1)>
-///   %v = shape_cast(shuffle(shape_cast(%w), [0, s, .., s*(N-1)]))
+///   %c = tensor.extract_slice %src[o..] [n.., s*(n-1)+1] [t.., 1]
+///   %w = vector.transfer_read %c[i.., s*j] : vector<R..x(s*(N-1)+1)>
+///   %v = one shuffle [0, s, .., s*(N-1)] per row of %w
 /// The contiguous read stays in bounds: its last element is the strided
-/// read's last one.
+/// read's last one. Several rows (a tile of several output rows of a
+/// stride-2 depthwise convolution) are one contiguous read each.
 struct StridedInnermostRead : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -45,7 +49,8 @@ struct StridedInnermostRead : OpRewritePattern<vector::TransferReadOp> {
     if (!llvm::all_of(read.getInBoundsValues(), [](bool b) { return b; }))
       return failure();
     ArrayRef<int64_t> shape = type.getShape();
-    if (llvm::any_of(shape.drop_back(), [](int64_t d) { return d != 1; }))
+    int64_t rows = ShapedType::getNumElements(shape.drop_back());
+    if (rows > kMaxRows)
       return failure();
     int64_t lanes = shape.back();
     std::optional<int64_t> stride =
@@ -75,13 +80,29 @@ struct StridedInnermostRead : OpRewritePattern<vector::TransferReadOp> {
         rewriter, loc, wideType, contiguous, indices, read.getPadding(),
         SmallVector<bool>(rank, true));
 
-    auto flat = VectorType::get({span}, type.getElementType());
-    Value flatWide = vector::ShapeCastOp::create(rewriter, loc, flat, wide);
+    Type element = type.getElementType();
     SmallVector<int64_t> mask;
     for (int64_t k = 0; k < lanes; ++k)
       mask.push_back(s * k);
-    Value picked = vector::ShuffleOp::create(
-        rewriter, loc, flatWide, flatWide, rewriter.getDenseI64ArrayAttr(mask));
+    auto pick = [&](Value row) {
+      return vector::ShuffleOp::create(rewriter, loc, row, row,
+                                       rewriter.getDenseI64ArrayAttr(mask));
+    };
+    Value picked;
+    if (rows == 1) {
+      picked = pick(vector::ShapeCastOp::create(
+          rewriter, loc, VectorType::get({span}, element), wide));
+    } else {
+      Value flatWide = vector::ShapeCastOp::create(
+          rewriter, loc, VectorType::get({rows, span}, element), wide);
+      picked = ub::PoisonOp::create(rewriter, loc,
+                                    VectorType::get({rows, lanes}, element));
+      for (int64_t r = 0; r < rows; ++r)
+        picked = vector::InsertOp::create(
+            rewriter, loc,
+            pick(vector::ExtractOp::create(rewriter, loc, flatWide, r)), picked,
+            r);
+    }
     rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(read, type, picked);
     return success();
   }

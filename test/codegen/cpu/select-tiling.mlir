@@ -590,20 +590,26 @@ func.func @bounded_rows(%a: tensor<?x64xf32>, %b: tensor<64x64xf32>, %s: index) 
 // A depthwise convolution as one multiply-add per tap over slices of the
 // padded input at different rows takes several rows per tile (the taps of
 // adjacent rows load the same input rows once; the rows accumulate
-// independently): up to a quarter of the registers as accumulators, a
-// divisor of the rows. 7 columns are one vector: 7 rows with 32 registers,
-// 1 (the only divisor of 7 under 4) with 16. Strided slices (a stride-2
-// depthwise convolution) keep one row per tile.
+// independently): up to a quarter of the registers as accumulators, the
+// tile with the most rows per tile on average. 7 columns are one vector: 7
+// rows with 32 registers, 4 (and a remainder of 3) with 16. Strided slices
+// (a stride-2 depthwise convolution) too; a strided window that only
+// compares (a stride-2 max pooling) keeps one row per tile.
 // CHECK-LABEL: func.func @depthwise_rows
+// CHECK:         linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 7, 7>
 // CHECK:         linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 7, 7>
 // CHECK:         linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 1, 7>
 // VW8-LABEL:   func.func @depthwise_rows
 // VW8:           linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 7, 7>
+// VW8:           linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 7, 7>
+// VW8:           linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 1, 7>
 // R16-LABEL:   func.func @depthwise_rows
+// R16:           linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 4, 7>
+// R16:           linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 4, 7>
 // R16:           linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 1, 7>
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d1)>
-func.func @depthwise_rows(%x: tensor<1x32x9x9xf32>, %y: tensor<1x32x15x15xf32>, %w0: tensor<32xf32>, %w1: tensor<32xf32>) -> (tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>) {
+func.func @depthwise_rows(%x: tensor<1x32x9x9xf32>, %y: tensor<1x32x15x15xf32>, %w0: tensor<32xf32>, %w1: tensor<32xf32>) -> (tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>) {
   %t0 = tensor.extract_slice %x[0, 0, 0, 0] [1, 32, 7, 7] [1, 1, 1, 1] : tensor<1x32x9x9xf32> to tensor<1x32x7x7xf32>
   %t1 = tensor.extract_slice %x[0, 0, 1, 0] [1, 32, 7, 7] [1, 1, 1, 1] : tensor<1x32x9x9xf32> to tensor<1x32x7x7xf32>
   %e = tensor.empty() : tensor<1x32x7x7xf32>
@@ -621,7 +627,13 @@ func.func @depthwise_rows(%x: tensor<1x32x9x9xf32>, %y: tensor<1x32x15x15xf32>, 
     %r = math.fma %c, %d, %m : f32
     linalg.yield %r : f32
   } -> tensor<1x32x7x7xf32>
-  return %0, %1 : tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>
+  %2 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s0, %s1 : tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>) outs(%e : tensor<1x32x7x7xf32>) {
+  ^bb0(%a: f32, %c: f32, %out: f32):
+    %g = arith.cmpf ogt, %a, %c : f32
+    %r = arith.select %g, %a, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x32x7x7xf32>
+  return %0, %1, %2 : tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>
 }
 
 // -----

@@ -273,3 +273,31 @@ func.func @strided_tap(%x: tensor<1x4x30x30xf32>, %o: tensor<1x1x1x14xf32>, %c: 
   } -> tensor<1x1x1x14xf32>
   return %r : tensor<1x1x1x14xf32>
 }
+
+// -----
+
+// A tile of two rows of such a slice (a stride-2 depthwise convolution
+// tiled by several output rows): one contiguous read of both rows (their
+// own stride stays on the slice), one shuffle per row.
+// CHECK-LABEL: func.func @strided_tap_rows
+// CHECK:         %[[C:.+]] = tensor.extract_slice %{{.+}}[0, 0, 1, 1] [1, 4, 14, 27] [1, 1, 2, 1]
+// CHECK:         %[[W:.+]] = vector.transfer_read %[[C]]{{.+}} : tensor<1x4x14x27xf32>, vector<1x1x2x27xf32>
+// CHECK:         %[[R0:.+]] = vector.extract %[[W]][0, 0, 0] : vector<27xf32> from vector<1x1x2x27xf32>
+// CHECK:         %[[S0:.+]] = vector.shuffle %[[R0]], %[[R0]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26]
+// CHECK:         %[[I0:.+]] = vector.insert %[[S0]], %{{.+}} [0] : vector<14xf32> into vector<2x14xf32>
+// CHECK:         %[[R1:.+]] = vector.extract %[[W]][0, 0, 1] : vector<27xf32> from vector<1x1x2x27xf32>
+// CHECK:         %[[S1:.+]] = vector.shuffle %[[R1]], %[[R1]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26]
+// CHECK:         %[[I1:.+]] = vector.insert %[[S1]], %[[I0]] [1] : vector<14xf32> into vector<2x14xf32>
+// CHECK:         vector.shape_cast %[[I1]] : vector<2x14xf32> to vector<1x1x2x14xf32>
+func.func @strided_tap_rows(%x: tensor<1x4x30x30xf32>, %o: tensor<1x1x2x14xf32>, %c: index) -> tensor<1x1x2x14xf32> {
+  %s = tensor.extract_slice %x[0, 0, 1, 1] [1, 4, 14, 14] [1, 1, 2, 2] : tensor<1x4x30x30xf32> to tensor<1x4x14x14xf32>
+  %t = tensor.extract_slice %s[0, %c, 3, 0] [1, 1, 2, 14] [1, 1, 1, 1] : tensor<1x4x14x14xf32> to tensor<1x1x2x14xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%t : tensor<1x1x2x14xf32>) outs(%o : tensor<1x1x2x14xf32>) attrs = {dlc.vectorize} {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<1x1x2x14xf32>
+  return %r : tensor<1x1x2x14xf32>
+}
