@@ -638,6 +638,33 @@ func.func @depthwise_rows(%x: tensor<1x32x9x9xf32>, %y: tensor<1x32x15x15xf32>, 
 
 // -----
 
+// Rows of 55 columns (8 lanes): an elementwise op takes tiles of 5 (a
+// divisor of the row), one reading strided slices (a stride-2 pooling
+// window) whole vectors and a remainder of 7.
+// VW8-LABEL:   func.func @strided_row_tiles
+// VW8:           linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 1, 5>
+// VW8:           linalg.generic {{.*}}dlc.tile_sizes = array<i64: 1, 1, 1, 8>
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @strided_row_tiles(%x: tensor<1x4x3x55xf32>, %y: tensor<1x4x7x111xf32>) -> (tensor<1x4x3x55xf32>, tensor<1x4x3x55xf32>) {
+  %e = tensor.empty() : tensor<1x4x3x55xf32>
+  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x4x3x55xf32>) outs(%e : tensor<1x4x3x55xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.addf %a, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x3x55xf32>
+  %s0 = tensor.extract_slice %y[0, 0, 0, 0] [1, 4, 3, 55] [1, 1, 2, 2] : tensor<1x4x7x111xf32> to tensor<1x4x3x55xf32>
+  %s1 = tensor.extract_slice %y[0, 0, 0, 1] [1, 4, 3, 55] [1, 1, 2, 2] : tensor<1x4x7x111xf32> to tensor<1x4x3x55xf32>
+  %1 = linalg.generic {indexing_maps = [#map, #map, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s0, %s1 : tensor<1x4x3x55xf32>, tensor<1x4x3x55xf32>) outs(%e : tensor<1x4x3x55xf32>) {
+  ^bb0(%a: f32, %c: f32, %out: f32):
+    %g = arith.cmpf ogt, %a, %c : f32
+    %r = arith.select %g, %a, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x3x55xf32>
+  return %0, %1 : tensor<1x4x3x55xf32>, tensor<1x4x3x55xf32>
+}
+
+// -----
+
 // A pointwise convolution over an image flattened into one row (49 pixels,
 // dlc-cpu-pointwise-convs) is tiled like a 2-D one: with 32 registers 7
 // columns (the row's divisor) by 2 filter vectors; with 16 the tile with
