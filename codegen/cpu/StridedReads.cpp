@@ -20,8 +20,6 @@ namespace {
 /// Strides up to this are rewritten; larger ones would read mostly unused
 /// elements.
 constexpr int64_t kMaxStride = 4;
-/// Rows of a read rewritten (the rows of a tile of a sliding window).
-constexpr int64_t kMaxRows = 8;
 
 ///   %s = tensor.extract_slice %src[o..] [n..] [t.., s]
 ///   %v = vector.transfer_read %s[i.., j] : vector<R..xN>
@@ -50,8 +48,6 @@ struct StridedInnermostRead : OpRewritePattern<vector::TransferReadOp> {
       return failure();
     ArrayRef<int64_t> shape = type.getShape();
     int64_t rows = ShapedType::getNumElements(shape.drop_back());
-    if (rows > kMaxRows)
-      return failure();
     int64_t lanes = shape.back();
     std::optional<int64_t> stride =
         getConstantIntValue(slice.getMixedStrides().back());
@@ -88,21 +84,15 @@ struct StridedInnermostRead : OpRewritePattern<vector::TransferReadOp> {
       return vector::ShuffleOp::create(rewriter, loc, row, row,
                                        rewriter.getDenseI64ArrayAttr(mask));
     };
-    Value picked;
-    if (rows == 1) {
-      picked = pick(vector::ShapeCastOp::create(
-          rewriter, loc, VectorType::get({span}, element), wide));
-    } else {
-      Value flatWide = vector::ShapeCastOp::create(
-          rewriter, loc, VectorType::get({rows, span}, element), wide);
-      picked = ub::PoisonOp::create(rewriter, loc,
-                                    VectorType::get({rows, lanes}, element));
-      for (int64_t r = 0; r < rows; ++r)
-        picked = vector::InsertOp::create(
-            rewriter, loc,
-            pick(vector::ExtractOp::create(rewriter, loc, flatWide, r)), picked,
-            r);
-    }
+    Value flatWide = vector::ShapeCastOp::create(
+        rewriter, loc, VectorType::get({rows, span}, element), wide);
+    Value picked = ub::PoisonOp::create(
+        rewriter, loc, VectorType::get({rows, lanes}, element));
+    for (int64_t r = 0; r < rows; ++r)
+      picked = vector::InsertOp::create(
+          rewriter, loc,
+          pick(vector::ExtractOp::create(rewriter, loc, flatWide, r)), picked,
+          r);
     rewriter.replaceOpWithNewOp<vector::ShapeCastOp>(read, type, picked);
     return success();
   }

@@ -258,9 +258,10 @@ func.func @batched_shared_weights(%x: tensor<1x8x1xf32>, %w: tensor<1x32xf32>, %
 // CHECK-LABEL: func.func @strided_tap
 // CHECK:         %[[C:.+]] = tensor.extract_slice %{{.+}}[0, 0, 1, 1] [1, 4, 14, 27] [1, 1, 2, 1]
 // CHECK:         %[[W:.+]] = vector.transfer_read %[[C]]{{.+}} : tensor<1x4x14x27xf32>, vector<1x1x1x27xf32>
-// CHECK:         %[[F:.+]] = vector.shape_cast %[[W]] : vector<1x1x1x27xf32> to vector<27xf32>
+// CHECK:         %[[F:.+]] = vector.extract %[[W]][0, 0, 0] : vector<27xf32> from vector<1x1x1x27xf32>
 // CHECK:         %[[S:.+]] = vector.shuffle %[[F]], %[[F]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26] : vector<27xf32>, vector<27xf32>
-// CHECK:         vector.shape_cast %[[S]] : vector<14xf32> to vector<1x1x1x14xf32>
+// CHECK:         %[[I:.+]] = vector.insert %[[S]], %{{.+}} [0] : vector<14xf32> into vector<1x14xf32>
+// CHECK:         vector.shape_cast %[[I]] : vector<1x14xf32> to vector<1x1x1x14xf32>
 func.func @strided_tap(%x: tensor<1x4x30x30xf32>, %o: tensor<1x1x1x14xf32>, %c: index) -> tensor<1x1x1x14xf32> {
   %s = tensor.extract_slice %x[0, 0, 1, 1] [1, 4, 14, 14] [1, 1, 2, 2] : tensor<1x4x30x30xf32> to tensor<1x4x14x14xf32>
   %t = tensor.extract_slice %s[0, %c, 3, 0] [1, 1, 1, 14] [1, 1, 1, 1] : tensor<1x4x14x14xf32> to tensor<1x1x1x14xf32>
