@@ -1,5 +1,6 @@
 //===- LowerVectors.cpp - n-D vector ops -> LLVM-convertible vector ops ---===//
 #include "codegen/cpu/Passes.h"
+#include "codegen/cpu/ScalarElementLoads.h"
 #include "codegen/cpu/SlidingWindowFMAs.h"
 
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -41,8 +42,7 @@ struct LowerVectorsPass : dlc::impl::LowerVectorsBase<LowerVectorsPass> {
                                                    /*maxTransferRank=*/1);
     vector::populateVectorGatherLoweringPatterns(patterns);
     if (scalarElementLoads)
-      vector::populateScalarVectorTransferLoweringPatterns(
-          patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
+      dlc::populateScalarElementLoadPatterns(patterns);
     vector::populateVectorStepLoweringPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();

@@ -445,9 +445,11 @@ def LowerVectors : Pass<"dlc-cpu-lower-vectors", "mlir::func::FuncOp"> {
     contractions become outer products (FMAs), multi-reductions become
     elementwise ops across the parallel lanes, transposes shuffles; masks,
     broadcasts, shape casts and transfers with permutation maps are lowered.
-    With `scalar-element-loads`, a vector read whose every use takes out
-    one element (the input columns an outer product broadcasts) becomes one
-    scalar load per element, which x86 broadcasts straight from memory:
+    With `scalar-element-loads`, a vector read of a memref whose every use
+    takes out one element (the input columns an outer product broadcasts)
+    becomes one scalar load per element at the read's place
+    (codegen/cpu/ScalarElementLoads.cpp), which x86 broadcasts straight
+    from memory:
     LLVM otherwise splits a read of 6 columns into 4 + 2 lanes and
     broadcasts the last two from a register through a permute whose index
     vector takes a register of its own (a 2 x 6 tile's 16th).

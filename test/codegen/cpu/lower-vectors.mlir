@@ -172,3 +172,22 @@ func.func @element_loads(%m: memref<64xf32>, %i: index, %b: vector<16xf32>, %c: 
   %0 = vector.outerproduct %a, %b, %c : vector<6xf32>, vector<16xf32>
   return %0 : vector<6x16xf32>
 }
+
+// -----
+
+// The scalar loads take the read's place: a store to the same memory
+// between the read and an extract (a workspace buffer the memory plan
+// reuses) must not be seen by them.
+// SCALAR-LABEL: func.func @element_loads_before_store
+// SCALAR-SAME:    (%[[M:.+]]: memref<4xf32>
+// SCALAR:         %[[L:.+]] = memref.load %[[M]][%{{.+}}] : memref<4xf32>
+// SCALAR:         vector.store {{.+}}, %[[M]]
+// SCALAR:         return %[[L]]
+func.func @element_loads_before_store(%m: memref<4xf32>, %v: vector<4xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.0 : f32
+  %a = vector.transfer_read %m[%c0], %p {in_bounds = [true]} : memref<4xf32>, vector<4xf32>
+  vector.transfer_write %v, %m[%c0] {in_bounds = [true]} : vector<4xf32>, memref<4xf32>
+  %e = vector.extract %a[2] : f32 from vector<4xf32>
+  return %e : f32
+}
