@@ -572,6 +572,7 @@ static LogicalResult compileOnce(MLIRContext &context, StringRef path,
     pipelineOptions.vectorRegisters = target->vectorRegisters;
     pipelineOptions.maskedLoads = target->maskedLoads;
     pipelineOptions.maskedStores = target->maskedStores;
+    pipelineOptions.scalarElementLoads = target->scalarElementLoads;
     pipelineOptions.profile = options.profile;
     if (options.cpuStateBytes >= 0)
       pipelineOptions.maxStateBytes = options.cpuStateBytes;

@@ -70,6 +70,7 @@ dlc::evaluateConstantsOnCpu(ModuleOp module) {
   options.vectorRegisters = target->vectorRegisters;
   options.maskedLoads = target->maskedLoads;
   options.maskedStores = target->maskedStores;
+  options.scalarElementLoads = target->scalarElementLoads;
   buildCpuPipeline(pm, options);
   if (failed(pm.run(module)))
     return failure();

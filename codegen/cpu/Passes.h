@@ -38,6 +38,9 @@ struct CpuPipelineOptions {
   bool maskedLoads = true;
   /// Masked vector stores are fast (AVX-512).
   bool maskedStores = true;
+  /// Vector elements only extracted are read as scalar loads (x86 with AVX,
+  /// dlc-cpu-lower-vectors).
+  bool scalarElementLoads = true;
   /// Clock stamps around every kernel (dlc-cpu-profile-kernels).
   bool profile = false;
   /// The most bytes of model state (dlc-cpu-fill-borders-once).

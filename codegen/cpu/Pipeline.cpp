@@ -86,8 +86,7 @@ void dlc::buildCpuPipeline(OpPassManager &pm, const CpuPipelineOptions &opts,
     fpm.addPass(createCopyToLinalg(copies));
     fpm.addPass(createConvertLinalgToLoopsPass());
     LowerVectorsOptions lower;
-    // 8 or 16 f32 lanes: AVX2 or AVX-512 (NEON has 4).
-    lower.scalarElementLoads = opts.vectorWidth >= 8;
+    lower.scalarElementLoads = opts.scalarElementLoads;
     fpm.addPass(createLowerVectors(lower));
     fpm.addPass(createConvertVectorToSCFPass(
         VectorTransferToSCFOptions().enableFullUnroll()));

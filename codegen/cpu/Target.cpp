@@ -70,6 +70,7 @@ Expected<dlc::CpuTarget> dlc::resolveCpuTarget(StringRef mcpu,
     target.vectorRegisters = avx512 ? 32 : 16;
     target.maskedLoads = avx512 || avx;
     target.maskedStores = avx512;
+    target.scalarElementLoads = avx512 || avx;
   } else if (triple.isAArch64()) {
     // NEON (every AArch64 core): 128-bit vectors, 32 registers; SVE's
     // scalable vectors are not used.

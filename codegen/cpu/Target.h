@@ -26,6 +26,9 @@ struct CpuTarget {
   /// Masked vector stores are fast (AVX-512; AVX2's vmaskmovps stores are
   /// microcoded on AMD cores).
   bool maskedStores = false;
+  /// A scalar load broadcasts straight from memory (x86 with AVX:
+  /// vbroadcastss; NEON's FMAs take a lane of a register instead).
+  bool scalarElementLoads = false;
 };
 
 /// The host target, or the given `mcpu`/`mtriple`. The CPU name is derived

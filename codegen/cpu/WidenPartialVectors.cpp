@@ -146,10 +146,12 @@ std::optional<Access> asAccess(Operation *op) {
 
 /// A read that feeds lane broadcasts: one only split into scalars (a row of
 /// inputs broadcast one pixel at a time) becomes scalar loads folded into
-/// the FMAs; one in a loop that carries accumulators (a contraction's
-/// reduction steps: a squeeze-excitation-scaled input row) is scaled and
-/// split the same way. Masked, each lane would take a permute (measured:
-/// EfficientNet-B0 2% slower on two threads with them masked).
+/// the FMAs (on x86, dlc-cpu-lower-vectors' scalar-element-loads has made
+/// most such reads scalar loads already); one in a loop that carries
+/// accumulators (a contraction's reduction steps: a squeeze-excitation-scaled
+/// input row) is scaled and split the same way. Masked, each lane would take a
+/// permute (measured: EfficientNet-B0 2% slower on two threads with them
+/// masked).
 bool feedsBroadcasts(Operation *read) {
   if (llvm::all_of(read->getUsers(), [](Operation *user) {
         return isa<vector::ExtractOp>(user);
