@@ -24,7 +24,9 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     whole row (each form's measured rate per accumulator count, the
     remainder tile at its own), with
     `dlc.reduction_order` when the window loops go outside an innermost
-    channel loop; these convolutions are marked `dlc.unfused_inputs`;
+    channel loop and, for those, `dlc.remainder_tile_sizes` when the
+    remainder's few columns leave room for several output rows (a divisor
+    of the height); these convolutions are marked `dlc.unfused_inputs`;
     other ops tile their innermost
     parallel loop by the vector width, with at most 64 reduction elements
     per tile (a depthwise convolution, an elementwise op over unit-stride
@@ -114,7 +116,8 @@ def TileAndFuse : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     elementwise producers into the tile (only into the accumulator of ops
     with reductions), then tiles the reduction loops of the tiled op as
     `scf.for`. A parallel tile size that leaves a remainder splits the op
-    (`linalg::splitOp`) into whole tiles and a remainder tiled as one piece;
+    (`linalg::splitOp`) into whole tiles and a remainder tiled as one piece
+    (by `dlc.remainder_tile_sizes` where the op carries them);
     its initial value (a fill, a bias broadcast) and its epilogue (the
     elementwise op marked `dlc.epilogue_tile_sizes`) are split with it, so
     each part still fuses them. Tiled ops lose `dlc.tile_sizes`.
@@ -143,7 +146,8 @@ def VersionPartialTiles : Pass<"dlc-cpu-version-partial-tiles",
 def Vectorize : Pass<"dlc-cpu-vectorize", "mlir::func::FuncOp"> {
   let summary = "vectorize tiled linalg ops and lower vector ops for the CPU";
   let description = [{
-    Decomposes tiled 2-D convolutions into 1-D ones, vectorizes every linalg
+    Decomposes tiled 2-D convolutions into 1-D ones (one per output row of
+    a tile over several rows, sharing the filter reads), vectorizes every linalg
     op inside a tile loop with the upstream linalg vectorizer, turns
     broadcasting reads into explicit broadcasts that fold into
     vector.contract, and expands math functions into polynomial

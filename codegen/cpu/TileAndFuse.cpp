@@ -26,6 +26,10 @@ static constexpr StringLiteral kParallelOrder = "dlc.parallel_order";
 /// The order of the reduction loops (a permutation of all loops, outermost
 /// first), when not the loops' own order.
 static constexpr StringLiteral kReductionOrder = "dlc.reduction_order";
+/// The tile sizes of the remainder that a parallel tile size leaves along
+/// a loop, when not the whole part's (the split loop's size is the
+/// remainder's own).
+static constexpr StringLiteral kRemainderTileSizes = "dlc.remainder_tile_sizes";
 /// A convolution whose elementwise input producers stay their own ops.
 static constexpr StringLiteral kUnfusedInputs = "dlc.unfused_inputs";
 
@@ -52,6 +56,7 @@ static void clearConfig(Operation *op) {
   op->walk([](Operation *nested) {
     nested->removeAttr(kTileSizes);
     nested->removeAttr(kEpilogueTileSizes);
+    nested->removeAttr(kRemainderTileSizes);
   });
 }
 
@@ -305,6 +310,10 @@ static bool splitRemainder(IRRewriter &rewriter, TilingInterface op) {
       continue;
     int64_t point = ranges[d] / sizes[d] * sizes[d];
     SmallVector<int64_t> remainderSizes(sizes);
+    if (auto own = op->getAttrOfType<DenseI64ArrayAttr>(kRemainderTileSizes))
+      remainderSizes.assign(own.asArrayRef().begin(), own.asArrayRef().end());
+    assert(remainderSizes.size() == sizes.size() &&
+           "remainder tile sizes of another rank");
     remainderSizes[d] = ranges[d] - point;
     // The result dimension that loop d runs along, if one does.
     bool oneInit = linalgOp.getNumDpsInits() == 1;
@@ -319,6 +328,8 @@ static bool splitRemainder(IRRewriter &rewriter, TilingInterface op) {
       return false;
     remainder->setAttr(kTileSizes,
                        rewriter.getDenseI64ArrayAttr(remainderSizes));
+    whole->removeAttr(kRemainderTileSizes);
+    remainder->removeAttr(kRemainderTileSizes);
     // `op` is erased by the split.
     if (!oneInit || whole->getNumResults() != 1)
       return true;

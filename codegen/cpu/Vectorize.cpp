@@ -69,6 +69,72 @@ struct GroupedConvTileTo1D : OpRewritePattern<linalg::Conv2DNgchwGfchwOp> {
   }
 };
 
+/// A tile of a 2-D convolution over one row of its window (linalg.conv_2d_
+/// nchw_fchw with unit kh), several output rows: one 1-D convolution per
+/// output row, through rank-reducing slices of the input row, the window
+/// row and the output row. The rows' filter reads are the same vectors (CSE
+/// keeps one), so each loaded filter vector feeds every row's accumulators;
+/// each row's output is a slice of the tile's accumulator that the vector
+/// transfers fold into, which keeps them hoistable out of the channel loop.
+/// One row is left to upstream's decomposition.
+struct ConvTileRowsTo1D : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return failure();
+    auto xType = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
+    auto wType = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
+    auto yType = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
+    if (!xType || !wType || !yType || !xType.hasStaticShape() ||
+        !wType.hasStaticShape() || !yType.hasStaticShape())
+      return failure();
+    // x [N, C, H, W], w [F, C, KH, KW], y [N, F, OH, OW].
+    int64_t rows = yType.getDimSize(2);
+    if (wType.getDimSize(2) != 1 || rows <= 1)
+      return failure();
+    auto strides = llvm::to_vector(op.getStrides().getValues<int64_t>());
+    auto dilations = llvm::to_vector(op.getDilations().getValues<int64_t>());
+    Location loc = op.getLoc();
+    // Row `row` of a 4-D tensor as a 3-D one (dimension 2 dropped).
+    auto rowSlice = [&](Value v, int64_t row) {
+      auto type = cast<RankedTensorType>(v.getType());
+      SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0)), sizes,
+          ones(4, rewriter.getIndexAttr(1));
+      offsets[2] = rewriter.getIndexAttr(row);
+      for (auto [d, size] : llvm::enumerate(type.getShape()))
+        sizes.push_back(rewriter.getIndexAttr(d == 2 ? 1 : size));
+      auto reduced = RankedTensorType::get(
+          {type.getDimSize(0), type.getDimSize(1), type.getDimSize(3)},
+          type.getElementType());
+      return std::make_tuple(reduced, offsets, sizes, ones);
+    };
+    auto [wReduced, wOffsets, wSizes, wOnes] = rowSlice(op.getInputs()[1], 0);
+    Value w = tensor::ExtractSliceOp::create(
+        rewriter, loc, wReduced, op.getInputs()[1], wOffsets, wSizes, wOnes);
+    Value y = op.getOutputs()[0];
+    for (int64_t r = 0; r < rows; ++r) {
+      auto [xReduced, xOffsets, xSizes, xOnes] =
+          rowSlice(op.getInputs()[0], r * strides[0]);
+      Value x = tensor::ExtractSliceOp::create(
+          rewriter, loc, xReduced, op.getInputs()[0], xOffsets, xSizes, xOnes);
+      auto [yReduced, yOffsets, ySizes, yOnes] = rowSlice(y, r);
+      Value yRow = tensor::ExtractSliceOp::create(rewriter, loc, yReduced, y,
+                                                  yOffsets, ySizes, yOnes);
+      Value conv =
+          linalg::Conv1DNcwFcwOp::create(
+              rewriter, loc, TypeRange{yReduced}, ValueRange{x, w},
+              ValueRange{yRow}, rewriter.getI64TensorAttr({strides[1]}),
+              rewriter.getI64TensorAttr({dilations[1]}))
+              .getResult(0);
+      y = tensor::InsertSliceOp::create(rewriter, loc, conv, y, yOffsets,
+                                        ySizes, yOnes);
+    }
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
 struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
@@ -87,7 +153,7 @@ struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
       });
       RewritePatternSet patterns(ctx);
       linalg::populateDecomposeConvolutionPatterns(patterns);
-      patterns.add<GroupedConvTileTo1D>(ctx);
+      patterns.add<GroupedConvTileTo1D, ConvTileRowsTo1D>(ctx);
       GreedyRewriteConfig config;
       config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
       if (failed(applyOpPatternsGreedily(convs, std::move(patterns), config)))

@@ -479,30 +479,44 @@ func.func @conv_window_loops(%x: tensor<1x64x26x26xf32>, %w: tensor<64x64x3x3xf3
 // -----
 
 // Each choice is timed over the whole row at its measured rate, the
-// remainder tile at its own. Rows of 56: 2 x 6 as loops and a remainder of
-// 2 columns; rows of 14: 2 x 5 as loops (5 + 5 + 4: 6 + 6 + 2 leaves a
-// remainder of 4 accumulators); rows of 7: the window unrolled over all 7
-// (7 accumulators; 2 x 4 as loops leaves 3 columns). Three input channels
-// (a stem) never go innermost: unrolled, 8 columns of 24.
+// remainder tile at its own. With the window as loops, a remainder of few
+// columns takes as many rows as its accumulators allow and divide the
+// height (dlc.remainder_tile_sizes). Rows of 56: 2 x 6 as loops and a
+// remainder of 2 columns by 2 rows; rows of 14: 6 + 6 + 2 columns by 2 rows
+// (8 accumulators, as many as 5 + 5 + 4 leaves); rows of 7: the window
+// unrolled over all 7 (7 accumulators; 2 x 4 as loops leaves 3 columns).
+// Three input channels (a stem), rows of 24: as loops, 10 + 10 + 4 columns
+// by 2 rows, ahead of the window unrolled over 8 + 8 + 8 (each accumulator
+// a chain of 3 taps). A stride-4 4x4 window over 3 channels, rows of 56
+// (ConvNeXt's stem): 10 columns and a remainder of 6, too many for a
+// second row.
 // CHECK-LABEL: func.func @conv_rows
 // R16-LABEL:   func.func @conv_rows
 // R16:           linalg.conv_2d_nchw_fchw
 // R16-SAME:        dlc.reduction_order = array<i64: 0, 1, 2, 3, 5, 6, 4>
+// R16-SAME:        dlc.remainder_tile_sizes = array<i64: 1, 16, 2, 2, 1, 1, 1>
 // R16-SAME:        dlc.tile_sizes = array<i64: 1, 16, 1, 6, 1, 1, 1>
 // R16:           linalg.conv_2d_nchw_fchw
 // R16-SAME:        dlc.reduction_order = array<i64: 0, 1, 2, 3, 5, 6, 4>
-// R16-SAME:        dlc.tile_sizes = array<i64: 1, 16, 1, 5, 1, 1, 1>
+// R16-SAME:        dlc.remainder_tile_sizes = array<i64: 1, 16, 2, 2, 1, 1, 1>
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 16, 1, 6, 1, 1, 1>
 // R16:           linalg.conv_2d_nchw_fchw
-// R16-NOT:         dlc.reduction_order
+// R16-NOT:         dlc.re
 // R16-SAME:        dlc.tile_sizes = array<i64: 1, 8, 1, 7, 1, 1, 0>
 // R16:           linalg.conv_2d_nchw_fchw
-// R16-NOT:         dlc.reduction_order
-// R16-SAME:        dlc.tile_sizes = array<i64: 1, 8, 1, 8, 1, 1, 0>
+// R16-SAME:        dlc.reduction_order = array<i64: 0, 1, 2, 3, 5, 6, 4>
+// R16-SAME:        dlc.remainder_tile_sizes = array<i64: 1, 8, 2, 4, 1, 1, 1>
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 8, 1, 10, 1, 1, 1>
+// R16:           linalg.conv_2d_nchw_fchw
+// R16-SAME:        dlc.reduction_order = array<i64: 0, 1, 2, 3, 5, 6, 4>
+// R16-NOT:         dlc.remainder
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 8, 1, 10, 1, 1, 1>
 func.func @conv_rows(%x: tensor<1x64x58x58xf32>, %w: tensor<64x64x3x3xf32>, %o: tensor<1x64x56x56xf32>,
                      %x14: tensor<1x256x16x16xf32>, %w14: tensor<256x256x3x3xf32>, %o14: tensor<1x256x14x14xf32>,
                      %x7: tensor<1x512x9x9xf32>, %w7: tensor<512x512x3x3xf32>, %o7: tensor<1x512x7x7xf32>,
-                     %x2: tensor<1x3x26x26xf32>, %w2: tensor<64x3x3x3xf32>, %o2: tensor<1x64x24x24xf32>)
-    -> (tensor<1x64x56x56xf32>, tensor<1x256x14x14xf32>, tensor<1x512x7x7xf32>, tensor<1x64x24x24xf32>) {
+                     %x2: tensor<1x3x26x26xf32>, %w2: tensor<64x3x3x3xf32>, %o2: tensor<1x64x24x24xf32>,
+                     %x4: tensor<1x3x224x224xf32>, %w4: tensor<96x3x4x4xf32>, %o4: tensor<1x96x56x56xf32>)
+    -> (tensor<1x64x56x56xf32>, tensor<1x256x14x14xf32>, tensor<1x512x7x7xf32>, tensor<1x64x24x24xf32>, tensor<1x96x56x56xf32>) {
   %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
          ins(%x, %w : tensor<1x64x58x58xf32>, tensor<64x64x3x3xf32>) outs(%o : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
@@ -511,7 +525,9 @@ func.func @conv_rows(%x: tensor<1x64x58x58xf32>, %w: tensor<64x64x3x3xf32>, %o: 
          ins(%x7, %w7 : tensor<1x512x9x9xf32>, tensor<512x512x3x3xf32>) outs(%o7 : tensor<1x512x7x7xf32>) -> tensor<1x512x7x7xf32>
   %3 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
          ins(%x2, %w2 : tensor<1x3x26x26xf32>, tensor<64x3x3x3xf32>) outs(%o2 : tensor<1x64x24x24xf32>) -> tensor<1x64x24x24xf32>
-  return %0, %1, %2, %3 : tensor<1x64x56x56xf32>, tensor<1x256x14x14xf32>, tensor<1x512x7x7xf32>, tensor<1x64x24x24xf32>
+  %4 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<4> : tensor<2xi64>}
+         ins(%x4, %w4 : tensor<1x3x224x224xf32>, tensor<96x3x4x4xf32>) outs(%o4 : tensor<1x96x56x56xf32>) -> tensor<1x96x56x56xf32>
+  return %0, %1, %2, %3, %4 : tensor<1x64x56x56xf32>, tensor<1x256x14x14xf32>, tensor<1x512x7x7xf32>, tensor<1x64x24x24xf32>, tensor<1x96x56x56xf32>
 }
 
 // -----

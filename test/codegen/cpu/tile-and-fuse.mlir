@@ -308,6 +308,24 @@ func.func @conv_remainder_bias_relu(%x: tensor<1x8x8x8xf32>, %w: tensor<24x8x1x1
 
 // -----
 
+// A remainder with its own tile sizes (dlc.remainder_tile_sizes): 10
+// columns by tiles of 4 leave 2, tiled by 2 rows of 2 columns; the whole
+// part keeps 1 row of 4. Neither part keeps the attribute.
+// CHECK-LABEL: func.func @conv_remainder_rows
+// CHECK:         scf.forall ({{.+}}) = (0, 0, 0, 0) to (1, 16, 6, 8) step (1, 16, 1, 4)
+// CHECK:           linalg.conv_2d_nchw_fchw {{.+}} outs(%{{.+}} : tensor<1x16x1x4xf32>)
+// CHECK:         scf.forall ({{.+}}) = (0, 0, 0, 0) to (1, 16, 6, 2) step (1, 16, 2, 2)
+// CHECK:           linalg.conv_2d_nchw_fchw {{.+}} outs(%{{.+}} : tensor<1x16x2x2xf32>)
+// CHECK-NOT:     dlc.remainder_tile_sizes
+func.func @conv_remainder_rows(%x: tensor<1x8x8x12xf32>, %w: tensor<16x8x3x3xf32>, %o: tensor<1x16x6x10xf32>) -> tensor<1x16x6x10xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>,
+                                 dlc.tile_sizes = array<i64: 1, 16, 1, 4, 1, 1, 1>, dlc.remainder_tile_sizes = array<i64: 1, 16, 2, 2, 1, 1, 1>}
+       ins(%x, %w : tensor<1x8x8x12xf32>, tensor<16x8x3x3xf32>) outs(%o : tensor<1x16x6x10xf32>) -> tensor<1x16x6x10xf32>
+  return %0 : tensor<1x16x6x10xf32>
+}
+
+// -----
+
 // An elementwise producer that two consumers read is computed once, in its
 // own loop nest, not again inside each consumer's tiles (a chain of them, an
 // LSTM's cell state, would be recomputed from its start by every step).

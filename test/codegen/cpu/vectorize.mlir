@@ -154,6 +154,42 @@ func.func @conv_tile(%x: tensor<1x3x3x10xf32>, %w: tensor<8x3x3x3xf32>, %init: t
 
 // -----
 
+// A conv_2d tile over 2 output rows (a remainder tile of
+// dlc-cpu-tile-and-fuse) becomes one 1-D convolution per row: each row
+// reads its own input row (stride 2: rows 0 and 2 of the slice) and the
+// same filter vector (one read once CSE'd), and accumulates into its own
+// row of the tile.
+// CHECK-LABEL: func.func @conv_tile_rows
+// CHECK-NOT:     linalg.conv
+// CHECK:         scf.for %[[C:[^ ]+]] =
+// CHECK:           vector.transfer_read %{{.+}}[%c0, %[[C]], %c0, %c0], {{.+}} : tensor<1x3x3x5xf32>, vector<1x1x3xf32>
+// CHECK:           vector.transfer_read %{{.+}}[%c0, %[[C]], %c0, %c0], {{.+}} : tensor<8x3x1x1xf32>, vector<8x1x1xf32>
+// CHECK:           vector.transfer_read %[[ACC:.+]][%c0, %c0, %c0, %c0], {{.+}} : tensor<1x8x2x2xf32>, vector<1x8x2xf32>
+// CHECK-COUNT-2:   vector.contract
+// CHECK:           %[[ROW0:.+]] = vector.transfer_write {{.+}}, %[[ACC]][%c0, %c0, %c0, %c0] {{.+}} : vector<1x8x2xf32>, tensor<1x8x2x2xf32>
+// CHECK:           vector.transfer_read %{{.+}}[%c0, %[[C]], %c2, %c0], {{.+}} : tensor<1x3x3x5xf32>, vector<1x1x3xf32>
+// CHECK:           vector.transfer_read %{{.+}}[%c0, %[[C]], %c0, %c0], {{.+}} : tensor<8x3x1x1xf32>, vector<8x1x1xf32>
+// CHECK:           vector.transfer_read %[[ROW0]][%c0, %c0, %c1, %c0], {{.+}} : tensor<1x8x2x2xf32>, vector<1x8x2xf32>
+// CHECK-COUNT-2:   vector.contract
+// CHECK:           vector.transfer_write {{.+}}[%c0, %c0, %c1, %c0] {{.+}} : vector<1x8x2xf32>, tensor<1x8x2x2xf32>
+// CHECK-NOT:     linalg.conv
+// CHECK:         return
+func.func @conv_tile_rows(%x: tensor<1x3x3x5xf32>, %w: tensor<8x3x1x1xf32>, %init: tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %c = %c0 to %c3 step %c1 iter_args(%acc = %init) -> (tensor<1x8x2x2xf32>) {
+    %xs = tensor.extract_slice %x[0, %c, 0, 0] [1, 1, 3, 3] [1, 1, 1, 1] : tensor<1x3x3x5xf32> to tensor<1x1x3x3xf32>
+    %ws = tensor.extract_slice %w[0, %c, 0, 0] [8, 1, 1, 1] [1, 1, 1, 1] : tensor<8x3x1x1xf32> to tensor<8x1x1x1xf32>
+    %o = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%xs, %ws : tensor<1x1x3x3xf32>, tensor<8x1x1x1xf32>) outs(%acc : tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32>
+    scf.yield %o : tensor<1x8x2x2xf32>
+  }
+  return %r : tensor<1x8x2x2xf32>
+}
+
+// -----
+
 // An elementwise tile becomes vector<1x16> arithmetic; a broadcast operand
 // is read as a vector and broadcast explicitly; tanh and exp are expanded
 // into polynomial approximations (math.fma chains), not libm calls.
