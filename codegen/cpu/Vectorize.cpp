@@ -78,6 +78,7 @@ struct GroupedConvTileTo1D : OpRewritePattern<linalg::Conv2DNgchwGfchwOp> {
 /// transfers fold into, which keeps them hoistable out of the channel loop.
 /// One row is left to upstream's decomposition.
 struct ConvTileRowsTo1D : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  static constexpr int64_t kMaxTileRows = 8;
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
@@ -89,11 +90,14 @@ struct ConvTileRowsTo1D : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     if (!xType || !wType || !yType || !xType.hasStaticShape() ||
         !wType.hasStaticShape() || !yType.hasStaticShape())
       return failure();
-    // x [N, C, H, W], w [F, C, KH, KW], y [N, F, OH, OW].
+    // x [N, C, H, W], w [F, C, KH, KW], y [N, F, OH, OW]. A tile's few
+    // rows only: an untiled convolution is not unrolled row by row.
     int64_t rows = yType.getDimSize(2);
-    if (wType.getDimSize(2) != 1 || rows <= 1)
+    if (wType.getDimSize(2) != 1 || rows <= 1 || rows > kMaxTileRows)
       return failure();
     auto strides = llvm::to_vector(op.getStrides().getValues<int64_t>());
+    if ((rows - 1) * strides[0] >= xType.getDimSize(2))
+      return failure();
     auto dilations = llvm::to_vector(op.getDilations().getValues<int64_t>());
     Location loc = op.getLoc();
     // Row `row` of a 4-D tensor as a 3-D one (dimension 2 dropped).
