@@ -65,6 +65,38 @@ func.func @rows_of_seven_vectors(%a: tensor<96x16xf32>, %b: tensor<16x112xf32>, 
 
 // -----
 
+// A pointwise convolution's contraction (n, f, h, w, c) over rows of 56
+// pixels, 7 vectors of 8 that 2-vector blocks do not divide: one vector
+// from each of two image rows (the same 6 x 16 block), no remainder. An
+// odd number of rows takes 1-vector blocks of up to twice the filters
+// instead (11: six tiles of 64, the fullest).
+// R16-LABEL:   func.func @pointwise_two_image_rows
+// R16:           linalg.generic
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 6, 2, 8, 1>
+// R16:           linalg.generic
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 11, 1, 8, 1>
+func.func @pointwise_two_image_rows(%w: tensor<64x32xf32>, %x: tensor<1x32x56x56xf32>, %y: tensor<1x64x56x56xf32>, %x2: tensor<1x32x7x56xf32>, %y2: tensor<1x64x7x56xf32>) -> (tensor<1x64x56x56xf32>, tensor<1x64x7x56xf32>) {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %x : tensor<64x32xf32>, tensor<1x32x56x56xf32>) outs(%y : tensor<1x64x56x56xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64x56x56xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %x2 : tensor<64x32xf32>, tensor<1x32x7x56xf32>) outs(%y2 : tensor<1x64x7x56xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64x7x56xf32>
+  return %0, %1 : tensor<1x64x56x56xf32>, tensor<1x64x7x56xf32>
+}
+
+// -----
+
 // Small dims: the whole dim is one tile.
 // CHECK-LABEL: func.func @matmul_small
 // CHECK:         linalg.matmul {dlc.tile_sizes = array<i64: 1, 10, 1>}
