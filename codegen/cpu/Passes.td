@@ -95,6 +95,11 @@ def PointwiseConvs : Pass<"dlc-cpu-pointwise-convs", "mlir::func::FuncOp"> {
     batch's sizes read the contraction's result a second time and keep its
     activation from fusing into its tiles (docs/performance.md has the
     effect on ResNet-50 with a symbolic batch).
+    A strided 1x1 convolution (a downsampling shortcut) with static shapes
+    first becomes a `linalg.copy` of the strided slice of its input (the
+    pixels it reads), made right after the input is computed (so that it
+    reads the input before another consumer's padded buffer takes it in),
+    and a unit-stride 1x1 convolution of that copy, rewritten as above.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
@@ -150,7 +155,10 @@ def Vectorize : Pass<"dlc-cpu-vectorize", "mlir::func::FuncOp"> {
     a tile over several rows, sharing the filter reads), vectorizes every linalg
     op inside a tile loop with the upstream linalg vectorizer, turns
     broadcasting reads into explicit broadcasts that fold into
-    vector.contract, and expands math functions into polynomial
+    vector.contract, reads strided along their innermost dimension into a
+    contiguous read and a shuffle (a tile's slice of a strided slice merged
+    into one first; before folding, so that a copy of a strided slice stays
+    a vector copy), and expands math functions into polynomial
     approximations. (Accumulators are hoisted out of the reduction loops
     afterwards by upstream loop-invariant-subset-hoisting.)
   }];

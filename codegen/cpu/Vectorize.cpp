@@ -213,6 +213,20 @@ struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
       if (failed(applyOpPatternsGreedily(reads, std::move(readPatterns), config)))
         return signalPassFailure();
 
+      // Strided reads first, without folding: a copy of a strided slice (the
+      // pixels of a strided 1x1 convolution, dlc-cpu-pointwise-convs) is a
+      // read written whole, which folding would turn back into the slice
+      // (then a scalar copy at bufferization). Its tiles read unit-stride
+      // slices of the strided slice: merged into one strided slice first.
+      RewritePatternSet strided(ctx);
+      tensor::populateMergeConsecutiveInsertExtractSlicePatterns(strided);
+      dlc::populateStridedReadPatterns(strided);
+      GreedyRewriteConfig noFolding;
+      noFolding.enableFolding(false);
+      if (failed(applyPatternsGreedily(func, std::move(strided), noFolding)))
+        return signalPassFailure();
+    }
+    {
       RewritePatternSet patterns(ctx);
       vector::populateVectorReductionToContractPatterns(patterns);
       vector::populateSinkVectorOpsPatterns(patterns);
@@ -221,7 +235,6 @@ struct VectorizePass : dlc::impl::VectorizeBase<VectorizePass> {
       tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
       // exp/tanh/erf as polynomials that vectorize, not libm calls.
       populateMathPolynomialApproximationPatterns(patterns);
-      dlc::populateStridedReadPatterns(patterns);
       if (failed(applyPatternsGreedily(func, std::move(patterns))))
         return signalPassFailure();
     }

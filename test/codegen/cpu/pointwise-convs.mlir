@@ -19,19 +19,55 @@ func.func @pointwise(%x: tensor<1x24x56x56xf32>, %w: tensor<144x24x1x1xf32>, %y:
 
 // -----
 
-// Left as convolutions: a stride of 2, a 3x3 window, and filters that are
-// not whole vectors (116 with 8 lanes) over a 14 x 14 image.
+// Left as convolutions: a 3x3 window, and filters that are not whole
+// vectors (116 with 8 lanes) over a 14 x 14 image.
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT:     linalg.generic
 // CHECK-NOT:     linalg.conv_1d_ncw_fcw
-// CHECK-COUNT-3: linalg.conv_2d_nchw_fchw
-func.func @kept(%x2: tensor<1x24x28x28xf32>, %w: tensor<144x24x1x1xf32>, %y: tensor<1x144x14x14xf32>,
+// CHECK-COUNT-2: linalg.conv_2d_nchw_fchw
+func.func @kept(%x2: tensor<1x24x28x28xf32>,
                 %w3: tensor<144x24x3x3xf32>, %y3: tensor<1x144x26x26xf32>,
-                %x4: tensor<1x116x14x14xf32>, %w4: tensor<116x116x1x1xf32>, %y4: tensor<1x116x14x14xf32>) -> (tensor<1x144x14x14xf32>, tensor<1x144x26x26xf32>, tensor<1x116x14x14xf32>) {
-  %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x2, %w : tensor<1x24x28x28xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x14x14xf32>) -> tensor<1x144x14x14xf32>
+                %x4: tensor<1x116x14x14xf32>, %w4: tensor<116x116x1x1xf32>, %y4: tensor<1x116x14x14xf32>) -> (tensor<1x144x26x26xf32>, tensor<1x116x14x14xf32>) {
   %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x2, %w3 : tensor<1x24x28x28xf32>, tensor<144x24x3x3xf32>) outs(%y3 : tensor<1x144x26x26xf32>) -> tensor<1x144x26x26xf32>
   %3 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x4, %w4 : tensor<1x116x14x14xf32>, tensor<116x116x1x1xf32>) outs(%y4 : tensor<1x116x14x14xf32>) -> tensor<1x116x14x14xf32>
-  return %1, %2, %3 : tensor<1x144x14x14xf32>, tensor<1x144x26x26xf32>, tensor<1x116x14x14xf32>
+  return %2, %3 : tensor<1x144x26x26xf32>, tensor<1x116x14x14xf32>
+}
+
+// -----
+
+// A stride-2 1x1 convolution (a downsampling shortcut) convolves a copy of
+// the pixels it reads with unit strides: here over a 14 x 14 image, a 1-D
+// convolution over the image as one row. The copy is made right after the
+// input is computed, before the ReLU's result is padded for the 3x3
+// convolution that also reads it.
+// CHECK-LABEL: func.func @strided
+// CHECK:         %[[R:.+]] = linalg.generic
+// CHECK:           arith.maximumf
+// CHECK:         %[[S:.+]] = tensor.extract_slice %[[R]][0, 0, 0, 0] [1, 24, 14, 14] [1, 1, 2, 2] : tensor<1x24x28x28xf32> to tensor<1x24x14x14xf32>
+// CHECK:         %[[E:.+]] = tensor.empty() : tensor<1x24x14x14xf32>
+// CHECK:         %[[P:.+]] = linalg.copy ins(%[[S]] : tensor<1x24x14x14xf32>) outs(%[[E]] : tensor<1x24x14x14xf32>)
+// CHECK:         tensor.pad %[[R]]
+// CHECK:         linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+// CHECK:         %[[X:.+]] = tensor.collapse_shape %[[P]] {{\[}}[0], [1], [2, 3]] : tensor<1x24x14x14xf32> into tensor<1x24x196xf32>
+// CHECK:         linalg.conv_1d_ncw_fcw {{.+}} ins(%[[X]], %{{.+}} : tensor<1x24x196xf32>, tensor<144x24x1xf32>)
+func.func @strided(%x: tensor<1x24x28x28xf32>, %w: tensor<144x24x1x1xf32>, %y: tensor<1x144x14x14xf32>,
+                   %w3: tensor<144x24x3x3xf32>) -> (tensor<1x144x14x14xf32>, tensor<1x144x14x14xf32>) {
+  %e = tensor.empty() : tensor<1x24x28x28xf32>
+  %zero = arith.constant 0.0 : f32
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x24x28x28xf32>) outs(%e : tensor<1x24x28x28xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x24x28x28xf32>
+  %p = tensor.pad %r low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x24x28x28xf32> to tensor<1x24x30x30xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %w3 : tensor<1x24x30x30xf32>, tensor<144x24x3x3xf32>) outs(%y : tensor<1x144x14x14xf32>) -> tensor<1x144x14x14xf32>
+  %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%r, %w : tensor<1x24x28x28xf32>, tensor<144x24x1x1xf32>) outs(%y : tensor<1x144x14x14xf32>) -> tensor<1x144x14x14xf32>
+  return %0, %1 : tensor<1x144x14x14xf32>, tensor<1x144x14x14xf32>
 }
 
 // -----

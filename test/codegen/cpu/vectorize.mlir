@@ -288,12 +288,13 @@ func.func @batched_shared_weights(%x: tensor<1x8x1xf32>, %w: tensor<1x32xf32>, %
 
 // -----
 
-// A read of a slice strided along its innermost dimension (a stride-2 tap)
+// A read of a slice strided along its innermost dimension (a stride-2 tap;
+// the tile's slice of the strided slice merged into one strided slice)
 // becomes one contiguous read of the 2 * 14 - 1 elements it spans and a
 // shuffle that keeps every other one.
 // CHECK-LABEL: func.func @strided_tap
-// CHECK:         %[[C:.+]] = tensor.extract_slice %{{.+}}[0, 0, 1, 1] [1, 4, 14, 27] [1, 1, 2, 1]
-// CHECK:         %[[W:.+]] = vector.transfer_read %[[C]]{{.+}} : tensor<1x4x14x27xf32>, vector<1x1x1x27xf32>
+// CHECK:         %[[C:.+]] = tensor.extract_slice %{{.+}}[0, %{{.+}}, 7, 1] [1, 1, 1, 27] [1, 1, 2, 1]
+// CHECK:         %[[W:.+]] = vector.transfer_read %[[C]]{{.+}} : tensor<1x1x1x27xf32>, vector<1x1x1x27xf32>
 // CHECK:         %[[F:.+]] = vector.extract %[[W]][0, 0, 0] : vector<27xf32> from vector<1x1x1x27xf32>
 // CHECK:         %[[S:.+]] = vector.shuffle %[[F]], %[[F]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26] : vector<27xf32>, vector<27xf32>
 // CHECK:         %[[I:.+]] = vector.insert %[[S]], %{{.+}} [0] : vector<14xf32> into vector<1x14xf32>
@@ -317,8 +318,8 @@ func.func @strided_tap(%x: tensor<1x4x30x30xf32>, %o: tensor<1x1x1x14xf32>, %c: 
 // tiled by several output rows): one contiguous read of both rows (their
 // own stride stays on the slice), one shuffle per row.
 // CHECK-LABEL: func.func @strided_tap_rows
-// CHECK:         %[[C:.+]] = tensor.extract_slice %{{.+}}[0, 0, 1, 1] [1, 4, 14, 27] [1, 1, 2, 1]
-// CHECK:         %[[W:.+]] = vector.transfer_read %[[C]]{{.+}} : tensor<1x4x14x27xf32>, vector<1x1x2x27xf32>
+// CHECK:         %[[C:.+]] = tensor.extract_slice %{{.+}}[0, %{{.+}}, 7, 1] [1, 1, 2, 27] [1, 1, 2, 1]
+// CHECK:         %[[W:.+]] = vector.transfer_read %[[C]]{{.+}} : tensor<1x1x2x27xf32>, vector<1x1x2x27xf32>
 // CHECK:         %[[R0:.+]] = vector.extract %[[W]][0, 0, 0] : vector<27xf32> from vector<1x1x2x27xf32>
 // CHECK:         %[[S0:.+]] = vector.shuffle %[[R0]], %[[R0]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26]
 // CHECK:         %[[I0:.+]] = vector.insert %[[S0]], %{{.+}} [0] : vector<14xf32> into vector<2x14xf32>
@@ -337,4 +338,23 @@ func.func @strided_tap_rows(%x: tensor<1x4x30x30xf32>, %o: tensor<1x1x2x14xf32>,
     linalg.yield %m : f32
   } -> tensor<1x1x2x14xf32>
   return %r : tensor<1x1x2x14xf32>
+}
+
+// -----
+
+// A tile of a copy of such a slice (the pixels of a stride-2 1x1
+// convolution, dlc-cpu-pointwise-convs): the shuffled read is written, not
+// folded back into the strided slice (which bufferization would copy
+// element by element).
+// CHECK-LABEL: func.func @strided_copy
+// CHECK:         %[[C:.+]] = tensor.extract_slice %{{.+}}[0, %{{.+}}, 2, 0] [1, 1, 1, 27] [1, 1, 2, 1]
+// CHECK:         %[[W:.+]] = vector.transfer_read %[[C]]{{.+}} : tensor<1x1x1x27xf32>, vector<1x1x1x27xf32>
+// CHECK:         vector.shuffle {{.+}} [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26]
+// CHECK:         vector.transfer_write
+// CHECK-NOT:     tensor.insert_slice
+func.func @strided_copy(%x: tensor<1x4x28x28xf32>, %o: tensor<1x1x1x14xf32>, %c: index) -> tensor<1x1x1x14xf32> {
+  %s = tensor.extract_slice %x[0, 0, 0, 0] [1, 4, 14, 14] [1, 1, 2, 2] : tensor<1x4x28x28xf32> to tensor<1x4x14x14xf32>
+  %t = tensor.extract_slice %s[0, %c, 1, 0] [1, 1, 1, 14] [1, 1, 1, 1] : tensor<1x4x14x14xf32> to tensor<1x1x1x14xf32>
+  %r = linalg.copy {dlc.vectorize} ins(%t : tensor<1x1x1x14xf32>) outs(%o : tensor<1x1x1x14xf32>) -> tensor<1x1x1x14xf32>
+  return %r : tensor<1x1x1x14xf32>
 }
