@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/common/ConstantData.h"
+#include "codegen/common/ConvTypes.h"
 #include "codegen/cpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -195,14 +196,11 @@ struct StridedPointwiseConv : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
+    std::optional<dlc::ConvTypes> types = dlc::staticConvTypes(op);
+    if (!types)
       return failure();
-    auto xType = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
-    auto wType = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
-    auto yType = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
-    if (!xType || !wType || !yType || !xType.hasStaticShape() ||
-        !wType.hasStaticShape() || !yType.hasStaticShape() ||
-        wType.getDimSize(2) != 1 || wType.getDimSize(3) != 1 ||
+    auto [xType, wType, yType] = *types;
+    if (wType.getDimSize(2) != 1 || wType.getDimSize(3) != 1 ||
         !yType.getElementType().isF32())
       return failure();
     SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());

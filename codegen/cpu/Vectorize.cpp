@@ -1,4 +1,5 @@
 //===- Vectorize.cpp - vectorize tiled linalg ops ---------------------------===//
+#include "codegen/common/ConvTypes.h"
 #include "codegen/cpu/Passes.h"
 #include "codegen/cpu/StridedReads.h"
 
@@ -27,14 +28,10 @@ struct GroupedConvTileTo1D : OpRewritePattern<linalg::Conv2DNgchwGfchwOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::Conv2DNgchwGfchwOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
+    std::optional<dlc::ConvTypes> types = dlc::staticConvTypes(op);
+    if (!types)
       return failure();
-    auto xType = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
-    auto wType = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
-    auto yType = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
-    if (!xType || !wType || !yType || !xType.hasStaticShape() ||
-        !wType.hasStaticShape() || !yType.hasStaticShape())
-      return failure();
+    auto [xType, wType, yType] = *types;
     // x [N, G, C, H, W], w [G, F, C, KH, KW], y [N, G, F, OH, OW].
     if (wType.getDimSize(0) != 1 || wType.getDimSize(3) != 1 ||
         yType.getDimSize(3) != 1 || xType.getDimSize(3) != 1)
@@ -82,14 +79,10 @@ struct ConvTileRowsTo1D : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
+    std::optional<dlc::ConvTypes> types = dlc::staticConvTypes(op);
+    if (!types)
       return failure();
-    auto xType = dyn_cast<RankedTensorType>(op.getInputs()[0].getType());
-    auto wType = dyn_cast<RankedTensorType>(op.getInputs()[1].getType());
-    auto yType = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
-    if (!xType || !wType || !yType || !xType.hasStaticShape() ||
-        !wType.hasStaticShape() || !yType.hasStaticShape())
-      return failure();
+    auto [xType, wType, yType] = *types;
     // x [N, C, H, W], w [F, C, KH, KW], y [N, F, OH, OW]. A tile's few
     // rows only: an untiled convolution is not unrolled row by row.
     int64_t rows = yType.getDimSize(2);
