@@ -14,7 +14,7 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     off, so that every tile has a static shape; contractions get an `mr x nr` register block with two
     vectors as `nr` (8 x 2 with 32 vector registers, 6 x 2 with 16) and,
     `dlc.parallel_order` (row blocks innermost) when they reduce over more
-    than 64 elements (shorter ones keep their loop order); 2-D
+    than 32 elements (shorter ones keep their loop order); 2-D
     convolutions up to 16 output columns by one to four vectors of filters
     (about 24 accumulators; pointwise ones, with 32 registers, as many
     vectors as fit beside their accumulators; filter tiles of whole vectors,
