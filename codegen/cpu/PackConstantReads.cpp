@@ -139,9 +139,9 @@ struct PackConstantReadsPass
     if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
       return;
     // Reads of one map may differ in vector size (a whole part's tiles
-    // and its remainder's): the same permuted layout serves both, the
-    // blocked one only reads of one size. Which dims are unit dims, and
-    // which is the largest, decide the layout: those must agree.
+    // and its remainder's): the same permuted layout serves both. Which
+    // dims are unit dims, and which is the largest, decide the layout:
+    // those must agree.
     auto largest = [](VectorType t) {
       int64_t m = 0;
       for (int64_t i = 1; i < t.getRank(); ++i)
@@ -149,7 +149,6 @@ struct PackConstantReadsPass
           m = i;
       return m;
     };
-    bool oneType = true;
     for (vector::TransferReadOp read : reads) {
       VectorType t = read.getVectorType();
       if (read.getPermutationMap() != map || t.getRank() != vecType.getRank() ||
@@ -158,7 +157,6 @@ struct PackConstantReadsPass
       for (int64_t i = 0; i < t.getRank(); ++i)
         if ((t.getDimSize(i) == 1) != (vecType.getDimSize(i) == 1))
           return;
-      oneType &= t == vecType;
     }
     ArrayRef<char> bytes = dlc::rawConstantBytes(cst.getValue());
     if (bytes.size() != static_cast<size_t>(type.getNumElements()) * bits / 8)
@@ -202,18 +200,49 @@ struct PackConstantReadsPass
     // dim of blocks (outermost) and the vector lanes (innermost), so that a
     // tile's panel of weights is contiguous instead of a column strided by
     // a whole row (a row of 2048 filters puts every vector of a panel in
-    // the same cache sets).
+    // the same cache sets). A remainder part's reads of fewer lanes, in
+    // bounds and starting at a block (SqueezeNet's 1000 filters: tiles of
+    // 16 and a remainder of 8), read the start of the last block, which
+    // zeros pad to whole blocks; their other vector dims must match.
     int64_t minorDim = vecDims[minor];
     int64_t block = vecType.getDimSize(minor);
+    for (vector::TransferReadOp read : reads)
+      block = std::max(block, read.getVectorType().getDimSize(minor));
     int64_t extent = type.getDimSize(minorDim);
-    bool blocked =
-        oneType && block > 1 && extent > block && extent % block == 0 &&
-        llvm::all_of(reads, [&](vector::TransferReadOp read) {
-          int64_t d = knownDivisor(read.getIndices()[minorDim]);
-          return (d == 0 || d % block == 0) && feedsContraction(read);
-        });
+    auto sameButMinor = [&](VectorType t) {
+      for (int64_t i = 0; i < t.getRank(); ++i)
+        if (i != minor && t.getDimSize(i) != vecType.getDimSize(i))
+          return false;
+      return true;
+    };
+    bool blocked = block > 1 && extent > block &&
+                   llvm::all_of(reads, [&](vector::TransferReadOp read) {
+                     int64_t d = knownDivisor(read.getIndices()[minorDim]);
+                     return (d == 0 || d % block == 0) &&
+                            feedsContraction(read) &&
+                            sameButMinor(read.getVectorType()) &&
+                            (read.isDimInBounds(minor) ||
+                             (extent % block == 0 &&
+                              read.getVectorType().getDimSize(minor) == block));
+                   });
     if (!blocked && isIdentityPermutation(perm))
       return;
+    // The blocked layout's last block padded with zeros to whole blocks.
+    std::vector<char> padded;
+    if (blocked && extent % block != 0) {
+      int64_t elementBytes = bits / 8, outer = 1, inner = elementBytes;
+      for (int64_t d = 0; d < minorDim; ++d)
+        outer *= type.getDimSize(d);
+      for (int64_t d = minorDim + 1; d < type.getRank(); ++d)
+        inner *= type.getDimSize(d);
+      int64_t paddedExtent = llvm::alignTo(extent, block);
+      padded.assign(outer * paddedExtent * inner, 0);
+      for (int64_t o = 0; o < outer; ++o)
+        std::copy_n(bytes.data() + o * extent * inner, extent * inner,
+                    padded.data() + o * paddedExtent * inner);
+      bytes = padded;
+      extent = paddedExtent;
+    }
 
     // The permuted constant, as a resource blob (weights can be large).
     // A blocked layout is the permutation of the shape with the minor dim

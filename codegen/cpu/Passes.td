@@ -22,7 +22,8 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     a divisor of 3 to 7 divides takes it rather than a remainder), and with
     16 registers the block that fits them with the best rate over the
     whole row (each form's measured rate per accumulator count, the
-    remainder tile at its own), with
+    remainder tile at its own; a pointwise one's filters may leave a
+    remainder of fewer vectors when no activation follows), with
     `dlc.reduction_order` when the window loops go outside an innermost
     channel loop and, for those, `dlc.remainder_tile_sizes` when the
     remainder's few columns leave room for several output rows (a divisor
@@ -207,7 +208,9 @@ def PackConstantReads : Pass<"dlc-cpu-pack-constant-reads", "mlir::func::FuncOp"
     the consumers' transposes. Dims not read as vectors are ordered by the
     loops that index them (outermost first). When the reads cover the
     innermost dim in aligned vectors and feed contractions, that dim is
-    blocked as well (`[N/v, ..., v]`, reads of one vector type only): a
+    blocked as well (`[N/v, ..., v]`; a remainder part's narrower reads,
+    in bounds and starting at a block, read the last block, padded with
+    zeros to whole blocks): a
     tile's panel of weights is then contiguous, also for minor-identity
     reads (a matmul's constant B).
   }];

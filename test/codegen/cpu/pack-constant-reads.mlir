@@ -72,6 +72,58 @@ func.func @blocked(%acc: vector<2xf32>, %x: vector<1xf32>) -> vector<2xf32> {
 
 // -----
 
+// Reads of 4 filters at a time from a [F=6, C=2] matrix and a remainder
+// part's read of the last 2 (at a multiple of 4, in bounds), feeding
+// contractions: blocked as [2, C, 4], the last block padded with zeros
+// (SqueezeNet's 1000 filters in tiles of 16 and a remainder of 8). Element
+// (f, c) = 10 * f + c.
+// CHECK-LABEL: func.func @blocked_remainder
+// CHECK:         %[[P:.+]] = arith.constant dense_resource<dlc_packed{{[_0-9]*}}> : tensor<2x2x4xf32>
+// CHECK:         scf.for %[[C:.+]] = %c0 to %c2 step %c1
+// CHECK:           vector.transfer_read %[[P]][%{{.+}}, %[[C]], %c0{{.*}}], %{{.*}} : tensor<2x2x4xf32>, vector<4xf32>
+// CHECK:           %[[B:.+]] = arith.divui %c4, %c4
+// CHECK:           vector.transfer_read %[[P]][%[[B]], %[[C]], %c0{{.*}}], %{{.*}} : tensor<2x2x4xf32>, vector<2xf32>
+// The packed bytes (block 0: c=0 -> 0, 10, 20, 30; c=1 -> 1, 11, 21, 31;
+// block 1: c=0 -> 40, 50, 0, 0; c=1 -> 41, 51, 0, 0).
+// CHECK:       dlc_packed{{[_0-9]*}}: "0x4000000000000000000020410000A0410000F0410000803F000030410000A8410000F841000020420000484200000000000000000000244200004C420000000000000000"
+func.func @blocked_remainder(%acc: vector<4xf32>, %acc2: vector<2xf32>, %x: vector<1xf32>) -> (vector<4xf32>, vector<2xf32>) {
+  %cst = arith.constant dense<[[0.0, 1.0], [10.0, 11.0], [20.0, 21.0], [30.0, 31.0], [40.0, 41.0], [50.0, 51.0]]> : tensor<6x2xf32>
+  %pad = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %r:2 = scf.for %c = %c0 to %c2 step %c1 iter_args(%a = %acc, %b = %acc2) -> (vector<4xf32>, vector<2xf32>) {
+    %w = vector.transfer_read %cst[%c0, %c], %pad {in_bounds = [true, true]} : tensor<6x2xf32>, vector<4x1xf32>
+    %p = vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %w, %x, %a : vector<4x1xf32>, vector<1xf32> into vector<4xf32>
+    %w2 = vector.transfer_read %cst[%c4, %c], %pad {in_bounds = [true, true]} : tensor<6x2xf32>, vector<2x1xf32>
+    %q = vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %w2, %x, %b : vector<2x1xf32>, vector<1xf32> into vector<2xf32>
+    scf.yield %p, %q : vector<4xf32>, vector<2xf32>
+  }
+  return %r#0, %r#1 : vector<4xf32>, vector<2xf32>
+}
+
+// -----
+
+// A remainder read that may run past the filters (not in bounds) would
+// read the padding instead of its padding value: not blocked, only
+// transposed.
+// CHECK-LABEL: func.func @remainder_out_of_bounds
+// CHECK:         arith.constant dense_resource<dlc_packed{{[_0-9]*}}> : tensor<2x6xf32>
+func.func @remainder_out_of_bounds(%acc: vector<4xf32>, %x: vector<1xf32>, %c: index) -> (vector<4xf32>, vector<4xf32>) {
+  %cst = arith.constant dense<[[0.0, 1.0], [10.0, 11.0], [20.0, 21.0], [30.0, 31.0], [40.0, 41.0], [50.0, 51.0]]> : tensor<6x2xf32>
+  %pad = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %w = vector.transfer_read %cst[%c0, %c], %pad {in_bounds = [true, true]} : tensor<6x2xf32>, vector<4x1xf32>
+  %p = vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %w, %x, %acc : vector<4x1xf32>, vector<1xf32> into vector<4xf32>
+  %w2 = vector.transfer_read %cst[%c4, %c], %pad {in_bounds = [false, true]} : tensor<6x2xf32>, vector<4x1xf32>
+  %q = vector.contract {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"], kind = #vector.kind<add>} %w2, %x, %acc : vector<4x1xf32>, vector<1xf32> into vector<4xf32>
+  return %p, %q : vector<4xf32>, vector<4xf32>
+}
+
+// -----
+
 // The same reads at an offset not known to be a multiple of 2 are not
 // blocked; the matrix is still stored transposed, [C, F], so that each read
 // of 2 filters of one channel is contiguous.
