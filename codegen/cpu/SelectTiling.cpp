@@ -27,7 +27,7 @@ static constexpr int64_t kNominalDynamicRange = int64_t(1) << 20;
 /// and MNASNet's pointwise convolutions, docs/performance.md). A reduction
 /// of 64 takes row blocks innermost: ResNet-50's 64-to-256-channel 1x1
 /// convolutions over 56 x 56 streamed the whole 800 KB input from L2 once
-/// per block of 6 filters (AVX2 code, Zen 4: 1.33 -> 1.05 ms, 1.95 -> 1.26
+/// per block of 6 filters (AVX2 code, Zen 4: 1.25 -> 1.04 ms, 1.95 -> 1.26
 /// with the residual add).
 static constexpr int64_t kMaxShortReduction = 32;
 
