@@ -6,6 +6,8 @@
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
+#include <algorithm>
+#include <cassert>
 #include <cstring>
 
 using namespace mlir;
@@ -17,6 +19,21 @@ ArrayRef<char> dlc::rawConstantBytes(Attribute value) {
     if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
       return blob->getData();
   return {};
+}
+
+std::vector<char> dlc::padBytes(ArrayRef<char> data, ArrayRef<int64_t> shape,
+                                int64_t dim, int64_t extent, size_t elemBytes) {
+  assert(extent >= shape[dim] && "padding may not shrink a dim");
+  int64_t outer = 1, inner = elemBytes;
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= shape[d];
+  for (int64_t d = dim + 1, e = shape.size(); d < e; ++d)
+    inner *= shape[d];
+  int64_t from = shape[dim] * inner, to = extent * inner;
+  std::vector<char> padded(outer * to, 0);
+  for (int64_t o = 0; o < outer; ++o)
+    std::copy_n(data.data() + o * from, from, padded.data() + o * to);
+  return padded;
 }
 
 std::vector<char> dlc::permuteBytes(ArrayRef<char> data, ArrayRef<int64_t> shape,

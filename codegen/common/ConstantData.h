@@ -18,6 +18,12 @@ std::vector<char> permuteBytes(llvm::ArrayRef<char> data,
                                llvm::ArrayRef<int64_t> shape,
                                llvm::ArrayRef<int64_t> perm, size_t elemBytes);
 
+/// `data` (row-major, `shape`) with dim `dim` extended to `extent` (at least
+/// its size), the new elements zero.
+std::vector<char> padBytes(llvm::ArrayRef<char> data,
+                           llvm::ArrayRef<int64_t> shape, int64_t dim,
+                           int64_t extent, size_t elemBytes);
+
 /// `value` (a dense or dense_resource elements attribute) as a constant of
 /// `type`, the same elements in the same order (a reshape); null when
 /// `value` is neither or the element counts differ.

@@ -230,16 +230,9 @@ struct PackConstantReadsPass
     // The blocked layout's last block padded with zeros to whole blocks.
     std::vector<char> padded;
     if (blocked && extent % block != 0) {
-      int64_t elementBytes = bits / 8, outer = 1, inner = elementBytes;
-      for (int64_t d = 0; d < minorDim; ++d)
-        outer *= type.getDimSize(d);
-      for (int64_t d = minorDim + 1; d < type.getRank(); ++d)
-        inner *= type.getDimSize(d);
       int64_t paddedExtent = llvm::alignTo(extent, block);
-      padded.assign(outer * paddedExtent * inner, 0);
-      for (int64_t o = 0; o < outer; ++o)
-        std::copy_n(bytes.data() + o * extent * inner, extent * inner,
-                    padded.data() + o * paddedExtent * inner);
+      padded = dlc::padBytes(bytes, type.getShape(), minorDim, paddedExtent,
+                             bits / 8);
       bytes = padded;
       extent = paddedExtent;
     }
