@@ -14,7 +14,11 @@ def SelectTiling : Pass<"dlc-cpu-select-tiling", "mlir::func::FuncOp"> {
     off, so that every tile has a static shape; contractions get an `mr x nr` register block with two
     vectors as `nr` (8 x 2 with 32 vector registers, 6 x 2 with 16) and,
     `dlc.parallel_order` (row blocks innermost) when they reduce over more
-    than 32 elements (shorter ones keep their loop order); 2-D
+    than 32 elements (shorter ones keep their loop order), plus
+    `dlc.panel_tile_sizes` (the tile without its rows and reductions) when
+    their operand of columns is a computed image read in place, its
+    channels outside its pixels (a pointwise convolution's input: each row
+    of a tile's panel in another channel plane); 2-D
     convolutions up to 16 output columns by one to four vectors of filters
     (about 24 accumulators; pointwise ones, with 32 registers, as many
     vectors as fit beside their accumulators; filter tiles of whole vectors,
@@ -126,7 +130,14 @@ def TileAndFuse : Pass<"dlc-cpu-tile-and-fuse", "mlir::func::FuncOp"> {
     (by `dlc.remainder_tile_sizes` where the op carries them);
     its initial value (a fill, a bias broadcast) and its epilogue (the
     elementwise op marked `dlc.epilogue_tile_sizes`) are split with it, so
-    each part still fuses them. Tiled ops lose `dlc.tile_sizes`.
+    each part still fuses them. An op with `dlc.panel_tile_sizes` is
+    first tiled by those (an `scf.forall` over its columns, fusing its
+    accumulator and its epilogue; a remainder of rows is split off before
+    and reads in place): each tile copies its panel of columns (the operand
+    not read along the rows) into a dense buffer, one reduction step at a
+    time, and its blocks of rows, their accumulators and their epilogue are
+    then tiled in a sequential loop (`scf.for`, `dlc.sequential_tiles`)
+    that reads the copy. Tiled ops lose `dlc.tile_sizes`.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
                            "mlir::affine::AffineDialect"];

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_TILEANDFUSE
@@ -32,6 +33,13 @@ static constexpr StringLiteral kReductionOrder = "dlc.reduction_order";
 static constexpr StringLiteral kRemainderTileSizes = "dlc.remainder_tile_sizes";
 /// A convolution whose elementwise input producers stay their own ops.
 static constexpr StringLiteral kUnfusedInputs = "dlc.unfused_inputs";
+/// The tiles of a contraction whose panel of columns is copied into a
+/// dense buffer once per tile (its loops of rows and reductions untiled,
+/// 0); the tile's own tiles are then `dlc.tile_sizes` within it.
+static constexpr StringLiteral kPanelTileSizes = "dlc.panel_tile_sizes";
+/// Ops inside another op's parallel tile: their tiles are a sequential
+/// loop (scf.for), not a parallel loop nested in the first.
+static constexpr StringLiteral kSequentialTiles = "dlc.sequential_tiles";
 
 /// Producers worth recomputing per tile: fills and elementwise ops.
 static bool isFusable(Operation *producer) {
@@ -57,6 +65,8 @@ static void clearConfig(Operation *op) {
     nested->removeAttr(kTileSizes);
     nested->removeAttr(kEpilogueTileSizes);
     nested->removeAttr(kRemainderTileSizes);
+    nested->removeAttr(kPanelTileSizes);
+    nested->removeAttr(kSequentialTiles);
   });
 }
 
@@ -330,6 +340,9 @@ static bool splitRemainder(IRRewriter &rewriter, TilingInterface op) {
                        rewriter.getDenseI64ArrayAttr(remainderSizes));
     whole->removeAttr(kRemainderTileSizes);
     remainder->removeAttr(kRemainderTileSizes);
+    // A remainder of fewer rows reads its columns in place: a copy of the
+    // panel would serve only its few rows.
+    remainder->removeAttr(kPanelTileSizes);
     // `op` is erased by the split.
     if (!oneInit || whole->getNumResults() != 1)
       return true;
@@ -368,6 +381,50 @@ static bool splitRemainder(IRRewriter &rewriter, TilingInterface op) {
   return false;
 }
 
+/// A sequential tile loop whose op's result only its fused epilogue reads
+/// still carries that result, tile by tile, into a buffer of its own (the
+/// forall's canonicalization drops such results; scf.for's keeps them while
+/// the body slices the carried value). Each slice of the carried value is
+/// only a destination that its writer does not read (the accumulator's
+/// initial value, the tile's result): it becomes an empty tensor, the loop
+/// yields the value unchanged, and canonicalization drops it.
+static void dropUnreadResults(IRRewriter &rewriter, scf::ForOp loop) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [i, result] : llvm::enumerate(loop.getResults())) {
+    if (!result.use_empty())
+      continue;
+    BlockArgument carried = loop.getRegionIterArgs()[i];
+    bool onlyDestinations = true;
+    SmallVector<tensor::ExtractSliceOp> slices;
+    for (OpOperand &use : carried.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto insert = dyn_cast<tensor::InsertSliceOp>(user))
+        if (use.get() == insert.getDest())
+          continue;
+      auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+      if (!slice) {
+        onlyDestinations = false;
+        break;
+      }
+      for (OpOperand &sliceUse : slice->getUses()) {
+        auto dps = dyn_cast<linalg::LinalgOp>(sliceUse.getOwner());
+        if (!dps || !dps.isDpsInit(&sliceUse) ||
+            dps.payloadUsesValueFromOperand(&sliceUse))
+          onlyDestinations = false;
+      }
+      slices.push_back(slice);
+    }
+    if (!onlyDestinations)
+      continue;
+    for (tensor::ExtractSliceOp slice : slices) {
+      rewriter.setInsertionPoint(slice);
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
+          slice, slice.getMixedSizes(), slice.getType().getElementType());
+    }
+    rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(i, carried); });
+  }
+}
+
 namespace {
 struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
   LogicalResult tileOne(IRRewriter &rewriter, TilingInterface op) {
@@ -390,10 +447,13 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
     scf::SCFTileAndFuseOptions options;
     // Parallel tiles are independent: an scf.forall, which the pipeline
     // turns into an OpenMP worksharing loop. Reduction tiles stay
-    // sequential (scf.for) inside each parallel tile.
+    // sequential (scf.for) inside each parallel tile, as do the tiles of an
+    // op inside another's tile.
     scf::SCFTilingOptions parallelOptions;
     parallelOptions.setTileSizes(toOfr(ctx, parallelSizes))
-        .setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+        .setLoopType(op->hasAttr(kSequentialTiles)
+                         ? scf::SCFTilingOptions::LoopType::ForOp
+                         : scf::SCFTilingOptions::LoopType::ForallOp);
     if (auto order = op->getAttrOfType<DenseI64ArrayAttr>(kParallelOrder))
       parallelOptions.setInterchange(order.asArrayRef());
     options.setTilingOptions(parallelOptions);
@@ -473,8 +533,149 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
           markTiled(consumer->tiledOps);
           if (epilogue->use_empty())
             rewriter.eraseOp(epilogue);
+          if (auto loop =
+                  dyn_cast<scf::ForOp>(fused->loops.front().getOperation()))
+            dropUnreadResults(rewriter, loop);
         }
       }
+    return success();
+  }
+
+  /// Tiles `op` by its panel tile sizes (an scf.forall fusing its
+  /// accumulator and its epilogue), copies the tile's panel of columns into
+  /// a dense buffer, and leaves the tiled op, its epilogue and the copy
+  /// configured for sequential tiles of their own inside the tile.
+  LogicalResult tilePanel(IRRewriter &rewriter, TilingInterface op) {
+    MLIRContext *ctx = op->getContext();
+    auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
+    SmallVector<int64_t> panel(
+        op->getAttrOfType<DenseI64ArrayAttr>(kPanelTileSizes).asArrayRef());
+    // Within the panel's tile, only the loops it leaves whole are tiled.
+    auto inner = [&](StringRef name) -> DenseI64ArrayAttr {
+      auto attr = op->getAttrOfType<DenseI64ArrayAttr>(name);
+      if (!attr)
+        return nullptr;
+      SmallVector<int64_t> sizes(attr.asArrayRef());
+      for (auto [s, p] : llvm::zip(sizes, panel)) {
+        assert((p == 0 || p == s) && "a panel tile of several tiles");
+        if (p != 0)
+          s = 0;
+      }
+      return DenseI64ArrayAttr::get(ctx, sizes);
+    };
+    DenseI64ArrayAttr innerSizes = inner(kTileSizes);
+    // The operand of columns: the input not read along the rows.
+    std::optional<unsigned> rows;
+    for (auto [d, s] : llvm::enumerate(innerSizes.asArrayRef()))
+      if (s != 0 &&
+          linalgOp.getIteratorTypesArray()[d] == utils::IteratorType::parallel)
+        rows = d;
+    assert(rows && "a panel tile without a loop of rows left");
+    std::optional<unsigned> columns;
+    for (OpOperand *in : linalgOp.getDpsInputOperands())
+      if (!linalgOp.getMatchingIndexingMap(in).isFunctionOfDim(*rows))
+        columns = in->getOperandNumber();
+    assert(columns && "a panel tile without an operand of columns");
+
+    scf::SCFTileAndFuseOptions options;
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(toOfr(ctx, panel))
+        .setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+    options.setTilingOptions(tiling);
+    // Only the accumulator (a fill, a bias) fuses, as into any reduction.
+    options.setFusionControlFn(
+        [](tensor::ExtractSliceOp, OpResult producer, bool isDestinationOperand)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (!isDestinationOperand || !isFusable(producer.getOwner()))
+            return std::nullopt;
+          return scf::SCFTileAndFuseOptions::ControlFnResult{false};
+        });
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTileAndFuseResult> fused =
+        scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
+    if (failed(fused) || fused->loops.size() != 1 ||
+        fused->tiledAndFusedOps.empty())
+      return op->emitError("failed to tile a panel");
+    for (OpResult res : op->getResults())
+      if (Value repl = fused->replacements.lookup(res))
+        rewriter.replaceAllUsesWith(res, repl);
+    auto tiled = cast<linalg::LinalgOp>(fused->tiledAndFusedOps.front());
+    for (Operation *other : fused->tiledAndFusedOps.getArrayRef().drop_front())
+      markTiled(other);
+    clearConfig(op);
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+    for (Operation *producer : fused->fusedProducers)
+      if (producer->use_empty())
+        rewriter.eraseOp(producer);
+    tiled->removeAttr(kPanelTileSizes);
+    tiled->removeAttr(kParallelOrder);
+    tiled->setAttr(kTileSizes, innerSizes);
+    tiled->setAttr(kSequentialTiles, UnitAttr::get(ctx));
+
+    // The panel, copied one reduction step (a row of the panel) at a time.
+    Value source = tiled->getOperand(*columns);
+    auto type = cast<RankedTensorType>(source.getType());
+    AffineMap map =
+        tiled.getMatchingIndexingMap(&tiled->getOpOperand(*columns));
+    SmallVector<int64_t> copySizes(type.getRank(), 0);
+    for (auto [i, e] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        if (tiled.getIteratorTypesArray()[dim.getPosition()] ==
+            utils::IteratorType::reduction)
+          copySizes[i] = 1;
+    rewriter.setInsertionPoint(tiled);
+    Location loc = tiled.getLoc();
+    auto dense = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    auto copy =
+        linalg::CopyOp::create(rewriter, loc, source, dense.getResult());
+    copy->setAttr(kTileSizes, DenseI64ArrayAttr::get(ctx, copySizes));
+    copy->setAttr(kSequentialTiles, UnitAttr::get(ctx));
+    rewriter.modifyOpInPlace(
+        tiled, [&] { tiled->setOperand(*columns, copy.getResult(0)); });
+
+    AffineMap producerOut =
+        tiled.getMatchingIndexingMap(tiled.getDpsInitOperand(0));
+    // The epilogue joins the panel's tile, to be fused into the row
+    // blocks' tiles in turn (its fallback: the same blocks of rows).
+    if (Operation *epilogue = epilogueOf(fused->loops.front())) {
+      FailureOr<scf::SCFFuseConsumerOfSliceResult> consumer =
+          scf::tileAndFuseConsumer(rewriter, epilogue, fused->loops);
+      if (succeeded(consumer)) {
+        if (epilogue->use_empty())
+          rewriter.eraseOp(epilogue);
+        for (Operation *tiledEpilogue : consumer->tiledOps) {
+          auto e = dyn_cast<linalg::LinalgOp>(tiledEpilogue);
+          if (!e || e.getNumDpsInits() != 1) {
+            markTiled(tiledEpilogue);
+            continue;
+          }
+          // The epilogue's tile: the row block's, dim for dim of the
+          // result.
+          AffineMap out = e.getMatchingIndexingMap(e.getDpsInitOperand(0));
+          SmallVector<int64_t> fallback(e.getNumLoops(), 0);
+          for (auto [r, expr] : llvm::enumerate(producerOut.getResults()))
+            if (auto from = dyn_cast<AffineDimExpr>(expr))
+              if (auto to = dyn_cast<AffineDimExpr>(out.getResult(r)))
+                fallback[to.getPosition()] = innerSizes[from.getPosition()];
+          clearConfig(tiledEpilogue);
+          tiledEpilogue->setAttr(kEpilogueTileSizes,
+                                 DenseI64ArrayAttr::get(ctx, fallback));
+          tiledEpilogue->setAttr(kSequentialTiles, UnitAttr::get(ctx));
+        }
+      }
+    }
+    // The tile's contraction result is now read by its epilogue only:
+    // the loop's result for it goes.
+    {
+      RewritePatternSet patterns(ctx);
+      scf::ForallOp::getCanonicalizationPatterns(patterns, ctx);
+      (void)applyOpPatternsGreedily(
+          SmallVector<Operation *>{fused->loops.front().getOperation()},
+          std::move(patterns));
+    }
+
     return success();
   }
 
@@ -504,6 +705,11 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
       }
       if (splitRemainder(rewriter, last))
         continue;
+      if (last->hasAttr(kPanelTileSizes)) {
+        if (failed(tilePanel(rewriter, last)))
+          return signalPassFailure();
+        continue;
+      }
       if (failed(tileOne(rewriter, last)))
         return signalPassFailure();
     }

@@ -788,3 +788,70 @@ func.func @conv_stem_7x7(%x: tensor<1x3x230x230xf32>, %w: tensor<64x3x7x7xf32>, 
        ins(%x, %w : tensor<1x3x230x230xf32>, tensor<64x3x7x7xf32>) outs(%o : tensor<1x64x112x112xf32>) -> tensor<1x64x112x112xf32>
   return %0 : tensor<1x64x112x112xf32>
 }
+
+// -----
+
+// A pointwise convolution's contraction over 64 channels of a computed
+// image: row blocks innermost re-read each tile's panel of the image, one
+// channel plane apart per row of the panel, so the panel is copied once per
+// tile (dlc.panel_tile_sizes: the tile without its rows and channels). The
+// same contraction over 32 channels keeps its rows outermost and reads in
+// place; a matmul's B of rank 2 (PackMatmulOperands' to pack), an image
+// whose channels are innermost and a panel for fewer than 8 row blocks (24
+// filters: 4 blocks of 6) are read in place too.
+// R16-LABEL:   func.func @pointwise_panel
+// R16:           linalg.generic
+// R16-SAME:        dlc.panel_tile_sizes = array<i64: 1, 0, 2, 8, 0>
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 6, 2, 8, 1>
+// R16:           linalg.generic
+// R16-NOT:         dlc.panel_tile_sizes
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 6, 2, 8, 1>
+// R16:           linalg.matmul
+// R16-NOT:         dlc.panel_tile_sizes
+// R16-SAME:        dlc.tile_sizes
+// R16:           linalg.generic
+// R16-NOT:         dlc.panel_tile_sizes
+// R16-SAME:        dlc.tile_sizes
+// R16:           linalg.generic
+// R16-NOT:         dlc.panel_tile_sizes
+// R16-SAME:        dlc.tile_sizes = array<i64: 1, 6, 2, 8, 1>
+func.func @pointwise_panel(%w: tensor<64x64xf32>, %x: tensor<1x64x56x56xf32>, %y: tensor<1x64x56x56xf32>,
+                           %w32: tensor<64x32xf32>, %x32: tensor<1x32x56x56xf32>,
+                           %a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>,
+                           %xl: tensor<1x56x56x64xf32>, %w24: tensor<24x64xf32>, %y24: tensor<1x24x56x56xf32>)
+    -> (tensor<1x64x56x56xf32>, tensor<1x64x56x56xf32>, tensor<64x64xf32>, tensor<1x64x56x56xf32>, tensor<1x24x56x56xf32>) {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %x : tensor<64x64xf32>, tensor<1x64x56x56xf32>) outs(%y : tensor<1x64x56x56xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64x56x56xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%w32, %x32 : tensor<64x32xf32>, tensor<1x32x56x56xf32>) outs(%y : tensor<1x64x56x56xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64x56x56xf32>
+  %2 = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %xl : tensor<64x64xf32>, tensor<1x56x56x64xf32>) outs(%y : tensor<1x64x56x56xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64x56x56xf32>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%w24, %x : tensor<24x64xf32>, tensor<1x64x56x56xf32>) outs(%y24 : tensor<1x24x56x56xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x24x56x56xf32>
+  return %0, %1, %2, %3, %4 : tensor<1x64x56x56xf32>, tensor<1x64x56x56xf32>, tensor<64x64xf32>, tensor<1x64x56x56xf32>, tensor<1x24x56x56xf32>
+}

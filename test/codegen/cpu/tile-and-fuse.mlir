@@ -409,3 +409,57 @@ func.func @scaled_input_unfused(%x: tensor<1x32x7x7xf32>, %s: tensor<1x32x1x1xf3
        ins(%m, %w : tensor<1x32x7x7xf32>, tensor<16x32x1x1xf32>) outs(%o : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
   return %0 : tensor<1x16x7x7xf32>
 }
+
+// -----
+
+// A contraction with dlc.panel_tile_sizes (a pointwise convolution reading
+// a computed image): the remainder of its rows (16 = 12 + 4) is split off
+// first and reads in place; the whole part's tiles copy their panel of the
+// image (8 channels by 2 x 8 pixels) into a dense tensor, then run their
+// blocks of 6 rows in a sequential loop over it, each from its slice of the
+// bias and ending with its ReLU.
+// CHECK-LABEL: func.func @panel
+// CHECK:         scf.forall ({{.+}}) = (0) to (4) step (2) shared_outs({{.+}}) -> (tensor<1x12x4x8xf32>)
+// CHECK:           %[[DENSE:.+]] = tensor.empty() : tensor<1x8x2x8xf32>
+// CHECK:           %[[PANEL:.+]] = scf.for {{.+}} iter_args(%{{.+}} = %[[DENSE]])
+// CHECK:             linalg.copy {dlc.vectorize} ins(%{{.+}} : tensor<1x1x2x8xf32>)
+// CHECK:           scf.for %{{.+}} = %{{.+}} to %c12 step %c6
+// CHECK:             tensor.extract_slice %[[PANEL]][0, 0, 0, 0] [1, 8, 2, 8]
+// CHECK:             linalg.generic {{.+}} ins(%{{.+}} : tensor<6xf32>)
+// CHECK:             scf.for
+// CHECK:               linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<6x1xf32>, tensor<1x1x2x8xf32>) outs(%{{.+}} : tensor<1x6x2x8xf32>)
+// CHECK:             arith.maximumf
+// CHECK:         scf.forall ({{.+}}) = (0, 0, 0, 0) to (1, 4, 8, 4) step (1, 2, 8, 4)
+// CHECK-NOT:       linalg.copy
+// CHECK:           linalg.generic {{.+}} ins(%{{.+}} : tensor<4xf32>)
+// CHECK:           linalg.generic {{.+}} outs(%{{.+}} : tensor<1x4x2x8xf32>)
+// CHECK:           arith.maximumf
+// CHECK-NOT:     dlc.panel_tile_sizes
+// CHECK-NOT:     dlc.sequential_tiles
+func.func @panel(%x: tensor<1x8x4x8xf32>, %w: tensor<16x8xf32>, %b: tensor<16xf32>) -> tensor<1x16x4x8xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x4x8xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<16xf32>) outs(%e : tensor<1x16x4x8xf32>) attrs = {dlc.tile_sizes = array<i64: 1, 1, 1, 8>} {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x16x4x8xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%w, %x : tensor<16x8xf32>, tensor<1x8x4x8xf32>) outs(%init : tensor<1x16x4x8xf32>)
+      attrs = {dlc.panel_tile_sizes = array<i64: 1, 0, 2, 8, 0>, dlc.parallel_order = array<i64: 0, 2, 3, 1, 4>, dlc.tile_sizes = array<i64: 1, 6, 2, 8, 1>} {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x4x8xf32>
+  %e2 = tensor.empty() : tensor<1x16x4x8xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0 : tensor<1x16x4x8xf32>) outs(%e2 : tensor<1x16x4x8xf32>) attrs = {dlc.epilogue_tile_sizes = array<i64: 1, 1, 1, 8>} {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %cst : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x4x8xf32>
+  return %1 : tensor<1x16x4x8xf32>
+}
