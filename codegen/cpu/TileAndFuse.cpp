@@ -398,8 +398,15 @@ static void dropUnreadResults(IRRewriter &rewriter, scf::ForOp loop) {
     SmallVector<tensor::ExtractSliceOp> slices;
     for (OpOperand &use : carried.getUses()) {
       Operation *user = use.getOwner();
+      // The insert of the tile's result, which only the yield reads (and
+      // slices that nothing reads).
       if (auto insert = dyn_cast<tensor::InsertSliceOp>(user))
-        if (use.get() == insert.getDest())
+        if (use.get() == insert.getDest() &&
+            llvm::all_of(insert->getUsers(), [&](Operation *reader) {
+              return reader == yield.getOperation() ||
+                     (isa<tensor::ExtractSliceOp>(reader) &&
+                      reader->use_empty());
+            }))
           continue;
       auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
       if (!slice) {

@@ -417,7 +417,9 @@ func.func @scaled_input_unfused(%x: tensor<1x32x7x7xf32>, %s: tensor<1x32x1x1xf3
 // first and reads in place; the whole part's tiles copy their panel of the
 // image (8 channels by 2 x 8 pixels) into a dense tensor, then run their
 // blocks of 6 rows in a sequential loop over it, each from its slice of the
-// bias and ending with its ReLU.
+// bias and ending with its ReLU. The loop no longer carries the
+// contraction's result (only the ReLU reads it): the bias starts from an
+// empty tensor, not from a slice of that carried value.
 // CHECK-LABEL: func.func @panel
 // CHECK:         scf.forall ({{.+}}) = (0) to (4) step (2) shared_outs({{.+}}) -> (tensor<1x12x4x8xf32>)
 // CHECK:           %[[DENSE:.+]] = tensor.empty() : tensor<1x8x2x8xf32>
@@ -425,7 +427,8 @@ func.func @scaled_input_unfused(%x: tensor<1x32x7x7xf32>, %s: tensor<1x32x1x1xf3
 // CHECK:             linalg.copy {dlc.vectorize} ins(%{{.+}} : tensor<1x1x2x8xf32>)
 // CHECK:           scf.for %{{.+}} = %{{.+}} to %c12 step %c6
 // CHECK:             tensor.extract_slice %[[PANEL]][0, 0, 0, 0] [1, 8, 2, 8]
-// CHECK:             linalg.generic {{.+}} ins(%{{.+}} : tensor<6xf32>)
+// CHECK:             %[[ACC:.+]] = tensor.empty() : tensor<1x6x2x8xf32>
+// CHECK:             linalg.generic {{.+}} ins(%{{.+}} : tensor<6xf32>) outs(%[[ACC]] : tensor<1x6x2x8xf32>)
 // CHECK:             scf.for
 // CHECK:               linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<6x1xf32>, tensor<1x1x2x8xf32>) outs(%{{.+}} : tensor<1x6x2x8xf32>)
 // CHECK:             arith.maximumf
