@@ -352,9 +352,11 @@ struct SelectTilingPass : dlc::impl::SelectTilingBase<SelectTilingPass> {
         // With row blocks innermost, every row block re-reads the tile's
         // panel of B (K rows of nr lanes). Read in place from an image (a
         // pointwise convolution's input), each of its rows lies in another
-        // channel plane, a page or more from the last: the panel is copied
-        // into a dense buffer once per tile and read there by all the row
-        // blocks, which then run in a loop of their own inside the tile.
+        // channel plane (half-used lines; a 56 x 56 plane's stride maps them
+        // into a quarter of L1's sets), so it does not stay in L1 from one
+        // row block to the next: it is copied into a dense buffer once per
+        // tile and read there by all the row blocks, which then run in a
+        // loop of their own inside the tile.
         if (reductionVolume > kMaxShortReduction &&
             ranges[m] >= kMinPanelRowBlocks * sizes[m] &&
             readsImagePanel(op, m)) {
