@@ -79,6 +79,49 @@ static void markTiled(ArrayRef<Operation *> ops) {
   }
 }
 
+/// Which producers fuse into a tile: fills and elementwise ops, only into
+/// the accumulator of an op with reductions.
+static scf::SCFTileAndFuseOptions::ControlFnTy
+fusionControl(bool hasReduction) {
+  return [hasReduction](tensor::ExtractSliceOp slice, OpResult producer,
+                        bool isDestinationOperand)
+             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+    if (!isFusable(producer.getOwner()))
+      return std::nullopt;
+    // An elementwise producer that other ops also read would be
+    // computed twice, once here and once for them; along a chain of
+    // such ops (an LSTM's cell state, step after step) every tile
+    // would recompute the whole chain. Fills are cheap enough.
+    if (!isa<linalg::FillOp>(producer.getOwner()) && !isDestinationOperand) {
+      Operation *nest = slice;
+      while (isa_and_nonnull<scf::ForallOp, scf::ForOp>(nest->getParentOp()))
+        nest = nest->getParentOp();
+      if (!llvm::all_of(producer.getUsers(), [&](Operation *user) {
+            return nest->isAncestor(user);
+          }))
+        return std::nullopt;
+    }
+    if (hasReduction && !isDestinationOperand)
+      return std::nullopt;
+    return scf::SCFTileAndFuseOptions::ControlFnResult{false};
+  };
+}
+
+/// Replaces `op` by its tiled form and erases what the tiling left unused
+/// (the op, its fused producers); `op` loses its config.
+static void replaceByTiled(IRRewriter &rewriter, Operation *op,
+                           scf::SCFTileAndFuseResult &fused) {
+  for (OpResult res : op->getResults())
+    if (Value repl = fused.replacements.lookup(res))
+      rewriter.replaceAllUsesWith(res, repl);
+  clearConfig(op);
+  if (op->use_empty())
+    rewriter.eraseOp(op);
+  for (Operation *producer : fused.fusedProducers)
+    if (producer->use_empty())
+      rewriter.eraseOp(producer);
+}
+
 /// The epilogue waiting for `producer`'s result, if any.
 static Operation *epilogueOf(Operation *producer) {
   if (producer->getNumResults() != 1 || !producer->getResult(0).hasOneUse())
@@ -390,8 +433,8 @@ static bool splitRemainder(IRRewriter &rewriter, TilingInterface op) {
 /// yields the value unchanged, and canonicalization drops it.
 static void dropUnreadResults(IRRewriter &rewriter, scf::ForOp loop) {
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  for (auto [i, result] : llvm::enumerate(loop.getResults())) {
-    if (!result.use_empty())
+  for (unsigned i = 0, e = loop.getNumResults(); i < e; ++i) {
+    if (!loop.getResult(i).use_empty())
       continue;
     BlockArgument carried = loop.getRegionIterArgs()[i];
     bool onlyDestinations = true;
@@ -470,46 +513,14 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
     // window. Only their accumulators (fill, bias) fuse; it stays its own
     // tiled op otherwise.
     bool hasReduction = llvm::is_contained(iters, utils::IteratorType::reduction);
-    options.setFusionControlFn(
-        [hasReduction](tensor::ExtractSliceOp slice, OpResult producer,
-                       bool isDestinationOperand)
-            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-          if (!isFusable(producer.getOwner()))
-            return std::nullopt;
-          // An elementwise producer that other ops also read would be
-          // computed twice, once here and once for them; along a chain of
-          // such ops (an LSTM's cell state, step after step) every tile
-          // would recompute the whole chain. Fills are cheap enough.
-          if (!isa<linalg::FillOp>(producer.getOwner()) &&
-              !isDestinationOperand) {
-            Operation *nest = slice;
-            while (isa_and_nonnull<scf::ForallOp, scf::ForOp>(
-                nest->getParentOp()))
-              nest = nest->getParentOp();
-            if (!llvm::all_of(producer.getUsers(), [&](Operation *user) {
-                  return nest->isAncestor(user);
-                }))
-              return std::nullopt;
-          }
-          if (hasReduction && !isDestinationOperand)
-            return std::nullopt;
-          return scf::SCFTileAndFuseOptions::ControlFnResult{false};
-        });
+    options.setFusionControlFn(fusionControl(hasReduction));
     rewriter.setInsertionPoint(op);
     FailureOr<scf::SCFTileAndFuseResult> fused =
         scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
     if (failed(fused))
       return op->emitError("failed to tile and fuse");
-    for (OpResult res : op->getResults())
-      if (Value repl = fused->replacements.lookup(res))
-        rewriter.replaceAllUsesWith(res, repl);
     markTiled(fused->tiledAndFusedOps.getArrayRef());
-    clearConfig(op);
-    if (op->use_empty())
-      rewriter.eraseOp(op);
-    for (Operation *producer : fused->fusedProducers)
-      if (producer->use_empty())
-        rewriter.eraseOp(producer);
+    replaceByTiled(rewriter, op, *fused);
 
     if (hasReductionTiles && !fused->tiledAndFusedOps.empty()) {
       auto tiled = cast<TilingInterface>(fused->tiledAndFusedOps.front());
@@ -590,31 +601,16 @@ struct TileAndFusePass : dlc::impl::TileAndFuseBase<TileAndFusePass> {
         .setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
     options.setTilingOptions(tiling);
     // Only the accumulator (a fill, a bias) fuses, as into any reduction.
-    options.setFusionControlFn(
-        [](tensor::ExtractSliceOp, OpResult producer, bool isDestinationOperand)
-            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-          if (!isDestinationOperand || !isFusable(producer.getOwner()))
-            return std::nullopt;
-          return scf::SCFTileAndFuseOptions::ControlFnResult{false};
-        });
+    options.setFusionControlFn(fusionControl(/*hasReduction=*/true));
     rewriter.setInsertionPoint(op);
     FailureOr<scf::SCFTileAndFuseResult> fused =
         scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
     if (failed(fused) || fused->loops.size() != 1 ||
         fused->tiledAndFusedOps.empty())
       return op->emitError("failed to tile a panel");
-    for (OpResult res : op->getResults())
-      if (Value repl = fused->replacements.lookup(res))
-        rewriter.replaceAllUsesWith(res, repl);
     auto tiled = cast<linalg::LinalgOp>(fused->tiledAndFusedOps.front());
-    for (Operation *other : fused->tiledAndFusedOps.getArrayRef().drop_front())
-      markTiled(other);
-    clearConfig(op);
-    if (op->use_empty())
-      rewriter.eraseOp(op);
-    for (Operation *producer : fused->fusedProducers)
-      if (producer->use_empty())
-        rewriter.eraseOp(producer);
+    markTiled(fused->tiledAndFusedOps.getArrayRef().drop_front());
+    replaceByTiled(rewriter, op, *fused);
     tiled->removeAttr(kPanelTileSizes);
     tiled->removeAttr(kParallelOrder);
     tiled->setAttr(kTileSizes, innerSizes);
